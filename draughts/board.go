@@ -1,0 +1,94 @@
+// Package draughts is the rules engine of international draughts (10x10):
+// positions on bitboards, FEN, legal move generation under the FMJD rules,
+// move notation and perft.
+//
+// Use it like this:
+//
+//	pos, err := draughts.ParseFEN("W:W31-50:B1-20")
+//	if err != nil { ... }
+//	var buf [draughts.MaxMoves]draughts.Move
+//	for _, m := range pos.Moves(buf[:0]) {
+//		fmt.Println(pos.Notation(m))
+//		next := pos.Play(m)
+//		...
+//	}
+//
+// # Board layout
+//
+// Squares are numbered 1..50 in the standard way. A bitboard is a uint64
+// whose bit (s-1)+(s-1)/10 stands for square s: one unused "ghost" bit after
+// every second row (bits 10, 21, 32 and 43) makes every diagonal step a
+// constant shift of 5 or 6 bits, so that sliding and jumping are shifts and
+// masks. Bits 54..63 and the ghost bits are never set in a valid bitboard.
+package draughts
+
+import "math/bits"
+
+// Color is a side: White or Black.
+type Color uint8
+
+// The two sides.
+const (
+	White Color = iota
+	Black
+)
+
+// Opponent returns the other side.
+func (c Color) Opponent() Color { return c ^ 1 }
+
+func (c Color) String() string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
+// Bitboard masks.
+const (
+	// Board holds the 50 playable squares.
+	Board uint64 = (1<<54 - 1) &^ (1<<10 | 1<<21 | 1<<32 | 1<<43)
+	// WhiteCrown is row 1 (squares 1..5), where White men are crowned.
+	WhiteCrown uint64 = 0x1f
+	// BlackCrown is row 10 (squares 46..50), where Black men are crowned.
+	BlackCrown uint64 = 0x1f << 49
+)
+
+// The four diagonal steps as rotations of the bitboard: towards row 1
+// (White's forward) by -6 and -5 bits, towards row 10 by +5 and +6.
+var directions = [4]int{-6, -5, 5, 6}
+
+// step moves every square of x one diagonal step in direction d (one of
+// directions); squares that leave the board vanish.
+func step(x uint64, d int) uint64 { return bits.RotateLeft64(x, d) & Board }
+
+// Bit returns the bitboard of square s (1..50).
+func Bit(s int) uint64 { return 1 << bitIndex(s) }
+
+func bitIndex(s int) int { return s - 1 + (s-1)/10 }
+
+// squareOf maps a bit index of Board to its square number.
+var squareOf = func() (t [64]int8) {
+	for s := 1; s <= 50; s++ {
+		t[bitIndex(s)] = int8(s)
+	}
+	return t
+}()
+
+// Square returns the square number (1..50) of the lowest set bit of x.
+func Square(x uint64) int { return int(squareOf[bits.TrailingZeros64(x)]) }
+
+// SquareSet converts a bitboard to a plain square set (bit s-1 for square
+// s), the form the index package uses.
+func SquareSet(x uint64) uint64 {
+	return x&0x3ff | x>>1&(0x3ff<<10) | x>>2&(0x3ff<<20) | x>>3&(0x3ff<<30) | x>>4&(0x3ff<<40)
+}
+
+// FromSquareSet converts a plain square set back to a bitboard.
+func FromSquareSet(x uint64) uint64 {
+	return x&0x3ff | (x&(0x3ff<<10))<<1 | (x&(0x3ff<<20))<<2 | (x&(0x3ff<<30))<<3 | (x&(0x3ff<<40))<<4
+}
+
+// Mirror rotates a bitboard by 180 degrees: square s goes to 51-s.
+func Mirror(x uint64) uint64 {
+	return FromSquareSet(bits.Reverse64(SquareSet(x)) >> 14)
+}

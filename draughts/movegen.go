@@ -1,0 +1,214 @@
+package draughts
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// MaxMoves is a buffer size for Moves that no position reached in play has
+// been found to exceed; Moves still appends past it if needed.
+const MaxMoves = 128
+
+// Move is a legal move: the bit indices of its from and to squares and the
+// bitboard of the pieces it captures. Capture sequences with the same from
+// square, to square and captured set are one Move.
+type Move struct {
+	From, To uint8
+	Captured uint64
+}
+
+// FromSquare returns the square number the move starts on.
+func (m Move) FromSquare() int { return int(squareOf[m.From]) }
+
+// ToSquare returns the square number the move ends on.
+func (m Move) ToSquare() int { return int(squareOf[m.To]) }
+
+// IsCapture reports whether the move captures.
+func (m Move) IsCapture() bool { return m.Captured != 0 }
+
+// forward returns the two forward directions of side c's men.
+func forward(c Color) [2]int {
+	if c == White {
+		return [2]int{-6, -5}
+	}
+	return [2]int{5, 6}
+}
+
+// Moves appends the legal moves of the side to move to buf[:0] and returns
+// it. When captures are possible only the captures of the most pieces are
+// returned. It allocates nothing when buf has room for the moves.
+func (p *Position) Moves(buf []Move) []Move {
+	buf = buf[:0]
+	own, opp := p.White, p.Black
+	if p.Side == Black {
+		own, opp = opp, own
+	}
+	empty := Board &^ (own | opp)
+	if p.canCapture(own, opp, empty) {
+		var c capturer
+		c.search(p, own, opp)
+		return append(append(buf, c.found[:c.n]...), c.more...)
+	}
+	men := own &^ p.Kings
+	for _, d := range forward(p.Side) {
+		for to := step(men, d) & empty; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros64(to)
+			buf = append(buf, Move{From: uint8(t - d), To: uint8(t)})
+		}
+	}
+	for kings := own & p.Kings; kings != 0; kings &= kings - 1 {
+		k := kings & -kings
+		from := uint8(bits.TrailingZeros64(k))
+		for _, d := range directions {
+			for t := step(k, d) & empty; t != 0; t = step(t, d) & empty {
+				buf = append(buf, Move{From: from, To: uint8(bits.TrailingZeros64(t))})
+			}
+		}
+	}
+	return buf
+}
+
+// CountMoves returns len(p.Moves(...)) without listing quiet moves.
+func (p *Position) CountMoves() int {
+	own, opp := p.White, p.Black
+	if p.Side == Black {
+		own, opp = opp, own
+	}
+	empty := Board &^ (own | opp)
+	if p.canCapture(own, opp, empty) {
+		var c capturer
+		c.search(p, own, opp)
+		return c.n + len(c.more)
+	}
+	men, kings := own&^p.Kings, own&p.Kings
+	n := 0
+	for _, d := range forward(p.Side) {
+		n += bits.OnesCount64(step(men, d) & empty)
+	}
+	for ; kings != 0; kings &= kings - 1 {
+		k := kings & -kings
+		for _, d := range directions {
+			for t := step(k, d) & empty; t != 0; t = step(t, d) & empty {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// HasCapture reports whether the side to move must capture.
+func (p *Position) HasCapture() bool {
+	own, opp := p.White, p.Black
+	if p.Side == Black {
+		own, opp = opp, own
+	}
+	return p.canCapture(own, opp, Board&^(own|opp))
+}
+
+// canCapture reports whether any piece of own can capture a piece of opp.
+func (p *Position) canCapture(own, opp, empty uint64) bool {
+	men, kings := own&^p.Kings, own&p.Kings
+	for _, d := range directions {
+		if step(step(men, d)&opp, d)&empty != 0 {
+			return true
+		}
+		if kings != 0 {
+			ray := step(kings, d)
+			for x := ray & empty; x != 0; x = step(x, d) & empty {
+				ray |= step(x, d)
+			}
+			if step(ray&opp, d)&empty != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capturer holds the state of the capture search of one position. The
+// captures found are kept in found (and, in the unheard-of case that it
+// fills up, in more) so that the caller's buffer does not escape.
+type capturer struct {
+	opp   uint64 // opposing pieces, captured ones included
+	empty uint64 // free squares; the moving piece's origin is free
+	from  uint8
+	best  int // most pieces captured so far
+	n     int // captures in found
+	found [32]Move
+	more  []Move
+}
+
+// search finds the maximal captures of the pieces own in p.
+func (c *capturer) search(p *Position, own, opp uint64) {
+	c.opp = opp
+	for pieces := own; pieces != 0; pieces &= pieces - 1 {
+		x := pieces & -pieces
+		c.from = uint8(bits.TrailingZeros64(x))
+		c.empty = Board&^(own|opp) | x
+		if p.Kings&x != 0 {
+			c.king(x, 0, 0)
+		} else {
+			c.man(x, 0, 0)
+		}
+	}
+}
+
+// man continues a capture by a man standing on at, having captured taken
+// (n pieces).
+func (c *capturer) man(at, taken uint64, n int) {
+	more := false
+	for _, d := range directions {
+		over := step(at, d) & c.opp &^ taken
+		if over == 0 {
+			continue
+		}
+		if to := step(over, d) & c.empty; to != 0 {
+			more = true
+			c.man(to, taken|over, n+1)
+		}
+	}
+	if !more {
+		c.record(at, taken, n)
+	}
+}
+
+// king continues a capture by a king standing on at.
+func (c *capturer) king(at, taken uint64, n int) {
+	more := false
+	for _, d := range directions {
+		x := step(at, d)
+		for x&c.empty != 0 {
+			x = step(x, d)
+		}
+		if x&c.opp&^taken == 0 {
+			continue
+		}
+		for to := step(x, d) & c.empty; to != 0; to = step(to, d) & c.empty {
+			more = true
+			c.king(to, taken|x, n+1)
+		}
+	}
+	if !more {
+		c.record(at, taken, n)
+	}
+}
+
+// record adds a finished capture sequence if it takes the most pieces and
+// is not already listed.
+func (c *capturer) record(at, taken uint64, n int) {
+	if n < c.best || n == 0 {
+		return
+	}
+	m := Move{From: c.from, To: uint8(bits.TrailingZeros64(at)), Captured: taken}
+	if n > c.best {
+		c.best, c.n, c.more = n, 0, c.more[:0]
+	} else if slices.Contains(c.found[:c.n], m) || slices.Contains(c.more, m) {
+		return
+	}
+	if c.n < len(c.found) {
+		c.found[c.n] = m
+		c.n++
+	} else {
+		c.more = append(c.more, m)
+	}
+}
