@@ -1,9 +1,9 @@
 module github.com/dtb-draughts/dtb
 
-go 1.26
+go 1.26.0
 
 require (
-	github.com/klauspost/compress v1.20.4 // indirect
-	github.com/spf13/pflag v1.1.0 // indirect
-	golang.org/x/sync v0.25.0 // indirect
+	github.com/klauspost/compress v1.20.4
+	github.com/spf13/pflag v1.1.0
+	golang.org/x/sync v0.25.0
 )

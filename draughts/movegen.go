@@ -141,10 +141,16 @@ type capturer struct {
 // search finds the maximal captures of the pieces own in p.
 func (c *capturer) search(p *Position, own, opp uint64) {
 	c.opp = opp
-	for pieces := own; pieces != 0; pieces &= pieces - 1 {
-		x := pieces & -pieces
+	empty := Board &^ (own | opp)
+	// Only kings and the men next to a capturable piece can start a capture.
+	starts := own & p.Kings
+	for _, d := range directions {
+		starts |= own & step(opp&step(empty, -d), -d)
+	}
+	for ; starts != 0; starts &= starts - 1 {
+		x := starts & -starts
 		c.from = uint8(bits.TrailingZeros64(x))
-		c.empty = Board&^(own|opp) | x
+		c.empty = empty | x
 		if p.Kings&x != 0 {
 			c.king(x, 0, 0)
 		} else {

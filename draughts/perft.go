@@ -6,18 +6,17 @@ func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	return perft(&p, depth, make([]Move, depth*MaxMoves))
+	return perft(p, depth, make([]Move, depth*MaxMoves))
 }
 
 // perft counts with one move buffer of MaxMoves per ply in stack.
-func perft(p *Position, depth int, stack []Move) uint64 {
+func perft(p Position, depth int, stack []Move) uint64 {
 	if depth == 1 {
 		return uint64(p.CountMoves())
 	}
 	var n uint64
 	for _, m := range p.Moves(stack[:0:MaxMoves]) {
-		q := p.Play(m)
-		n += perft(&q, depth-1, stack[MaxMoves:])
+		n += perft(p.Play(m), depth-1, stack[MaxMoves:])
 	}
 	return n
 }

@@ -2,6 +2,8 @@ package draughts
 
 import (
 	"bufio"
+	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -45,26 +47,45 @@ func readPerft(t testing.TB) []perftRow {
 	return rows
 }
 
-func TestPerftQuick(t *testing.T) {
+// deepPerftEnv names the environment variable that turns on the perft rows
+// of more than 100 million nodes (a few minutes on two cores).
+const deepPerftEnv = "DTB_PERFT_DEEP"
+
+// TestPerft checks every published row of up to 100 million nodes.
+func TestPerft(t *testing.T) { testPerft(t, 0, 100_000_000) }
+
+// TestPerftDeep checks the remaining rows when DTB_PERFT_DEEP=1.
+func TestPerftDeep(t *testing.T) {
+	if os.Getenv(deepPerftEnv) != "1" {
+		t.Skipf("set %s=1 to count the rows of more than 100 million nodes", deepPerftEnv)
+	}
+	testPerft(t, 100_000_001, math.MaxUint64)
+}
+
+func testPerft(t *testing.T, lo, hi uint64) {
 	for _, r := range readPerft(t) {
-		if r.nodes > 10000000 {
+		if r.nodes < lo || r.nodes > hi {
 			continue
 		}
-		p, err := ParseFEN(r.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Perft(p, r.depth); got != r.nodes {
-			t.Errorf("perft(%s, %d) = %d, want %d", r.fen, r.depth, got, r.nodes)
-		}
+		t.Run(fmt.Sprintf("%s/%d", r.fen, r.depth), func(t *testing.T) {
+			t.Parallel()
+			p, err := ParseFEN(r.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Perft(p, r.depth); got != r.nodes {
+				t.Errorf("perft(%s, %d) = %d, want %d", r.fen, r.depth, got, r.nodes)
+			}
+		})
 	}
 }
 
+// BenchmarkPerft counts the start position to depth 9 (41,022,423 nodes).
 func BenchmarkPerft(b *testing.B) {
 	p := Start()
 	var nodes uint64
 	for b.Loop() {
-		nodes += Perft(p, 7)
+		nodes += Perft(p, 9)
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }

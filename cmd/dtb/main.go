@@ -1,0 +1,113 @@
+// Command dtb builds, probes and checks endgame tables for international
+// draughts, and exposes the rules engine behind them.
+//
+//	dtb gen --pieces 4 --out tables     build every table up to 4 pieces
+//	dtb probe --dir tables FEN...       look positions up
+//	dtb moves FEN                       list the legal moves
+//	dtb perft --depth 9 FEN             count the move tree
+//
+// Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
+// Exit status: 0 success, 1 failure, 2 bad usage or input.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// A command is one subcommand of dtb.
+type command struct {
+	name    string
+	args    string // argument synopsis after the flags
+	summary string
+	// flags declares the command's flags on fs and returns the function
+	// that runs it with the positional arguments.
+	flags func(fs *pflag.FlagSet) func(env *env, args []string) error
+}
+
+// env is what a command may touch besides its arguments.
+type env struct {
+	stdout, stderr io.Writer
+	progress       bool // stderr is a terminal: show progress bars
+}
+
+var commands []*command
+
+func register(c *command) { commands = append(commands, c) }
+
+// usageError marks bad usage or bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// badInput wraps err as a usage error.
+func badInput(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr)}))
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, e *env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		printUsage(e.stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	var cmd *command
+	for _, c := range commands {
+		if c.name == args[0] {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(e.stderr, "dtb: unknown command %q (see dtb help)\n", args[0])
+		return 2
+	}
+	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	runCmd := cmd.flags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintf(e.stdout, "usage: dtb %s [flags] %s\n\n%s\n\nflags:\n%s", cmd.name, cmd.args, cmd.summary, fs.FlagUsages())
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "dtb %s: %v\n", cmd.name, err)
+		return 2
+	}
+	if err := runCmd(e, fs.Args()); err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		fmt.Fprintf(e.stderr, "dtb %s: %s\n", cmd.name, msg)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: dtb COMMAND [flags] [arguments]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun dtb COMMAND --help for the flags of a command.")
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

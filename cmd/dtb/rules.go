@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/dtb-draughts/dtb/draughts"
+)
+
+// parseFEN parses a FEN given on the command line; a bad one is bad input.
+func parseFEN(s string) (draughts.Position, error) {
+	p, err := draughts.ParseFEN(s)
+	if err != nil {
+		return p, usageError{err}
+	}
+	return p, nil
+}
+
+// oneFEN checks that args is exactly one FEN and parses it.
+func oneFEN(args []string) (draughts.Position, error) {
+	if len(args) != 1 {
+		return draughts.Position{}, badInput("expected one FEN argument, got %d (quote the FEN)", len(args))
+	}
+	return parseFEN(args[0])
+}
+
+func init() {
+	register(&command{
+		name: "moves", args: "FEN", summary: "list the legal moves of a position",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			asJSON := fs.Bool("json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]}`)
+			return func(e *env, args []string) error {
+				p, err := oneFEN(args)
+				if err != nil {
+					return err
+				}
+				enc := json.NewEncoder(e.stdout)
+				for _, m := range p.Moves(nil) {
+					if !*asJSON {
+						fmt.Fprintln(e.stdout, p.Notation(m))
+						continue
+					}
+					caps := m.Captures()
+					if caps == nil {
+						caps = []int{}
+					}
+					if err := enc.Encode(struct {
+						Move     string `json:"move"`
+						From     int    `json:"from"`
+						To       int    `json:"to"`
+						Captures []int  `json:"captures"`
+					}{p.Notation(m), m.FromSquare(), m.ToSquare(), caps}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		},
+	})
+	register(&command{
+		name: "perft", args: "FEN", summary: "count the leaves of the legal move tree, depth by depth",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			depth := fs.IntP("depth", "d", 6, "count depths 1..N")
+			divide := fs.Bool("divide", false, "also print the count under each root move at the last depth")
+			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads (root moves are counted in parallel)")
+			return func(e *env, args []string) error {
+				p, err := oneFEN(args)
+				if err != nil {
+					return err
+				}
+				if *depth < 1 || *depth > 30 {
+					return badInput("--depth %d out of range 1..30", *depth)
+				}
+				if *threads < 1 {
+					return badInput("--threads must be at least 1")
+				}
+				for d := 1; d <= *depth; d++ {
+					counts := divideCounts(p, d, *threads)
+					var total uint64
+					for _, c := range counts {
+						total += c.nodes
+					}
+					if *divide && d == *depth {
+						for _, c := range counts {
+							fmt.Fprintf(e.stdout, "%s %d\n", c.move, c.nodes)
+						}
+					}
+					fmt.Fprintf(e.stdout, "%d %d\n", d, total)
+				}
+				return nil
+			}
+		},
+	})
+	register(&command{
+		name: "play", args: "FEN MOVE...", summary: "play moves and print the resulting FEN",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			return func(e *env, args []string) error {
+				if len(args) < 1 {
+					return badInput("expected a FEN and moves")
+				}
+				p, err := parseFEN(args[0])
+				if err != nil {
+					return err
+				}
+				for _, s := range args[1:] {
+					for _, one := range strings.Fields(s) {
+						m, err := p.ParseMove(one)
+						if err != nil {
+							return usageError{err}
+						}
+						p = p.Play(m)
+					}
+				}
+				fmt.Fprintln(e.stdout, p.FEN())
+				return nil
+			}
+		},
+	})
+}
+
+type rootCount struct {
+	move  string
+	nodes uint64
+}
+
+// divideCounts counts the tree of the given depth under each root move, in
+// parallel.
+func divideCounts(p draughts.Position, depth, threads int) []rootCount {
+	moves := p.Moves(nil)
+	counts := make([]rootCount, len(moves))
+	var g errgroup.Group
+	g.SetLimit(threads)
+	for i, m := range moves {
+		counts[i].move = p.Notation(m)
+		g.Go(func() error {
+			counts[i].nodes = draughts.Perft(p.Play(m), depth-1)
+			return nil
+		})
+	}
+	g.Wait()
+	return counts
+}
