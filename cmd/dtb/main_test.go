@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// dtb runs the command line and returns stdout, stderr and the exit status.
+func dtb(args ...string) (string, string, int) {
+	var out, errOut bytes.Buffer
+	code := run(args, &env{stdout: &out, stderr: &errOut})
+	return out.String(), errOut.String(), code
+}
+
+func TestPerftCommand(t *testing.T) {
+	out, _, code := dtb("perft", "--depth", "5", "W:W31-50:B1-20")
+	if want := "1 9\n2 81\n3 658\n4 4265\n5 27117\n"; code != 0 || out != want {
+		t.Errorf("perft: %d %q, want %q", code, out, want)
+	}
+	out, _, code = dtb("perft", "--depth", "2", "--divide", "W:W28,32:B23")
+	if want := "1 1\n28x19 0\n2 0\n"; code != 0 || out != want {
+		t.Errorf("perft --divide: %d %q, want %q", code, out, want)
+	}
+}
+
+func TestMovesCommand(t *testing.T) {
+	out, _, code := dtb("moves", "--json", "W:W28,32:B23")
+	if want := `{"move":"28x19","from":28,"to":19,"captures":[23]}` + "\n"; code != 0 || out != want {
+		t.Errorf("moves --json: %d %q, want %q", code, out, want)
+	}
+	out, _, code = dtb("moves", "B:BK1")
+	if code != 0 || len(strings.Fields(out)) != 9 || !strings.HasPrefix(out, "1-") {
+		t.Errorf("moves: %d %q", code, out)
+	}
+}
+
+func TestPlayCommand(t *testing.T) {
+	out, _, code := dtb("play", "W:W31-50:B1-20", "32-28", "19-23", "28x19")
+	if !strings.HasPrefix(out, "B:W19,31,33,") || code != 0 {
+		t.Errorf("play: %d %q", code, out)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"moves", "W:W51"},
+		{"moves"},
+		{"moves", "W:W31", "W:W32"},
+		{"perft", "--depth", "0", "W:W31"},
+		{"perft", "--depth", "x", "W:W31"},
+		{"perft", "X"},
+		{"play", "W:W31-50:B1-20", "32-29"},
+		{"play", "W:W31-50:B1-20", "99-28"},
+		{"play"},
+		{"nosuchcommand"},
+		{"moves", "--nosuchflag", "W:W31"},
+	} {
+		out, errOut, code := dtb(args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb") {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q; want status 2 and one line on stderr", args, code, out, errOut)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, c := range commands {
+		out, _, code := dtb(c.name, "--help")
+		if code != 0 || !strings.Contains(out, "usage: dtb "+c.name) {
+			t.Errorf("dtb %s --help: %d %q", c.name, code, out)
+		}
+	}
+	if out, _, code := dtb("help"); code != 0 || !strings.Contains(out, "perft") {
+		t.Errorf("dtb help: %d %q", code, out)
+	}
+}
