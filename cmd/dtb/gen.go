@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
+)
+
+func init() {
+	register(&command{
+		name: "gen", args: "", summary: "build the endgame tables up to N pieces",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			pieces := fs.IntP("pieces", "n", 4, "build every material of 2..N pieces")
+			out := fs.StringP("out", "o", "tables", "output directory")
+			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
+			dtw := fs.Bool("dtw", false, "also store the theoretical distance to the end of the game")
+			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw}
+				if *only != "" {
+					m, err := index.ParseMaterial(*only)
+					if err != nil {
+						return usageError{err}
+					}
+					o.Only = &m
+				} else if *pieces < 2 || *pieces > 7 {
+					return badInput("--pieces %d out of range 2..7", *pieces)
+				}
+				if *threads < 1 {
+					return badInput("--threads must be at least 1")
+				}
+				bar := newProgressBar(e)
+				o.Progress = bar.update
+				o.Done = func(r retro.Report) {
+					bar.clear()
+					s := r.Stats
+					how := "built"
+					if !r.Built {
+						how = "kept"
+					}
+					fmt.Fprintf(e.stdout, "%-8s %s %12d positions  theory %d/%d/%d  rules %d/%d/%d (win/draw/loss)  cursed %d  blessed %d  %s\n",
+						r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
+						s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+				defer stop()
+				err := retro.Generate(ctx, o)
+				bar.clear()
+				return err
+			}
+		},
+	})
+}

@@ -1,0 +1,687 @@
+package codec
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Version is the file format version written by Write and accepted by Open.
+const Version = 1
+
+// DefaultBlockSize is the number of positions per block used by Write when
+// Header.BlockSize is 0.
+const DefaultBlockSize = 1 << 16
+
+const (
+	magic         = "DTBTABLE"
+	prefixLen     = 24      // magic, version, H, T
+	entryLen      = 16      // one block table entry
+	maxHeaderLen  = 1 << 20 // H
+	maxBlockSize  = 1 << 24 // positions per block
+	maxPositions  = 1 << 56
+	maxBlockBytes = maxBlockSize * 4
+)
+
+var (
+	// ErrCorrupt is wrapped by every error caused by a damaged file:
+	// truncation, a wrong magic, a length out of range, a checksum
+	// mismatch or a block that does not decode.
+	ErrCorrupt = errors.New("codec: corrupt file")
+	// ErrVersion is wrapped by the error Open returns for a file whose
+	// format version this package does not know.
+	ErrVersion = errors.New("codec: unsupported format version")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Column describes one fixed-width byte column of a table.
+type Column struct {
+	Name  string
+	Width int // bytes per position: 1, 2 or 4
+}
+
+// Header describes a table. It is stored at the start of the file.
+type Header struct {
+	Material     string // e.g. "KKMvK"
+	IndexVersion uint32 // version of the index scheme that orders the positions
+	Rules        uint32 // opaque flags chosen by the caller
+	Positions    int64
+	BlockSize    int // positions per block; 0 means DefaultBlockSize on write
+	Columns      []Column
+	Meta         map[string]string // small free-form key/values, stored sorted by key; nil when empty on read
+}
+
+// fileError is the error type of this package: a message naming the file
+// (and block) that wraps a sentinel kind and an optional cause.
+type fileError struct {
+	msg  string
+	errs []error
+}
+
+func (e *fileError) Error() string   { return e.msg }
+func (e *fileError) Unwrap() []error { return e.errs }
+
+// newError returns "codec: path: [column "c" block b: ]msg[: cause]",
+// wrapping kind and cause. The block part is left out when col is "" and
+// block is negative.
+func newError(kind error, path, col string, block int, cause error, format string, args ...any) error {
+	msg := "codec: " + path + ": "
+	if col != "" || block >= 0 {
+		msg += fmt.Sprintf("column %q block %d: ", col, block)
+	}
+	msg += fmt.Sprintf(format, args...)
+	e := &fileError{msg: msg}
+	if kind != nil {
+		e.errs = append(e.errs, kind)
+	}
+	if cause != nil {
+		e.msg += ": " + cause.Error()
+		e.errs = append(e.errs, cause)
+	}
+	return e
+}
+
+// numBlocks returns ceil(positions/blockSize).
+func numBlocks(positions int64, blockSize int) int64 {
+	return (positions + int64(blockSize) - 1) / int64(blockSize)
+}
+
+// validate checks the header fields that both Write and Open rely on.
+func validate(h *Header) error {
+	switch {
+	case len(h.Material) > math.MaxUint16:
+		return errors.New("material name too long")
+	case h.Positions < 0 || h.Positions > maxPositions:
+		return fmt.Errorf("positions %d out of range", h.Positions)
+	case h.BlockSize < 1 || h.BlockSize > maxBlockSize:
+		return fmt.Errorf("block size %d out of range [1, %d]", h.BlockSize, maxBlockSize)
+	case len(h.Columns) < 1 || len(h.Columns) > math.MaxUint16:
+		return fmt.Errorf("%d columns, want 1 to %d", len(h.Columns), math.MaxUint16)
+	}
+	for i, c := range h.Columns {
+		if c.Name == "" || len(c.Name) > math.MaxUint16 {
+			return fmt.Errorf("column %d: bad name %q", i, c.Name)
+		}
+		if c.Width != 1 && c.Width != 2 && c.Width != 4 {
+			return fmt.Errorf("column %q: width %d, want 1, 2 or 4", c.Name, c.Width)
+		}
+		for _, d := range h.Columns[:i] {
+			if d.Name == c.Name {
+				return fmt.Errorf("duplicate column %q", c.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(s)))
+	return append(b, s...)
+}
+
+// encodeHeader returns the header bytes (the H bytes after the prefix).
+func encodeHeader(h *Header) ([]byte, error) {
+	if err := validate(h); err != nil {
+		return nil, err
+	}
+	b := appendString(nil, h.Material)
+	b = binary.LittleEndian.AppendUint32(b, h.IndexVersion)
+	b = binary.LittleEndian.AppendUint32(b, h.Rules)
+	b = binary.LittleEndian.AppendUint64(b, uint64(h.Positions))
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.BlockSize))
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(h.Columns)))
+	for _, c := range h.Columns {
+		b = appendString(b, c.Name)
+		b = append(b, byte(c.Width))
+	}
+	keys := make([]string, 0, len(h.Meta))
+	for k := range h.Meta {
+		if len(k) > math.MaxUint16 || len(h.Meta[k]) > maxHeaderLen {
+			return nil, fmt.Errorf("meta %.20q: too long", k)
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+	for _, k := range keys {
+		b = appendString(b, k)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(h.Meta[k])))
+		b = append(b, h.Meta[k]...)
+	}
+	if len(b) > maxHeaderLen {
+		return nil, fmt.Errorf("header is %d bytes, more than %d", len(b), maxHeaderLen)
+	}
+	return b, nil
+}
+
+// cursor reads header fields; the first short read sets ok to false and
+// makes every later read return zero values.
+type cursor struct {
+	b  []byte
+	ok bool
+}
+
+func (c *cursor) take(n int) []byte {
+	if !c.ok || n < 0 || n > len(c.b) {
+		c.ok = false
+		return nil
+	}
+	p := c.b[:n]
+	c.b = c.b[n:]
+	return p
+}
+
+func (c *cursor) u8() byte {
+	if p := c.take(1); p != nil {
+		return p[0]
+	}
+	return 0
+}
+
+func (c *cursor) u16() uint16 {
+	if p := c.take(2); p != nil {
+		return binary.LittleEndian.Uint16(p)
+	}
+	return 0
+}
+
+func (c *cursor) u32() uint32 {
+	if p := c.take(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (c *cursor) u64() uint64 {
+	if p := c.take(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+func (c *cursor) str() string { return string(c.take(int(c.u16()))) }
+
+// decodeHeader parses and validates the header bytes.
+func decodeHeader(b []byte) (Header, error) {
+	c := cursor{b: b, ok: true}
+	var h Header
+	h.Material = c.str()
+	h.IndexVersion = c.u32()
+	h.Rules = c.u32()
+	p := c.u64()
+	if p > maxPositions {
+		return h, fmt.Errorf("positions %d out of range", p)
+	}
+	h.Positions = int64(p)
+	h.BlockSize = int(c.u32())
+	n := int(c.u16())
+	if n > len(c.b)/3 { // a column takes at least 3 bytes
+		return h, errors.New("column count out of range")
+	}
+	h.Columns = make([]Column, n)
+	for i := range h.Columns {
+		h.Columns[i] = Column{Name: c.str(), Width: int(c.u8())}
+	}
+	m := c.u32()
+	if m > uint32(len(c.b)/6) { // an entry takes at least 6 bytes
+		return h, errors.New("meta count out of range")
+	}
+	prev := ""
+	for i := range int(m) {
+		k := c.str()
+		v := string(c.take(int(c.u32())))
+		if !c.ok {
+			break
+		}
+		if i > 0 && k <= prev {
+			return h, errors.New("meta keys not sorted")
+		}
+		if h.Meta == nil {
+			h.Meta = make(map[string]string, m)
+		}
+		h.Meta[k] = v
+		prev = k
+	}
+	if !c.ok {
+		return h, errors.New("truncated")
+	}
+	if len(c.b) != 0 {
+		return h, fmt.Errorf("%d trailing bytes", len(c.b))
+	}
+	return h, validate(&h)
+}
+
+// forEach calls f(i) for every i in [0, n) on up to GOMAXPROCS goroutines.
+// After a failure it starts no new calls and returns the error of the
+// lowest failing i; since indices are handed out in order, that is the
+// first error a sequential loop would have met.
+func forEach(n int, f func(i int) error) error {
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		mu     sync.Mutex
+		errAt  = n
+		first  error
+		wg     sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := f(i); err != nil {
+					mu.Lock()
+					if i < errAt {
+						errAt, first = i, err
+					}
+					mu.Unlock()
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+var (
+	encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
+		return zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+			zstd.WithEncoderCRC(false),
+			zstd.WithEncoderConcurrency(0))
+	})
+	decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+		return zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(0),
+			zstd.WithDecoderMaxMemory(maxBlockBytes),
+			zstd.WithDecodeAllCapLimit(true))
+	})
+)
+
+// Write writes the table to path atomically: it writes a temporary file in
+// the same directory (name ending in ".tmp"), syncs it, renames it to path
+// and syncs the directory. data[i] holds column i of h.Columns and must be
+// h.Positions*h.Columns[i].Width bytes long. Blocks are compressed in
+// parallel. On any error the temporary file is removed and no new file
+// carries the name path; an older file there is left alone unless the
+// error is the failure to sync the directory after the rename, in which
+// case the new file is removed.
+func Write(path string, h Header, data [][]byte) error {
+	fail := func(err error) error { return fmt.Errorf("codec: write %s: %w", path, err) }
+	if h.BlockSize == 0 {
+		h.BlockSize = DefaultBlockSize
+	}
+	head, err := encodeHeader(&h)
+	if err != nil {
+		return fail(err)
+	}
+	if len(data) != len(h.Columns) {
+		return fail(fmt.Errorf("%d data columns for %d header columns", len(data), len(h.Columns)))
+	}
+	for i, c := range h.Columns {
+		if want := h.Positions * int64(c.Width); int64(len(data[i])) != want {
+			return fail(fmt.Errorf("column %q: %d bytes, want %d", c.Name, len(data[i]), want))
+		}
+	}
+	enc, err := encoder()
+	if err != nil {
+		return fail(err)
+	}
+
+	nb := int(numBlocks(h.Positions, h.BlockSize))
+	blocks := make([][]byte, len(h.Columns)*nb)
+	crcs := make([]uint32, len(blocks))
+	forEach(len(blocks), func(i int) error {
+		w := h.Columns[i/nb].Width
+		lo := i % nb * h.BlockSize
+		hi := min(lo+h.BlockSize, int(h.Positions))
+		raw := data[i/nb][lo*w : hi*w]
+		blocks[i] = enc.EncodeAll(raw, nil)
+		crcs[i] = crc32.Checksum(raw, castagnoli)
+		return nil
+	})
+
+	dataStart := prefixLen + len(head) + len(blocks)*entryLen + 4
+	meta := make([]byte, prefixLen, dataStart)
+	copy(meta, magic)
+	binary.LittleEndian.PutUint32(meta[8:], Version)
+	binary.LittleEndian.PutUint32(meta[12:], uint32(len(head)))
+	binary.LittleEndian.PutUint64(meta[16:], uint64(len(blocks)*entryLen))
+	meta = append(meta, head...)
+	off := uint64(dataStart)
+	for i, b := range blocks {
+		meta = binary.LittleEndian.AppendUint64(meta, off)
+		meta = binary.LittleEndian.AppendUint32(meta, uint32(len(b)))
+		meta = binary.LittleEndian.AppendUint32(meta, crcs[i])
+		off += uint64(len(b))
+	}
+	meta = binary.LittleEndian.AppendUint32(meta, crc32.Checksum(meta, castagnoli))
+
+	err = writeAtomic(path, func(w io.Writer) error {
+		if _, err := w.Write(meta); err != nil {
+			return err
+		}
+		for _, b := range blocks {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through a temporary file in the same
+// directory, then renames it to path and syncs the directory. On error it
+// removes the temporary file and leaves nothing new under path.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, base+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err = write(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if err = syncDir(dir); err != nil {
+		os.Remove(path)
+		return err
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Reader reads a table file. It keeps the header and the block table in
+// memory and reads blocks on demand with ReadAt, so it is safe for
+// concurrent use by many goroutines without locking.
+type Reader struct {
+	f       *os.File
+	path    string
+	h       Header
+	nblocks int
+	entries []entry // entries[c*nblocks+b] is block b of column c
+}
+
+type entry struct {
+	off int64
+	n   uint32
+	crc uint32
+}
+
+// Open opens a table file and reads and validates its header and block
+// table (including the header checksum). It reads no blocks.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("codec: %w", err)
+	}
+	r := &Reader{f: f, path: path}
+	if err := r.load(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) corrupt(format string, args ...any) error {
+	return newError(ErrCorrupt, r.path, "", -1, nil, format, args...)
+}
+
+func (r *Reader) load() error {
+	st, err := r.f.Stat()
+	if err != nil {
+		return fmt.Errorf("codec: %w", err)
+	}
+	size := st.Size()
+	if size < prefixLen+4 {
+		return r.corrupt("truncated: %d bytes", size)
+	}
+	var pre [prefixLen]byte
+	if _, err := r.f.ReadAt(pre[:], 0); err != nil {
+		return r.readError(-1, -1, err)
+	}
+	if string(pre[:8]) != magic {
+		return r.corrupt("bad magic %q", pre[:8])
+	}
+	if v := binary.LittleEndian.Uint32(pre[8:]); v != Version {
+		return newError(ErrVersion, r.path, "", -1, nil, "format version %d, want %d", v, Version)
+	}
+	hl := int64(binary.LittleEndian.Uint32(pre[12:]))
+	tl := binary.LittleEndian.Uint64(pre[16:])
+	if hl > maxHeaderLen || tl > uint64(size) || prefixLen+hl+int64(tl)+4 > size {
+		return r.corrupt("header length %d or block table length %d out of range for a %d-byte file", hl, tl, size)
+	}
+	dataStart := prefixLen + hl + int64(tl) + 4
+	meta := make([]byte, dataStart)
+	if _, err := r.f.ReadAt(meta, 0); err != nil {
+		return r.readError(-1, -1, err)
+	}
+	if got, want := crc32.Checksum(meta[:dataStart-4], castagnoli), binary.LittleEndian.Uint32(meta[dataStart-4:]); got != want {
+		return r.corrupt("header checksum mismatch")
+	}
+	r.h, err = decodeHeader(meta[prefixLen : prefixLen+hl])
+	if err != nil {
+		return r.corrupt("bad header: %v", err)
+	}
+	nb := numBlocks(r.h.Positions, r.h.BlockSize)
+	if uint64(nb) > tl/entryLen || uint64(nb)*uint64(len(r.h.Columns))*entryLen != tl {
+		return r.corrupt("block table length %d does not match %d columns of %d blocks", tl, len(r.h.Columns), nb)
+	}
+	r.nblocks = int(nb)
+	r.entries = make([]entry, len(r.h.Columns)*r.nblocks)
+	table := meta[prefixLen+hl : dataStart-4]
+	off := dataStart
+	for i := range r.entries {
+		e := entry{
+			off: int64(binary.LittleEndian.Uint64(table[i*entryLen:])),
+			n:   binary.LittleEndian.Uint32(table[i*entryLen+8:]),
+			crc: binary.LittleEndian.Uint32(table[i*entryLen+12:]),
+		}
+		if e.off != off || int64(e.n) > size-off {
+			return newError(ErrCorrupt, r.path, r.h.Columns[i/r.nblocks].Name, i%r.nblocks, nil,
+				"offset %d length %d out of range (want offset %d in a %d-byte file)", e.off, e.n, off, size)
+		}
+		// zstd cannot expand a byte to more than about 2^15 bytes, so a
+		// block table that claims more is damaged; this bounds what
+		// ReadColumn allocates by the file size.
+		if col, b := i/r.nblocks, i%r.nblocks; int64(r.blockLen(col, b)) > int64(e.n)<<16 {
+			return newError(ErrCorrupt, r.path, r.h.Columns[col].Name, b, nil,
+				"compressed length %d too small for %d decoded bytes", e.n, r.blockLen(col, b))
+		}
+		r.entries[i] = e
+		off += int64(e.n)
+	}
+	if off != size {
+		return r.corrupt("blocks end at %d but the file has %d bytes", off, size)
+	}
+	return nil
+}
+
+// readError wraps an error from ReadAt; a short read means the file is
+// truncated.
+func (r *Reader) readError(col, block int, err error) error {
+	kind := error(nil)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		kind, err = ErrCorrupt, errors.New("truncated")
+	}
+	name := ""
+	if col >= 0 {
+		name = r.h.Columns[col].Name
+	}
+	return newError(kind, r.path, name, block, err, "read")
+}
+
+// Header returns a copy of the table header.
+func (r *Reader) Header() Header {
+	h := r.h
+	h.Columns = slices.Clone(h.Columns)
+	if h.Meta != nil {
+		h.Meta = make(map[string]string, len(r.h.Meta))
+		for k, v := range r.h.Meta {
+			h.Meta[k] = v
+		}
+	}
+	return h
+}
+
+// Blocks returns the number of blocks of each column.
+func (r *Reader) Blocks() int { return r.nblocks }
+
+// blockLen returns the decoded length in bytes of a block of a column.
+func (r *Reader) blockLen(col, block int) int {
+	lo := int64(block) * int64(r.h.BlockSize)
+	return int(min(int64(r.h.BlockSize), r.h.Positions-lo)) * r.h.Columns[col].Width
+}
+
+var bufPool sync.Pool // *[]byte scratch for compressed blocks
+
+// ReadBlock decodes block block of column col, verifies its checksum and
+// returns the decoded bytes, reusing dst's storage when it is large enough
+// (the result is dst[:0] with the block appended). Block b holds positions
+// [b*BlockSize, min((b+1)*BlockSize, Positions)).
+func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
+	if col < 0 || col >= len(r.h.Columns) || block < 0 || block >= r.nblocks {
+		return nil, fmt.Errorf("codec: %s: column %d block %d out of range (%d columns, %d blocks)",
+			r.path, col, block, len(r.h.Columns), r.nblocks)
+	}
+	n := r.blockLen(col, block)
+	if cap(dst) < n {
+		dst = make([]byte, 0, n)
+	}
+	return r.decode(col, block, dst[:0:n])
+}
+
+// decode appends the decoded block to dst, which must have room for
+// exactly the block: the decoder is limited to cap(dst).
+func (r *Reader) decode(col, block int, dst []byte) ([]byte, error) {
+	e := r.entries[col*r.nblocks+block]
+	bp, _ := bufPool.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer bufPool.Put(bp)
+	if cap(*bp) < int(e.n) {
+		*bp = make([]byte, e.n)
+	}
+	buf := (*bp)[:e.n]
+	if _, err := r.f.ReadAt(buf, e.off); err != nil {
+		return nil, r.readError(col, block, err)
+	}
+	name := r.h.Columns[col].Name
+	dec, err := decoder()
+	if err != nil {
+		return nil, newError(nil, r.path, name, block, err, "zstd")
+	}
+	want := cap(dst) - len(dst)
+	out, err := dec.DecodeAll(buf, dst)
+	if err != nil {
+		return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
+	}
+	if len(out)-len(dst) != want {
+		return nil, newError(ErrCorrupt, r.path, name, block, nil, "decoded %d bytes, want %d", len(out)-len(dst), want)
+	}
+	if crc32.Checksum(out[len(dst):], castagnoli) != e.crc {
+		return nil, newError(ErrCorrupt, r.path, name, block, nil, "checksum mismatch")
+	}
+	return out, nil
+}
+
+// ReadColumn decodes and verifies a whole column, for loading a full table
+// into memory. Blocks are decoded in parallel.
+func (r *Reader) ReadColumn(col int) ([]byte, error) {
+	if col < 0 || col >= len(r.h.Columns) {
+		return nil, fmt.Errorf("codec: %s: column %d out of range (%d columns)", r.path, col, len(r.h.Columns))
+	}
+	w := r.h.Columns[col].Width
+	out := make([]byte, r.h.Positions*int64(w))
+	step := r.h.BlockSize * w
+	err := forEach(r.nblocks, func(b int) error {
+		lo := b * step
+		hi := lo + r.blockLen(col, b)
+		_, err := r.decode(col, b, out[lo:lo:hi])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Check reads and verifies every block of every column. It returns the
+// error of the first bad block in file order, or nil.
+func (r *Reader) Check() error {
+	return forEach(len(r.entries), func(i int) error {
+		col, b := i/r.nblocks, i%r.nblocks
+		bp, _ := bufPool.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		defer bufPool.Put(bp)
+		n := r.blockLen(col, b)
+		if cap(*bp) < n {
+			*bp = make([]byte, n)
+		}
+		_, err := r.decode(col, b, (*bp)[:0:n])
+		return err
+	})
+}
+
+// Close closes the file. Reads after Close return an error.
+func (r *Reader) Close() error { return r.f.Close() }

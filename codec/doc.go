@@ -1,0 +1,86 @@
+// Package codec reads and writes table files: one self-describing,
+// checksummed, random-access file per material, plus a manifest for a
+// directory of tables.
+//
+// A table holds Positions entries. Each entry has one or more fixed-width
+// byte columns (for example "value", 1 byte per position, or "dtw", 2 bytes
+// little-endian); the codec stores the bytes and does not interpret them.
+//
+//	h := codec.Header{
+//		Material:  "KKvK",
+//		Positions: int64(len(values)),
+//		Columns:   []codec.Column{{Name: "value", Width: 1}},
+//	}
+//	if err := codec.Write("tables/KKvK.dtb", h, [][]byte{values}); err != nil {
+//		return err
+//	}
+//	r, err := codec.Open("tables/KKvK.dtb")
+//	if err != nil {
+//		return err
+//	}
+//	defer r.Close()
+//	block, err := r.ReadBlock(0, int(pos/int64(r.Header().BlockSize)), buf)
+//
+// Write replaces a file atomically: a crash never leaves a half-written
+// table under the real name. A Reader is safe for concurrent use; it keeps
+// only the header and the block table in memory and reads each block with
+// ReadAt when asked. Every error names the file, and errors about a block
+// name its column and block. Damage of any kind (truncation, a wrong magic,
+// a length out of range, a checksum mismatch, an undecodable block) yields
+// an error wrapping ErrCorrupt; a file from a newer writer yields ErrVersion.
+//
+// # File format
+//
+// All integers are little-endian. A file is a fixed prefix, a header, a
+// block table, a checksum, then the compressed blocks:
+//
+//	offset     size  field
+//	0          8     magic "DTBTABLE"
+//	8          4     format version, uint32 (Version = 1)
+//	12         4     H: header length in bytes, uint32 (at most 1 MiB)
+//	16         8     T: block table length in bytes, uint64
+//	24         H     header (below)
+//	24+H       T     block table (below)
+//	24+H+T     4     CRC-32C (Castagnoli) of bytes [0, 24+H+T)
+//	28+H+T     ...   compressed blocks, in block table order, back to back
+//	                 up to the end of the file
+//
+// The header is a sequence of fields; strings are a uint16 byte length
+// followed by the bytes:
+//
+//	string   material, e.g. "KKMvK"
+//	uint32   index scheme version
+//	uint32   rules (opaque flags chosen by the writer)
+//	uint64   positions P (at most 2^56)
+//	uint32   block size B, positions per block (1 to 2^24)
+//	uint16   number of columns C (at least 1); then per column:
+//	  string   name (non-empty, unique)
+//	  uint8    width in bytes: 1, 2 or 4
+//	uint32   number of meta entries M; then per entry, sorted by key:
+//	  string   key (unique)
+//	  uint32   value length, then the value bytes
+//
+// Each column is cut into N = ceil(P/B) blocks of B positions; the last
+// block holds the rest. Block b of a column of width W decodes to
+// min(B, P-b*B)*W bytes. The block table has one 16-byte entry per column
+// and block, column by column (entry c*N+b is block b of column c), so
+// T = 16*C*N:
+//
+//	uint64   offset of the compressed block from the start of the file
+//	uint32   compressed length in bytes
+//	uint32   CRC-32C of the decoded bytes
+//
+// Each block is an independent zstd frame (no zstd checksum; the block
+// table's CRC-32C covers the decoded bytes). The first block starts at
+// 28+H+T, each next block starts where the previous one ends, and the last
+// one ends at the end of the file. A block's decoded length is at most
+// 2^16 times its compressed length (zstd cannot expand more), which bounds
+// what a damaged header can make a reader allocate.
+//
+// # Manifest
+//
+// A directory of tables may hold MANIFEST.json (see WriteManifest), a JSON
+// object {"version": 1, "tables": [...]} listing each table file with its
+// material, positions, size and CRC-32C of the whole file, sorted by file
+// name.
+package codec

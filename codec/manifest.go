@@ -1,0 +1,118 @@
+package codec
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ManifestName is the name of the manifest file in a table directory.
+const ManifestName = "MANIFEST.json"
+
+const manifestVersion = 1
+
+// ManifestEntry describes one table file of a directory.
+type ManifestEntry struct {
+	File      string `json:"file"` // path relative to the directory, e.g. "KKvK.dtb"
+	Material  string `json:"material"`
+	Positions int64  `json:"positions"`
+	Size      int64  `json:"size"`   // file size in bytes
+	CRC32C    uint32 `json:"crc32c"` // CRC-32C (Castagnoli) of the whole file
+}
+
+type manifest struct {
+	Version int             `json:"version"`
+	Tables  []ManifestEntry `json:"tables"`
+}
+
+// checkEntries reports a bad entry: a file name that is empty, absolute or
+// outside the directory, a negative count, or a duplicate (entries must be
+// sorted by File).
+func checkEntries(entries []ManifestEntry) error {
+	for i, e := range entries {
+		if !filepath.IsLocal(e.File) {
+			return fmt.Errorf("entry %d: file name %q is not a local path", i, e.File)
+		}
+		if e.Positions < 0 || e.Size < 0 {
+			return fmt.Errorf("entry %q: negative positions or size", e.File)
+		}
+		if i > 0 && entries[i-1].File >= e.File {
+			return fmt.Errorf("entry %q: not sorted or duplicate", e.File)
+		}
+	}
+	return nil
+}
+
+// WriteManifest writes dir/MANIFEST.json atomically (temporary file, sync,
+// rename), with the entries sorted by File. File names must be local paths
+// relative to dir and unique.
+func WriteManifest(dir string, entries []ManifestEntry) error {
+	path := filepath.Join(dir, ManifestName)
+	m := manifest{Version: manifestVersion, Tables: slices.Clone(entries)}
+	if m.Tables == nil {
+		m.Tables = []ManifestEntry{}
+	}
+	slices.SortFunc(m.Tables, func(a, b ManifestEntry) int { return strings.Compare(a.File, b.File) })
+	if err := checkEntries(m.Tables); err != nil {
+		return fmt.Errorf("codec: write %s: %w", path, err)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("codec: write %s: %w", path, err)
+	}
+	b = append(b, '\n')
+	err = writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("codec: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadManifest reads dir/MANIFEST.json. A missing file gives an error
+// wrapping fs.ErrNotExist, a malformed one an error wrapping ErrCorrupt and
+// an unknown manifest version one wrapping ErrVersion.
+func ReadManifest(dir string) ([]ManifestEntry, error) {
+	path := filepath.Join(dir, ManifestName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("codec: read manifest: %w", err)
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, newError(ErrCorrupt, path, "", -1, err, "malformed manifest")
+	}
+	if m.Version != manifestVersion {
+		return nil, newError(ErrVersion, path, "", -1, nil, "manifest version %d, want %d", m.Version, manifestVersion)
+	}
+	if err := checkEntries(m.Tables); err != nil {
+		return nil, newError(ErrCorrupt, path, "", -1, err, "malformed manifest")
+	}
+	if m.Tables == nil {
+		m.Tables = []ManifestEntry{}
+	}
+	return m.Tables, nil
+}
+
+// FileCRC returns the size and the CRC-32C (Castagnoli) of a whole file,
+// as recorded in a ManifestEntry.
+func FileCRC(path string) (size int64, crc uint32, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("codec: %w", err)
+	}
+	defer f.Close()
+	h := crc32.New(castagnoli)
+	size, err = io.Copy(h, f)
+	if err != nil {
+		return 0, 0, fmt.Errorf("codec: %s: %w", path, err)
+	}
+	return size, h.Sum32(), nil
+}

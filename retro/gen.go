@@ -1,0 +1,444 @@
+// Package retro builds endgame tables by retrograde analysis.
+//
+//	err := retro.Generate(ctx, retro.Options{Pieces: 4, Dir: "tables"})
+//
+// Generate solves every material of 2..Pieces pieces in dependency order
+// (fewer pieces first, then fewer men, so that every capture and crowning
+// leads to a table already solved) and writes one file per material with
+// package codec, atomically, plus the manifest. Tables already in the
+// directory and valid are loaded instead of solved, so an interrupted run
+// resumes where it stopped.
+//
+// A material and its colour flip are solved together (a quiet move leads
+// from one to the other): a min-max retrograde analysis over their
+// positions (see solve), once for the theoretical value with its distance
+// to the end of the game, once under the rules, where the class A and B
+// move limits make the distance of a class position the least budget under
+// which it is won or lost.
+package retro
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// Options configure Generate.
+type Options struct {
+	Pieces  int             // build every material of 2..Pieces pieces
+	Only    *index.Material // if set, build only this material and what it depends on
+	Dir     string          // output directory, created if missing
+	Threads int             // 0 means runtime.NumCPU()
+	DTW     bool            // also store the theoretical distance of every position
+	// Progress, if set, is called after every table and during long solves.
+	Progress func(Progress)
+	// Done, if set, is called once for each table, built or kept.
+	Done func(Report)
+}
+
+// Progress tells how far Generate is.
+type Progress struct {
+	Tables, TablesTotal       int
+	Positions, PositionsTotal int64 // positions of the tables done
+	Current                   string
+}
+
+// Report describes one finished table.
+type Report struct {
+	Material index.Material
+	Stats    table.Stats
+	Built    bool          // false: kept from an earlier run
+	Elapsed  time.Duration // time spent on its group (shared by a material and its flip)
+}
+
+// rulesFlags are the rules every table honours.
+const rulesFlags = table.RulesRepetition | table.RulesClassLimits | table.RulesNo25Move | table.RulesCapturesDontCare
+
+// Generate builds the tables described by o.
+func Generate(ctx context.Context, o Options) error {
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
+	}
+	mats, err := plan(o)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	var total int64
+	for _, m := range mats {
+		total += index.New(m).Size()
+	}
+	prog := Progress{TablesTotal: len(mats), PositionsTotal: total}
+	report := func() {
+		if o.Progress != nil {
+			o.Progress(prog)
+		}
+	}
+	report()
+	st := store{}
+	for _, m := range mats {
+		if st[m] != nil {
+			continue
+		}
+		g := newGroup(m)
+		prog.Current = m.String()
+		report()
+		start := time.Now()
+		built, err := buildGroup(ctx, st, g, o)
+		if err != nil {
+			return err
+		}
+		for _, x := range g.tables {
+			t := st[x.Material()]
+			prog.Tables++
+			prog.Positions += x.Size()
+			if o.Done != nil {
+				o.Done(Report{Material: x.Material(), Stats: t.stats(), Built: built, Elapsed: time.Since(start)})
+			}
+		}
+		if built {
+			if err := writeManifest(o.Dir); err != nil {
+				return err
+			}
+		}
+		report()
+	}
+	return nil
+}
+
+// plan returns the materials to build, in dependency order.
+func plan(o Options) ([]index.Material, error) {
+	if o.Pieces < 2 && o.Only == nil {
+		return nil, fmt.Errorf("pieces must be at least 2, got %d", o.Pieces)
+	}
+	if o.Only == nil {
+		return index.Materials(o.Pieces), nil
+	}
+	need := map[index.Material]bool{}
+	var visit func(m index.Material)
+	visit = func(m index.Material) {
+		if need[m] {
+			return
+		}
+		need[m] = true
+		visit(m.Flip())
+		for _, s := range successors(m) {
+			visit(s)
+		}
+	}
+	visit(*o.Only)
+	var mats []index.Material
+	for _, m := range index.Materials(o.Only.Pieces()) {
+		if need[m] {
+			mats = append(mats, m)
+		}
+	}
+	return mats, nil
+}
+
+// successors returns the materials one capture or one crowning away from
+// m (captures that end the game excluded).
+func successors(m index.Material) []index.Material {
+	var out []index.Material
+	try := func(d index.Material) {
+		if d.WhiteMen+d.WhiteKings > 0 && d.BlackMen+d.BlackKings > 0 && d.WhiteMen >= 0 &&
+			d.WhiteKings >= 0 && d.BlackMen >= 0 && d.BlackKings >= 0 && d != m {
+			out = append(out, d)
+		}
+	}
+	for _, d := range []index.Material{
+		{WhiteMen: m.WhiteMen - 1, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
+		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings - 1, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
+		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen - 1, BlackKings: m.BlackKings},
+		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen, BlackKings: m.BlackKings - 1},
+		{WhiteMen: m.WhiteMen - 1, WhiteKings: m.WhiteKings + 1, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
+		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen - 1, BlackKings: m.BlackKings + 1},
+	} {
+		try(d)
+	}
+	return out
+}
+
+// buildGroup loads the group's tables from o.Dir if they are all there and
+// valid, and solves and writes them otherwise. It reports whether it
+// solved.
+func buildGroup(ctx context.Context, st store, g *group, o Options) (bool, error) {
+	loaded := make([]*solved, len(g.tables))
+	for t, x := range g.tables {
+		loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o)
+		if loaded[t] == nil {
+			break
+		}
+	}
+	if !slices.Contains(loaded, nil) {
+		for t, x := range g.tables {
+			st[x.Material()] = loaded[t]
+		}
+		return false, nil
+	}
+	class := table.ClassOf(g.tables[0].Material())
+	theory, err := solve(ctx, g, st.theory, o.Threads)
+	if err != nil {
+		return false, err
+	}
+	rules, err := solve(ctx, g, st.rules(class), o.Threads)
+	if err != nil {
+		return false, err
+	}
+	for t, x := range g.tables {
+		s, err := assemble(g, t, class, theory, rules, o.DTW)
+		if err != nil {
+			return false, err
+		}
+		if err := s.write(filepath.Join(o.Dir, table.FileName(x.Material()))); err != nil {
+			return false, err
+		}
+		st[x.Material()] = s
+	}
+	return true, nil
+}
+
+// assemble builds table t of the group from the two solutions.
+func assemble(g *group, t int, class table.Class, theory, rules *result, dtw bool) (*solved, error) {
+	x := g.tables[t]
+	s := &solved{x: x, class: class, values: make([]byte, x.Size())}
+	if class != table.NoClass {
+		s.dist = make([]uint8, x.Size())
+	}
+	if dtw {
+		s.dtw = make([]uint16, x.Size())
+	}
+	for i := range x.Size() {
+		id := g.offset[t] + i
+		r := rules.value[id]
+		if class != table.NoClass {
+			s.dist[i] = table.NoDistance
+			if r != table.Draw {
+				if rules.dist[id] >= table.NoDistance {
+					return nil, fmt.Errorf("%s: class distance %d too long", x.Material(), rules.dist[id])
+				}
+				if r != theory.value[id] {
+					return nil, fmt.Errorf("%s index %d: rules %v but theoretical %v", x.Material(), i, r, theory.value[id])
+				}
+				s.dist[i] = uint8(rules.dist[id])
+				if int(rules.dist[id]) > class.Budget() {
+					r = table.Draw
+				}
+			}
+		}
+		s.values[i] = table.PackValues(theory.value[id], r)
+		if dtw {
+			s.dtw[i] = table.NoDTW
+			if theory.value[id] != table.Draw {
+				s.dtw[i] = theory.dist[id]
+			}
+		}
+	}
+	return s, nil
+}
+
+// columns returns the file columns of s, with the entries of capture
+// positions replaced by the entry before them (they are don't-cares on
+// disk, and repeating a neighbour compresses best).
+func (s *solved) columns() ([]codec.Column, [][]byte) {
+	n := s.x.Size()
+	cols := []codec.Column{{Name: table.ColumnValue, Width: 1}}
+	data := [][]byte{slices.Clone(s.values)}
+	if s.dist != nil {
+		cols = append(cols, codec.Column{Name: table.ColumnDistance, Width: 1})
+		data = append(data, slices.Clone(s.dist))
+	}
+	if s.dtw != nil {
+		cols = append(cols, codec.Column{Name: table.ColumnDTW, Width: 2})
+		b := make([]byte, 2*n)
+		for i, d := range s.dtw {
+			b[2*i], b[2*i+1] = byte(d), byte(d>>8)
+		}
+		data = append(data, b)
+	}
+	for i := int64(1); i < n; i++ {
+		p := table.Position(s.x.Unrank(i))
+		if !p.HasCapture() {
+			continue
+		}
+		for c, col := range cols {
+			w := int64(col.Width)
+			copy(data[c][i*w:(i+1)*w], data[c][(i-1)*w:i*w])
+		}
+	}
+	return cols, data
+}
+
+func (s *solved) write(path string) error {
+	stats, err := json.Marshal(s.stats())
+	if err != nil {
+		return err
+	}
+	cols, data := s.columns()
+	h := codec.Header{
+		Material:     s.x.Material().String(),
+		IndexVersion: table.IndexVersion,
+		Rules:        rulesFlags,
+		Positions:    s.x.Size(),
+		Columns:      cols,
+		Meta:         map[string]string{table.StatsKey: string(stats)},
+	}
+	return codec.Write(path, h, data)
+}
+
+// stats summarises s.
+func (s *solved) stats() table.Stats {
+	st := table.Stats{Positions: s.x.Size()}
+	for i, b := range s.values {
+		theory, rules, _ := table.UnpackValues(b)
+		st.Theory[theory]++
+		st.Rules[rules]++
+		if theory == table.Win && rules != table.Win {
+			st.CursedWins++
+		}
+		if theory == table.Loss && rules != table.Loss {
+			st.BlessedLosses++
+		}
+		p := table.Position(s.x.Unrank(int64(i)))
+		if p.HasCapture() {
+			st.Captures++
+		}
+		if rules == table.Win && s.dist != nil && int(s.dist[i]) > st.LongestDistance {
+			st.LongestDistance, st.LongestDistanceFEN = int(s.dist[i]), p.FEN()
+		}
+		if theory == table.Win && s.dtw != nil && int(s.dtw[i]) > st.LongestDTW {
+			st.LongestDTW, st.LongestDTWFEN = int(s.dtw[i]), p.FEN()
+		}
+	}
+	return st
+}
+
+// load reads the table of x from path if it is there, valid and has what o
+// asks for, resolving its capture positions from the tables in st; it
+// returns nil otherwise.
+func load(ctx context.Context, st store, path string, x *index.Index, o Options) *solved {
+	r, err := codec.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	h := r.Header()
+	if h.Material != x.Material().String() || h.IndexVersion != table.IndexVersion ||
+		h.Rules != rulesFlags || h.Positions != x.Size() {
+		return nil
+	}
+	s := &solved{x: x, class: table.ClassOf(x.Material())}
+	for c, col := range h.Columns {
+		b, err := r.ReadColumn(c)
+		if err != nil {
+			return nil
+		}
+		switch col.Name {
+		case table.ColumnValue:
+			s.values = b
+		case table.ColumnDistance:
+			s.dist = b
+		case table.ColumnDTW:
+			if o.DTW {
+				s.dtw = make([]uint16, x.Size())
+				for i := range s.dtw {
+					s.dtw[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+				}
+			}
+		}
+	}
+	if s.values == nil || (s.class != table.NoClass) != (s.dist != nil) || o.DTW && s.dtw == nil {
+		return nil
+	}
+	if err := s.resolveCaptures(ctx, st, o.Threads); err != nil {
+		return nil
+	}
+	return s
+}
+
+// resolveCaptures computes the real entries of the capture positions of a
+// table read from disk. Their successors all lie in smaller tables.
+func (s *solved) resolveCaptures(ctx context.Context, st store, threads int) error {
+	rules := st.rules(s.class)
+	return parallel(ctx, s.x.Size(), threads, func(lo, hi int64) error {
+		var buf [draughts.MaxMoves]draughts.Move
+		for i := lo; i < hi; i++ {
+			p := table.Position(s.x.Unrank(i))
+			if !p.HasCapture() {
+				continue
+			}
+			theory := evaluate(&p, buf[:0], st.theory)
+			rules := evaluate(&p, buf[:0], rules)
+			r := rules.Value
+			if s.dist != nil {
+				s.dist[i] = table.NoDistance
+				if r != table.Draw {
+					s.dist[i] = uint8(min(rules.Dist, table.NoDistance-1))
+					if rules.Dist > s.class.Budget() {
+						r = table.Draw
+					}
+				}
+			}
+			s.values[i] = table.PackValues(theory.Value, r)
+			if s.dtw != nil {
+				s.dtw[i] = table.NoDTW
+				if theory.Value != table.Draw {
+					s.dtw[i] = uint16(theory.Dist)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// evaluate returns the outcome of a position all of whose moves leave its
+// group (a capture position), from the outcomes ext gives its successors.
+func evaluate(p *draughts.Position, buf []draughts.Move, ext externalFunc) table.Outcome {
+	_, win, loss := aggregate(p, buf, ext)
+	switch {
+	case win != noDist:
+		return table.Outcome{Value: table.Win, Dist: int(win)}
+	case loss != noLoss:
+		return table.Outcome{Value: table.Loss, Dist: int(loss)}
+	}
+	return table.Outcome{Value: table.Draw}
+}
+
+// writeManifest lists every table file of dir in its manifest.
+func writeManifest(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
+	if err != nil {
+		return err
+	}
+	var entries []codec.ManifestEntry
+	for _, f := range files {
+		r, err := codec.Open(f)
+		if err != nil {
+			if errors.Is(err, codec.ErrCorrupt) {
+				continue // a damaged leftover: not listed, rebuilt when needed
+			}
+			return err
+		}
+		h := r.Header()
+		r.Close()
+		size, crc, err := codec.FileCRC(f)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, codec.ManifestEntry{File: filepath.Base(f), Material: h.Material, Positions: h.Positions, Size: size, CRC32C: crc})
+	}
+	return codec.WriteManifest(dir, entries)
+}

@@ -1,0 +1,237 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A group is the set of tables whose positions reach each other by quiet
+// moves: a material M and its colour flip (one table when M is symmetric).
+// A quiet move from a position of M (White to move) leads to a position of
+// M with Black to move, which the flip table holds; so every quiet move
+// goes from one table of the group to the other, and every capture and
+// crowning leaves the group for a table solved earlier.
+type group struct {
+	tables []*index.Index // [M] or [M, flip(M)]
+	offset []int64        // global id of each table's first position
+	size   int64
+}
+
+func newGroup(m index.Material) *group {
+	g := &group{}
+	for _, mm := range []index.Material{m, m.Flip()} {
+		if len(g.tables) == 1 && mm == m {
+			break
+		}
+		x := index.New(mm)
+		g.tables = append(g.tables, x)
+		g.offset = append(g.offset, g.size)
+		g.size += x.Size()
+	}
+	return g
+}
+
+// locate returns the table and index of global id.
+func (g *group) locate(id int64) (int, int64) {
+	if len(g.tables) == 2 && id >= g.offset[1] {
+		return 1, id - g.offset[1]
+	}
+	return 0, id
+}
+
+// other returns the table of the group holding the successors of table t.
+func (g *group) other(t int) int { return len(g.tables) - 1 - t }
+
+// position returns the position of global id, White to move.
+func (g *group) position(id int64) draughts.Position {
+	t, i := g.locate(id)
+	return table.Position(g.tables[t].Unrank(i))
+}
+
+// internal reports whether the move m of p stays in the group: no capture
+// and no crowning.
+func internal(p *draughts.Position, m draughts.Move) bool {
+	return !m.IsCapture() && (p.Kings&(1<<m.From) != 0 || (1<<m.To)&draughts.WhiteCrown == 0)
+}
+
+// externalFunc returns the outcome, for its side to move, of the position q
+// that a capture or crowning leads to (Black to move, outside the group).
+type externalFunc func(q *draughts.Position) table.Outcome
+
+// The per-position solver state packs three fields in a uint32 so that
+// concurrent updates are single compare-and-swaps: the number of quiet
+// moves not yet known to lose (8 bits), the least win distance found (12
+// bits) and the greatest loss distance found (12 bits, noLoss once a move
+// is known not to lose).
+const (
+	distBits = 12
+	noDist   = 1<<distBits - 1 // no win found
+	noLoss   = 1<<distBits - 1 // some move does not lose
+	maxDist  = noDist - 1
+	maxMoves = 255
+)
+
+func pack(moves, win, loss uint32) uint32 { return moves<<24 | win<<distBits | loss }
+func unpack(s uint32) (moves, win, loss uint32) {
+	return s >> 24, s >> distBits & noDist, s & noLoss
+}
+
+// result is the solution of a group: for every global id its value for
+// the side to move and the distance in plies (0 for draws).
+type result struct {
+	value []table.Value
+	dist  []uint16
+}
+
+// solve computes the value and distance of every position of the group:
+// a min-max retrograde analysis in which the winner goes for the shortest
+// win and the loser for the longest loss, positions that reach neither are
+// draws (repetition), and the outcomes of capture and crowning successors
+// come from ext.
+func solve(ctx context.Context, g *group, ext externalFunc, threads int) (*result, error) {
+	state := make([]uint32, g.size)
+	res := &result{value: make([]table.Value, g.size), dist: make([]uint16, g.size)}
+	for i := range res.value {
+		res.value[i] = table.Draw
+	}
+	var horizon atomic.Uint32 // greatest finite distance seen so far
+	raise := func(d uint32) {
+		for h := horizon.Load(); d > h && !horizon.CompareAndSwap(h, d); h = horizon.Load() {
+		}
+	}
+	// Initialise from the moves of every position.
+	err := parallel(ctx, g.size, threads, func(lo, hi int64) error {
+		var buf [draughts.MaxMoves]draughts.Move
+		for id := lo; id < hi; id++ {
+			p := g.position(id)
+			moves, win, loss := aggregate(&p, buf[:0], ext)
+			if moves > maxMoves {
+				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), moves, maxMoves)
+			}
+			if win != noDist {
+				raise(win)
+			} else if moves == 0 && loss != noLoss {
+				raise(loss)
+			}
+			state[id] = pack(moves, win, loss)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Decide layer by layer: every position whose win or loss distance is
+	// d, then tell its predecessors.
+	for d := uint32(0); d <= horizon.Load(); d++ {
+		err := parallel(ctx, g.size, threads, func(lo, hi int64) error {
+			var buf [maxUnmoves]int64
+			for id := lo; id < hi; id++ {
+				if res.value[id] != table.Draw {
+					continue
+				}
+				moves, win, loss := unpack(atomic.LoadUint32(&state[id]))
+				var v table.Value
+				switch {
+				case win == d:
+					v = table.Win
+				case moves == 0 && loss == d:
+					v = table.Loss
+				default:
+					continue
+				}
+				res.value[id], res.dist[id] = v, uint16(d)
+				for _, pred := range g.predecessors(id, buf[:0]) {
+					if v == table.Loss {
+						update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
+							return moves, min(win, d+1), loss
+						})
+						raise(d + 1)
+						continue
+					}
+					// The predecessor's move to id loses: first raise its
+					// loss distance, then count the move off, so that a
+					// reader who sees no moves left sees the final distance.
+					moves, _, loss := unpack(update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
+						if loss != noLoss {
+							loss = max(loss, d+1)
+						}
+						return moves - 1, win, loss
+					}))
+					if moves == 0 && loss != noLoss {
+						raise(loss)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if d >= maxDist {
+			return nil, fmt.Errorf("distances exceed %d plies", maxDist)
+		}
+	}
+	return res, nil
+}
+
+// aggregate returns the number of quiet moves of p that stay in its group,
+// and from the other moves the least win distance (noDist if none wins) and
+// the greatest loss distance (noLoss if one neither wins nor loses), as ext
+// rates them.
+func aggregate(p *draughts.Position, buf []draughts.Move, ext externalFunc) (moves, win, loss uint32) {
+	win = noDist
+	for _, m := range p.Moves(buf) {
+		if internal(p, m) {
+			moves++
+			continue
+		}
+		q := p.Play(m)
+		o := ext(&q)
+		d := uint32(min(o.Dist+1, maxDist))
+		switch {
+		case o.Value == table.Loss:
+			win, loss = min(win, d), noLoss
+		case o.Value == table.Draw:
+			loss = noLoss
+		case loss != noLoss:
+			loss = max(loss, d)
+		}
+	}
+	return moves, win, loss
+}
+
+// update applies f to the fields of *s atomically and returns the new
+// state.
+func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32)) uint32 {
+	for {
+		old := atomic.LoadUint32(s)
+		n := pack(f(unpack(old)))
+		if atomic.CompareAndSwapUint32(s, old, n) {
+			return n
+		}
+	}
+}
+
+// parallel runs f over [0, n) in chunks on up to threads goroutines.
+func parallel(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
+	const chunk = 1 << 14
+	eg, egctx := errgroup.WithContext(ctx)
+	eg.SetLimit(threads)
+	for lo := int64(0); lo < n; lo += chunk {
+		if egctx.Err() != nil {
+			break
+		}
+		eg.Go(func() error { return f(lo, min(lo+chunk, n)) })
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
