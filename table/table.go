@@ -75,10 +75,10 @@ const NoDTW = 0xffff
 
 // Rules flags, stored in each file header.
 const (
-	RulesRepetition = 1 << iota // theoretical value: repetition is a draw
-	RulesClassLimits             // rules value: 16-move (class A) and 5-move (class B) limits
-	RulesNo25Move                // the 25-move king rule (rule 2) is not tracked
-	RulesCapturesDontCare        // positions with a capture hold no real value on disk
+	RulesRepetition       = 1 << iota // theoretical value: repetition is a draw
+	RulesClassLimits                  // rules value: 16-move (class A) and 5-move (class B) limits
+	RulesNo25Move                     // the 25-move king rule (rule 2) is not tracked
+	RulesCapturesDontCare             // positions with a capture hold no real value on disk
 )
 
 // IndexVersion is the version of the index scheme of package index.

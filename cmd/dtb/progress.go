@@ -29,7 +29,7 @@ func (b *progressBar) update(p retro.Progress) {
 	rate := float64(p.Positions) / elapsed.Seconds()
 	left := "?"
 	if p.Positions > 0 {
-		left = (time.Duration(float64(elapsed) / frac) - elapsed).Round(time.Second).String()
+		left = (time.Duration(float64(elapsed)/frac) - elapsed).Round(time.Second).String()
 	}
 	fmt.Fprintf(b.e.stderr, "\r[%s%s] %d/%d tables  %.3g pos/s  %s left  %-8s",
 		strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.Tables, p.TablesTotal, rate, left, p.Current)
