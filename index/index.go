@@ -225,3 +225,52 @@ var selectInByte = func() (t [256][8]uint8) {
 	}
 	return t
 }()
+
+// Next returns the placement with the index after p's, and false after the
+// last one. Walking a range with Next is several times faster than
+// unranking every index.
+func (x *Index) Next(p Placement) (Placement, bool) {
+	free := allSquares &^ (p.WhiteMen | p.BlackMen)
+	var ok bool
+	if p.BlackKings, ok = nextSet(p.BlackKings, free&^p.WhiteKings); ok {
+		return p, true
+	}
+	if p.WhiteKings, ok = nextSet(p.WhiteKings, free); ok {
+		p.BlackKings = lowest(free&^p.WhiteKings, x.m.BlackKings)
+		return p, true
+	}
+	c := x.RankMen(p.WhiteMen, p.BlackMen) + 1
+	if c == x.menConfigs {
+		return p, false
+	}
+	p.WhiteMen, p.BlackMen = x.UnrankMen(c)
+	free = allSquares &^ (p.WhiteMen | p.BlackMen)
+	p.WhiteKings = lowest(free, x.m.WhiteKings)
+	p.BlackKings = lowest(free&^p.WhiteKings, x.m.BlackKings)
+	return p, true
+}
+
+// nextSet returns the subset of avail of the same size as set that ranks
+// next (rankSet order), or false if set is the last. Adding set's lowest
+// square to set with the unavailable squares filled in carries through the
+// lowest run of set's squares to the first free available square above it;
+// the rest of the run restarts at the bottom of avail.
+func nextSet(set, avail uint64) (uint64, bool) {
+	if set == 0 {
+		return 0, false
+	}
+	y := (set | ^avail) + set&-set
+	high := y & avail
+	if y < set || high&^set == 0 { // carried off the top
+		return 0, false
+	}
+	return high | lowest(avail, bits.OnesCount64(set)-bits.OnesCount64(high)), true
+}
+
+// lowest returns the n lowest squares of avail.
+func lowest(avail uint64, n int) uint64 {
+	if n == 0 {
+		return 0
+	}
+	return avail & (nthSquare(avail, n-1)<<1 - 1)
+}

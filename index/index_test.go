@@ -364,3 +364,26 @@ func BenchmarkUnrank(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 }
+
+// TestNext walks every material up to 3 pieces and a stretch of larger ones
+// with Next and checks it against Unrank.
+func TestNext(t *testing.T) {
+	for _, m := range Materials(5) {
+		x := New(m)
+		n := x.Size()
+		if m.Pieces() > 3 {
+			n = min(n, 100000)
+		}
+		p := x.Unrank(0)
+		for i := int64(0); i < n; i++ {
+			if want := x.Unrank(i); p != want {
+				t.Fatalf("%v: Next reached %+v at %d, want %+v", m, p, i, want)
+			}
+			var ok bool
+			p, ok = x.Next(p)
+			if ok != (i+1 < x.Size()) {
+				t.Fatalf("%v: Next after %d reports %v", m, i, ok)
+			}
+		}
+	}
+}

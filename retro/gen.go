@@ -88,9 +88,9 @@ func Generate(ctx context.Context, o Options) error {
 		}
 	}
 	report()
-	st := store{}
+	st := &store{}
 	for _, m := range mats {
-		if st[m] != nil {
+		if st.get(m) != nil {
 			continue
 		}
 		g := newGroup(m)
@@ -102,7 +102,7 @@ func Generate(ctx context.Context, o Options) error {
 			return err
 		}
 		for _, x := range g.tables {
-			t := st[x.Material()]
+			t := st.get(x.Material())
 			prog.Tables++
 			prog.Positions += x.Size()
 			if o.Done != nil {
@@ -175,7 +175,7 @@ func successors(m index.Material) []index.Material {
 // buildGroup loads the group's tables from o.Dir if they are all there and
 // valid, and solves and writes them otherwise. It reports whether it
 // solved.
-func buildGroup(ctx context.Context, st store, g *group, o Options) (bool, error) {
+func buildGroup(ctx context.Context, st *store, g *group, o Options) (bool, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
 		loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o)
@@ -185,36 +185,35 @@ func buildGroup(ctx context.Context, st store, g *group, o Options) (bool, error
 	}
 	if !slices.Contains(loaded, nil) {
 		for t, x := range g.tables {
-			st[x.Material()] = loaded[t]
+			st.put(x.Material(), loaded[t])
 		}
 		return false, nil
 	}
 	class := table.ClassOf(g.tables[0].Material())
-	theory, err := solve(ctx, g, st.theory, o.Threads)
-	if err != nil {
-		return false, err
-	}
-	rules, err := solve(ctx, g, st.rules(class), o.Threads)
+	// The rules analysis can be skipped where no successor's value differs
+	// under the rules, but not in class A and B, whose distances count the
+	// budget.
+	results, captures, err := solve(ctx, g, []externalFunc{st.theory, st.rules(class)}, class == table.NoClass, o.Threads)
 	if err != nil {
 		return false, err
 	}
 	for t, x := range g.tables {
-		s, err := assemble(g, t, class, theory, rules, o.DTW)
+		s, err := assemble(g, t, class, results[0], results[1], captures, o.DTW)
 		if err != nil {
 			return false, err
 		}
 		if err := s.write(filepath.Join(o.Dir, table.FileName(x.Material()))); err != nil {
 			return false, err
 		}
-		st[x.Material()] = s
+		st.put(x.Material(), s)
 	}
 	return true, nil
 }
 
 // assemble builds table t of the group from the two solutions.
-func assemble(g *group, t int, class table.Class, theory, rules *result, dtw bool) (*solved, error) {
+func assemble(g *group, t int, class table.Class, theory, rules *result, captures []uint64, dtw bool) (*solved, error) {
 	x := g.tables[t]
-	s := &solved{x: x, class: class, values: make([]byte, x.Size())}
+	s := &solved{x: x, class: class, values: make([]byte, x.Size()), captures: make([]uint64, (x.Size()+63)/64)}
 	if class != table.NoClass {
 		s.dist = make([]uint8, x.Size())
 	}
@@ -240,6 +239,9 @@ func assemble(g *group, t int, class table.Class, theory, rules *result, dtw boo
 			}
 		}
 		s.values[i] = table.PackValues(theory.value[id], r)
+		if captures[id/64]&(1<<(id%64)) != 0 {
+			s.captures[i/64] |= 1 << (i % 64)
+		}
 		if dtw {
 			s.dtw[i] = table.NoDTW
 			if theory.value[id] != table.Draw {
@@ -270,8 +272,7 @@ func (s *solved) columns() ([]codec.Column, [][]byte) {
 		data = append(data, b)
 	}
 	for i := int64(1); i < n; i++ {
-		p := table.Position(s.x.Unrank(i))
-		if !p.HasCapture() {
+		if !s.capture(i) {
 			continue
 		}
 		for c, col := range cols {
@@ -312,15 +313,14 @@ func (s *solved) stats() table.Stats {
 		if theory == table.Loss && rules != table.Loss {
 			st.BlessedLosses++
 		}
-		p := table.Position(s.x.Unrank(int64(i)))
-		if p.HasCapture() {
+		if s.capture(int64(i)) {
 			st.Captures++
 		}
 		if rules == table.Win && s.dist != nil && int(s.dist[i]) > st.LongestDistance {
-			st.LongestDistance, st.LongestDistanceFEN = int(s.dist[i]), p.FEN()
+			st.LongestDistance, st.LongestDistanceFEN = int(s.dist[i]), s.fen(i)
 		}
 		if theory == table.Win && s.dtw != nil && int(s.dtw[i]) > st.LongestDTW {
-			st.LongestDTW, st.LongestDTWFEN = int(s.dtw[i]), p.FEN()
+			st.LongestDTW, st.LongestDTWFEN = int(s.dtw[i]), s.fen(i)
 		}
 	}
 	return st
@@ -329,7 +329,7 @@ func (s *solved) stats() table.Stats {
 // load reads the table of x from path if it is there, valid and has what o
 // asks for, resolving its capture positions from the tables in st; it
 // returns nil otherwise.
-func load(ctx context.Context, st store, path string, x *index.Index, o Options) *solved {
+func load(ctx context.Context, st *store, path string, x *index.Index, o Options) *solved {
 	r, err := codec.Open(path)
 	if err != nil {
 		return nil
@@ -371,17 +371,20 @@ func load(ctx context.Context, st store, path string, x *index.Index, o Options)
 
 // resolveCaptures computes the real entries of the capture positions of a
 // table read from disk. Their successors all lie in smaller tables.
-func (s *solved) resolveCaptures(ctx context.Context, st store, threads int) error {
+func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) error {
 	rules := st.rules(s.class)
+	s.captures = make([]uint64, (s.x.Size()+63)/64)
 	return parallel(ctx, s.x.Size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		for i := lo; i < hi; i++ {
 			p := table.Position(s.x.Unrank(i))
-			if !p.HasCapture() {
+			moves := p.Moves(buf[:0])
+			if len(moves) == 0 || !moves[0].IsCapture() {
 				continue
 			}
-			theory := evaluate(&p, buf[:0], st.theory)
-			rules := evaluate(&p, buf[:0], rules)
+			s.captures[i/64] |= 1 << (i % 64)
+			theory := evaluate(&p, moves, st.theory)
+			rules := evaluate(&p, moves, rules)
 			r := rules.Value
 			if s.dist != nil {
 				s.dist[i] = table.NoDistance
@@ -406,8 +409,8 @@ func (s *solved) resolveCaptures(ctx context.Context, st store, threads int) err
 
 // evaluate returns the outcome of a position all of whose moves leave its
 // group (a capture position), from the outcomes ext gives its successors.
-func evaluate(p *draughts.Position, buf []draughts.Move, ext externalFunc) table.Outcome {
-	_, win, loss := aggregate(p, buf, ext)
+func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) table.Outcome {
+	_, win, loss := aggregate(p, moves, ext, nil)
 	switch {
 	case win != noDist:
 		return table.Outcome{Value: table.Win, Dist: int(win)}

@@ -83,53 +83,99 @@ func unpack(s uint32) (moves, win, loss uint32) {
 	return s >> 24, s >> distBits & noDist, s & noLoss
 }
 
-// result is the solution of a group: for every global id its value for
-// the side to move and the distance in plies (0 for draws).
+// result is the solution of a group under one rating of the external
+// successors: for every global id its value for the side to move and the
+// distance in plies (0 for draws).
 type result struct {
 	value []table.Value
 	dist  []uint16
 }
 
-// solve computes the value and distance of every position of the group:
-// a min-max retrograde analysis in which the winner goes for the shortest
-// win and the loser for the longest loss, positions that reach neither are
-// draws (repetition), and the outcomes of capture and crowning successors
-// come from ext.
-func solve(ctx context.Context, g *group, ext externalFunc, threads int) (*result, error) {
-	state := make([]uint32, g.size)
-	res := &result{value: make([]table.Value, g.size), dist: make([]uint16, g.size)}
-	for i := range res.value {
-		res.value[i] = table.Draw
+// analysis is the state of one retrograde analysis of a group.
+type analysis struct {
+	ext     externalFunc
+	state   []uint32
+	horizon atomic.Uint32 // greatest finite distance seen so far
+	res     *result
+}
+
+func (a *analysis) raise(d uint32) {
+	for h := a.horizon.Load(); d > h && !a.horizon.CompareAndSwap(h, d); h = a.horizon.Load() {
 	}
-	var horizon atomic.Uint32 // greatest finite distance seen so far
-	raise := func(d uint32) {
-		for h := horizon.Load(); d > h && !horizon.CompareAndSwap(h, d); h = horizon.Load() {
+}
+
+// solve computes the value and distance of every position of the group
+// once for each rating of external successors in exts: a min-max
+// retrograde analysis in which the winner goes for the shortest win and the
+// loser for the longest loss, positions that reach neither are draws
+// (repetition), and the outcomes of capture and crowning successors come
+// from the rating. If a later rating gives every external successor the
+// same value as the first and sameIfEqual is set, its values are the
+// first's and its analysis is skipped (its distances are then the first's
+// too). captures marks the positions where the side to move must capture.
+func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
+	as := make([]*analysis, len(exts))
+	for k, ext := range exts {
+		as[k] = &analysis{ext: ext, state: make([]uint32, g.size)}
+	}
+	captures = make([]uint64, (g.size+63)/64)
+	var differ atomic.Bool
+	// Initialise from the moves of every position. Chunks are multiples of
+	// 64 positions, so each word of captures has one writer.
+	err = g.walk(ctx, threads, func(id int64, p *draughts.Position, buf []draughts.Move) error {
+		moves := p.Moves(buf)
+		if len(moves) > 0 && moves[0].IsCapture() {
+			captures[id/64] |= 1 << (id % 64)
 		}
-	}
-	// Initialise from the moves of every position.
-	err := parallel(ctx, g.size, threads, func(lo, hi int64) error {
-		var buf [draughts.MaxMoves]draughts.Move
-		for id := lo; id < hi; id++ {
-			p := g.position(id)
-			moves, win, loss := aggregate(&p, buf[:0], ext)
-			if moves > maxMoves {
-				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), moves, maxMoves)
+		var first table.Outcome
+		for k, a := range as {
+			n, win, loss := aggregate(p, moves, a.ext, func(o table.Outcome) {
+				if k == 0 {
+					first = o
+				} else if o.Value != first.Value {
+					differ.Store(true)
+				}
+			})
+			if n > maxMoves {
+				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), n, maxMoves)
 			}
 			if win != noDist {
-				raise(win)
-			} else if moves == 0 && loss != noLoss {
-				raise(loss)
+				a.raise(win)
+			} else if n == 0 && loss != noLoss {
+				a.raise(loss)
 			}
-			state[id] = pack(moves, win, loss)
+			a.state[id] = pack(n, win, loss)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Decide layer by layer: every position whose win or loss distance is
-	// d, then tell its predecessors.
-	for d := uint32(0); d <= horizon.Load(); d++ {
+	for k, a := range as {
+		if k > 0 && sameIfEqual && !differ.Load() {
+			a.res = as[0].res
+			continue
+		}
+		if err := a.propagate(ctx, g, captures, threads); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, a := range as {
+		results = append(results, a.res)
+	}
+	return results, captures, nil
+}
+
+// propagate decides the positions layer by layer: every position whose win
+// or loss distance is d, then tells its predecessors.
+func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, threads int) error {
+	res := &result{value: make([]table.Value, g.size), dist: make([]uint16, g.size)}
+	for i := range res.value {
+		res.value[i] = table.Draw
+	}
+	a.res = res
+	state := a.state
+	for d := uint32(0); d <= a.horizon.Load(); d++ {
 		err := parallel(ctx, g.size, threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
 			for id := lo; id < hi; id++ {
@@ -147,17 +193,18 @@ func solve(ctx context.Context, g *group, ext externalFunc, threads int) (*resul
 					continue
 				}
 				res.value[id], res.dist[id] = v, uint16(d)
-				for _, pred := range g.predecessors(id, buf[:0]) {
+				for _, pred := range g.predecessors(id, captures, buf[:0]) {
 					if v == table.Loss {
 						update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
 							return moves, min(win, d+1), loss
 						})
-						raise(d + 1)
+						a.raise(d + 1)
 						continue
 					}
-					// The predecessor's move to id loses: first raise its
-					// loss distance, then count the move off, so that a
-					// reader who sees no moves left sees the final distance.
+					// The predecessor's move to id loses: raise its loss
+					// distance and count the move off in one step, so that
+					// a reader who sees no moves left sees the final
+					// distance.
 					moves, _, loss := unpack(update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
 						if loss != noLoss {
 							loss = max(loss, d+1)
@@ -165,35 +212,38 @@ func solve(ctx context.Context, g *group, ext externalFunc, threads int) (*resul
 						return moves - 1, win, loss
 					}))
 					if moves == 0 && loss != noLoss {
-						raise(loss)
+						a.raise(loss)
 					}
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if d >= maxDist {
-			return nil, fmt.Errorf("distances exceed %d plies", maxDist)
+			return fmt.Errorf("distances exceed %d plies", maxDist)
 		}
 	}
-	return res, nil
+	return nil
 }
 
-// aggregate returns the number of quiet moves of p that stay in its group,
+// aggregate returns the number of the moves of p that stay in its group,
 // and from the other moves the least win distance (noDist if none wins) and
 // the greatest loss distance (noLoss if one neither wins nor loses), as ext
-// rates them.
-func aggregate(p *draughts.Position, buf []draughts.Move, ext externalFunc) (moves, win, loss uint32) {
+// rates them; seen, if not nil, is told every rating.
+func aggregate(p *draughts.Position, moves []draughts.Move, ext externalFunc, seen func(table.Outcome)) (n, win, loss uint32) {
 	win = noDist
-	for _, m := range p.Moves(buf) {
+	for _, m := range moves {
 		if internal(p, m) {
-			moves++
+			n++
 			continue
 		}
 		q := p.Play(m)
 		o := ext(&q)
+		if seen != nil {
+			seen(o)
+		}
 		d := uint32(min(o.Dist+1, maxDist))
 		switch {
 		case o.Value == table.Loss:
@@ -204,7 +254,7 @@ func aggregate(p *draughts.Position, buf []draughts.Move, ext externalFunc) (mov
 			loss = max(loss, d)
 		}
 	}
-	return moves, win, loss
+	return n, win, loss
 }
 
 // update applies f to the fields of *s atomically and returns the new
@@ -219,9 +269,33 @@ func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32))
 	}
 }
 
+// walk calls f for every position of the group, on up to threads
+// goroutines, with a move buffer of the goroutine's own.
+func (g *group) walk(ctx context.Context, threads int, f func(id int64, p *draughts.Position, buf []draughts.Move) error) error {
+	return parallel(ctx, g.size, threads, func(lo, hi int64) error {
+		var buf [draughts.MaxMoves]draughts.Move
+		for lo < hi {
+			t, i := g.locate(lo)
+			x := g.tables[t]
+			pl := x.Unrank(i)
+			for ok := true; ok && lo < hi; pl, ok = x.Next(pl) {
+				p := table.Position(pl)
+				if err := f(lo, &p, buf[:0]); err != nil {
+					return err
+				}
+				lo++
+			}
+		}
+		return nil
+	})
+}
+
+// chunk is the number of positions a goroutine of parallel takes at once,
+// a multiple of 64.
+const chunk = 1 << 14
+
 // parallel runs f over [0, n) in chunks on up to threads goroutines.
 func parallel(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
-	const chunk = 1 << 14
 	eg, egctx := errgroup.WithContext(ctx)
 	eg.SetLimit(threads)
 	for lo := int64(0); lo < n; lo += chunk {

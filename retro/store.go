@@ -14,15 +14,35 @@ type solved struct {
 	values []byte   // table.PackValues
 	dist   []uint8  // class distance; class A and B tables only
 	dtw    []uint16 // theoretical distance; with Options.DTW only
+	// captures marks the positions where the side to move must capture
+	// (bit i%64 of word i/64).
+	captures []uint64
+}
+
+// capture reports whether the side to move must capture in position i.
+func (s *solved) capture(i int64) bool { return s.captures[i/64]&(1<<(i%64)) != 0 }
+
+// fen returns the FEN of position i.
+func (s *solved) fen(i int) string {
+	p := table.Position(s.x.Unrank(int64(i)))
+	return p.FEN()
 }
 
 // store holds the solved tables by material. It is filled between solves
 // and only read during one.
-type store map[index.Material]*solved
+type store struct{ tables [8 * 8 * 8 * 8]*solved }
+
+// key returns the slot of m in a store; every count is at most 7.
+func key(m index.Material) int {
+	return ((m.WhiteMen*8+m.WhiteKings)*8+m.BlackMen)*8 + m.BlackKings
+}
+
+func (s *store) get(m index.Material) *solved     { return s.tables[key(m)] }
+func (s *store) put(m index.Material, t *solved) { s.tables[key(m)] = t }
 
 // entry returns the table and index of position q.
-func (s store) entry(q *draughts.Position) (*solved, int64) {
-	t := s[table.MaterialOf(q)]
+func (s *store) entry(q *draughts.Position) (*solved, int64) {
+	t := s.get(table.MaterialOf(q))
 	return t, t.x.Rank(table.Placement(q))
 }
 
@@ -31,7 +51,7 @@ func (s store) entry(q *draughts.Position) (*solved, int64) {
 func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 
 // theory returns the theoretical outcome of q.
-func (s store) theory(q *draughts.Position) table.Outcome {
+func (s *store) theory(q *draughts.Position) table.Outcome {
 	if lost(q) {
 		return table.Outcome{Value: table.Loss}
 	}
@@ -46,7 +66,7 @@ func (s store) theory(q *draughts.Position) table.Outcome {
 
 // rules returns the outcome of q under the rules, seen from a position of
 // class from.
-func (s store) rules(from table.Class) externalFunc {
+func (s *store) rules(from table.Class) externalFunc {
 	return func(q *draughts.Position) table.Outcome {
 		if lost(q) {
 			return table.Outcome{Value: table.Loss}
