@@ -37,7 +37,7 @@ func key(m index.Material) int {
 	return ((m.WhiteMen*8+m.WhiteKings)*8+m.BlackMen)*8 + m.BlackKings
 }
 
-func (s *store) get(m index.Material) *solved     { return s.tables[key(m)] }
+func (s *store) get(m index.Material) *solved    { return s.tables[key(m)] }
 func (s *store) put(m index.Material, t *solved) { s.tables[key(m)] = t }
 
 // entry returns the table and index of position q.
