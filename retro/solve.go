@@ -63,7 +63,7 @@ func internal(p *draughts.Position, m draughts.Move) bool {
 
 // externalFunc returns the outcome, for its side to move, of the position q
 // that a capture or crowning leads to (Black to move, outside the group).
-type externalFunc func(q *draughts.Position) table.Outcome
+type externalFunc func(q draughts.Position) table.Outcome
 
 // The per-position solver state packs three fields in a uint32 so that
 // concurrent updates are single compare-and-swaps: the number of quiet
@@ -122,14 +122,14 @@ func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool,
 	var differ atomic.Bool
 	// Initialise from the moves of every position. Chunks are multiples of
 	// 64 positions, so each word of captures has one writer.
-	err = g.walk(ctx, threads, func(id int64, p *draughts.Position, buf []draughts.Move) error {
+	err = g.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
 		moves := p.Moves(buf)
 		if len(moves) > 0 && moves[0].IsCapture() {
 			captures[id/64] |= 1 << (id % 64)
 		}
 		var first table.Outcome
 		for k, a := range as {
-			n, win, loss := aggregate(p, moves, a.ext, func(o table.Outcome) {
+			n, win, loss := aggregate(&p, moves, a.ext, func(o table.Outcome) {
 				if k == 0 {
 					first = o
 				} else if o.Value != first.Value {
@@ -240,7 +240,7 @@ func aggregate(p *draughts.Position, moves []draughts.Move, ext externalFunc, se
 			continue
 		}
 		q := p.Play(m)
-		o := ext(&q)
+		o := ext(q)
 		if seen != nil {
 			seen(o)
 		}
@@ -271,7 +271,7 @@ func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32))
 
 // walk calls f for every position of the group, on up to threads
 // goroutines, with a move buffer of the goroutine's own.
-func (g *group) walk(ctx context.Context, threads int, f func(id int64, p *draughts.Position, buf []draughts.Move) error) error {
+func (g *group) walk(ctx context.Context, threads int, f func(id int64, p draughts.Position, buf []draughts.Move) error) error {
 	return parallel(ctx, g.size, threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		for lo < hi {
@@ -280,7 +280,7 @@ func (g *group) walk(ctx context.Context, threads int, f func(id int64, p *draug
 			pl := x.Unrank(i)
 			for ok := true; ok && lo < hi; pl, ok = x.Next(pl) {
 				p := table.Position(pl)
-				if err := f(lo, &p, buf[:0]); err != nil {
+				if err := f(lo, p, buf[:0]); err != nil {
 					return err
 				}
 				lo++

@@ -51,11 +51,11 @@ func (s *store) entry(q *draughts.Position) (*solved, int64) {
 func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 
 // theory returns the theoretical outcome of q.
-func (s *store) theory(q *draughts.Position) table.Outcome {
-	if lost(q) {
+func (s *store) theory(q draughts.Position) table.Outcome {
+	if lost(&q) {
 		return table.Outcome{Value: table.Loss}
 	}
-	t, i := s.entry(q)
+	t, i := s.entry(&q)
 	theory, _, _ := table.UnpackValues(t.values[i])
 	o := table.Outcome{Value: theory}
 	if t.dtw != nil && theory != table.Draw {
@@ -67,11 +67,11 @@ func (s *store) theory(q *draughts.Position) table.Outcome {
 // rules returns the outcome of q under the rules, seen from a position of
 // class from.
 func (s *store) rules(from table.Class) externalFunc {
-	return func(q *draughts.Position) table.Outcome {
-		if lost(q) {
+	return func(q draughts.Position) table.Outcome {
+		if lost(&q) {
 			return table.Outcome{Value: table.Loss}
 		}
-		t, i := s.entry(q)
+		t, i := s.entry(&q)
 		theory, rules, _ := table.UnpackValues(t.values[i])
 		dist := table.NoDistance
 		if t.dist != nil {
