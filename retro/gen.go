@@ -410,12 +410,15 @@ func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) er
 // evaluate returns the outcome of a position all of whose moves leave its
 // group (a capture position), from the outcomes ext gives its successors.
 func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) table.Outcome {
-	_, win, loss := aggregate(p, moves, ext, nil)
+	t := newTally()
+	for _, m := range moves {
+		t.add(ext(p.Play(m)))
+	}
 	switch {
-	case win != noDist:
-		return table.Outcome{Value: table.Win, Dist: int(win)}
-	case loss != noLoss:
-		return table.Outcome{Value: table.Loss, Dist: int(loss)}
+	case t.win != noDist:
+		return table.Outcome{Value: table.Win, Dist: int(t.win)}
+	case t.loss != noLoss:
+		return table.Outcome{Value: table.Loss, Dist: int(t.loss)}
 	}
 	return table.Outcome{Value: table.Draw}
 }

@@ -114,6 +114,9 @@ func (a *analysis) raise(d uint32) {
 // first's and its analysis is skipped (its distances are then the first's
 // too). captures marks the positions where the side to move must capture.
 func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
+	if len(exts) > 2 {
+		return nil, nil, fmt.Errorf("solve: %d ratings, at most 2", len(exts))
+	}
 	as := make([]*analysis, len(exts))
 	for k, ext := range exts {
 		as[k] = &analysis{ext: ext, state: make([]uint32, g.size)}
@@ -127,24 +130,37 @@ func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool,
 		if len(moves) > 0 && moves[0].IsCapture() {
 			captures[id/64] |= 1 << (id % 64)
 		}
-		var first table.Outcome
-		for k, a := range as {
-			n, win, loss := aggregate(&p, moves, a.ext, func(o table.Outcome) {
+		tallies := [2]tally{newTally(), newTally()}
+		for _, m := range moves {
+			if internal(&p, m) {
+				for k := range as {
+					tallies[k].moves++
+				}
+				continue
+			}
+			q := p.Play(m)
+			var first table.Value
+			for k, a := range as {
+				o := a.ext(q)
 				if k == 0 {
-					first = o
-				} else if o.Value != first.Value {
+					first = o.Value
+				} else if o.Value != first {
 					differ.Store(true)
 				}
-			})
-			if n > maxMoves {
-				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), n, maxMoves)
+				tallies[k].add(o)
 			}
-			if win != noDist {
-				a.raise(win)
-			} else if n == 0 && loss != noLoss {
-				a.raise(loss)
+		}
+		for k, a := range as {
+			t := tallies[k]
+			if t.moves > maxMoves {
+				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), t.moves, maxMoves)
 			}
-			a.state[id] = pack(n, win, loss)
+			if t.win != noDist {
+				a.raise(t.win)
+			} else if t.moves == 0 && t.loss != noLoss {
+				a.raise(t.loss)
+			}
+			a.state[id] = pack(t.moves, t.win, t.loss)
 		}
 		return nil
 	})
@@ -228,33 +244,27 @@ func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, t
 	return nil
 }
 
-// aggregate returns the number of the moves of p that stay in its group,
-// and from the other moves the least win distance (noDist if none wins) and
-// the greatest loss distance (noLoss if one neither wins nor loses), as ext
-// rates them; seen, if not nil, is told every rating.
-func aggregate(p *draughts.Position, moves []draughts.Move, ext externalFunc, seen func(table.Outcome)) (n, win, loss uint32) {
-	win = noDist
-	for _, m := range moves {
-		if internal(p, m) {
-			n++
-			continue
-		}
-		q := p.Play(m)
-		o := ext(q)
-		if seen != nil {
-			seen(o)
-		}
-		d := uint32(min(o.Dist+1, maxDist))
-		switch {
-		case o.Value == table.Loss:
-			win, loss = min(win, d), noLoss
-		case o.Value == table.Draw:
-			loss = noLoss
-		case loss != noLoss:
-			loss = max(loss, d)
-		}
+// tally sums up the moves of a position into the fields of its state.
+type tally struct {
+	moves uint32 // quiet moves that stay in the group
+	win   uint32 // least win distance through the other moves, noDist if none wins
+	loss  uint32 // greatest loss distance through them, noLoss if one neither wins nor loses
+}
+
+// newTally returns the tally of a position before its moves.
+func newTally() tally { return tally{win: noDist} }
+
+// add counts a move that leaves the group for a position of outcome o.
+func (t *tally) add(o table.Outcome) {
+	d := uint32(min(o.Dist+1, maxDist))
+	switch {
+	case o.Value == table.Loss:
+		t.win, t.loss = min(t.win, d), noLoss
+	case o.Value == table.Draw:
+		t.loss = noLoss
+	case t.loss != noLoss:
+		t.loss = max(t.loss, d)
 	}
-	return n, win, loss
 }
 
 // update applies f to the fields of *s atomically and returns the new

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+)
+
+func init() {
+	register(&command{
+		name: "probe", args: "FEN...", summary: "look positions up in the tables",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","value":"win","theoretical":"win","distance":3,"dtw":3}`)
+			return func(e *env, args []string) error {
+				if len(args) == 0 {
+					return badInput("expected one or more FEN arguments")
+				}
+				positions := make([]draughts.Position, len(args))
+				for i, a := range args {
+					p, err := parseFEN(a)
+					if err != nil {
+						return err
+					}
+					if p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0 {
+						return badInput("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())
+					}
+					positions[i] = p
+				}
+				t, err := probe.Open(*dir, probe.Options{})
+				if err != nil {
+					return err
+				}
+				defer t.Close()
+				enc := json.NewEncoder(e.stdout)
+				for _, p := range positions {
+					r, err := t.Probe(p)
+					if err != nil {
+						return err
+					}
+					if *asJSON {
+						err = enc.Encode(struct {
+							FEN         string `json:"fen"`
+							Value       string `json:"value"`
+							Theoretical string `json:"theoretical"`
+							Distance    *int   `json:"distance"`
+							DTW         *int   `json:"dtw"`
+						}{p.FEN(), r.Value.String(), r.Theory.String(), orNull(r.Distance), orNull(r.DTW)})
+					} else {
+						_, err = fmt.Fprintf(e.stdout, "%s  rules %v  theoretical %v%s%s\n", p.FEN(), r.Value, r.Theory,
+							field("distance", r.Distance), field("dtw", r.DTW))
+					}
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		},
+	})
+}
+
+// orNull returns nil for a missing (negative) distance, for JSON null.
+func orNull(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+// field returns "  name n", or "" for a missing (negative) distance.
+func field(name string, n int) string {
+	if n < 0 {
+		return ""
+	}
+	return fmt.Sprintf("  %s %d", name, n)
+}

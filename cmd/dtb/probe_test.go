@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
+)
+
+// tables are the tables up to 3 pieces, with dtw, built on first use.
+var tables struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tables.dir != "" {
+		os.RemoveAll(tables.dir)
+	}
+	os.Exit(code)
+}
+
+// tablesDir returns the directory of tables.
+func tablesDir(t *testing.T) string {
+	t.Helper()
+	tables.once.Do(func() {
+		tables.dir, tables.err = os.MkdirTemp("", "dtb-test")
+		if tables.err == nil {
+			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 3, Dir: tables.dir, DTW: true})
+		}
+	})
+	if tables.err != nil {
+		t.Fatal(tables.err)
+	}
+	return tables.dir
+}
+
+// copyTables copies the tables to a new directory and applies damage to
+// each file named in it, a function changing its bytes.
+func copyTables(t *testing.T, damage map[string]func(b []byte)) string {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(tablesDir(t))); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range damage {
+		path := filepath.Join(dir, name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(b)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestProbeCommand(t *testing.T) {
+	dir := tablesDir(t)
+	out, errOut, code := dtb("probe", "--dir", dir, "W:BK5:WK10.", "W:WK2:BK26", "B:WK10")
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3\n" +
+		"W:WK2:BK26  rules draw  theoretical draw\n" +
+		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0\n"
+	if code != 0 || out != want {
+		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
+	}
+	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
+	want = `{"fen":"W:WK10:BK5","value":"win","theoretical":"win","distance":3,"dtw":3}` + "\n" +
+		`{"fen":"W:WK2:BK26","value":"draw","theoretical":"draw","distance":null,"dtw":null}` + "\n" +
+		`{"fen":"W:W28:B23,K45","value":"loss","theoretical":"loss","distance":null,"dtw":6}` + "\n"
+	if code != 0 || out != want {
+		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
+	}
+
+	// --dir defaults to ./tables.
+	cwd := t.TempDir()
+	if err := os.CopyFS(filepath.Join(cwd, "tables"), os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(cwd)
+	if out, _, code := dtb("probe", "W:WK10:BK5"); code != 0 || !strings.HasPrefix(out, "W:WK10:BK5  rules win") {
+		t.Errorf("probe with the default --dir: %d %q", code, out)
+	}
+}
+
+func TestStatsCommand(t *testing.T) {
+	dir := tablesDir(t)
+	out, errOut, code := dtb("stats", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("stats: %d %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var names []string
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	var want []string
+	for _, m := range index.Materials(3) {
+		want = append(want, m.String())
+	}
+	if !slices.Equal(names[:len(want)], want) || names[len(want)] != "total" ||
+		!strings.HasPrefix(lines[len(lines)-1], "theoretical wins turned into draws by the 16-move rule (class A): 0; by the 5-move rule (class B): 0") {
+		t.Errorf("stats: rows %q, last line %q", names, lines[len(lines)-1])
+	}
+	if f := strings.Fields(lines[1]); !slices.Equal(f, strings.Fields("KvK 2450 408 424 2024 2 424 2024 2 0 0 3 W:WK10:BK5 3 W:WK10:BK5")) {
+		t.Errorf("stats: KvK row %q", lines[1])
+	}
+
+	out, errOut, code = dtb("stats", "--dir", dir, "--json")
+	if code != 0 {
+		t.Fatalf("stats --json: %d %q", code, errOut)
+	}
+	names = nil
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var row struct {
+			Material        string `json:"material"`
+			Positions       int64  `json:"positions"`
+			LongestDistance int    `json:"longest_distance"`
+		}
+		if err := json.Unmarshal([]byte(l), &row); err != nil || row.Positions == 0 {
+			t.Errorf("stats --json: line %q: %v", l, err)
+		}
+		if row.Material == "KvK" && row.LongestDistance != 3 {
+			t.Errorf("stats --json: KvK: %q, want longest_distance 3", l)
+		}
+		names = append(names, row.Material)
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("stats --json: materials %q, want %q", names, want)
+	}
+}
+
+// TestProbeErrors checks that bad input exits with status 2 and missing or
+// damaged tables with status 1, each with one line on stderr.
+func TestProbeErrors(t *testing.T) {
+	dir := tablesDir(t)
+	damaged := copyTables(t, map[string]func([]byte){
+		"KvK.dtb": func(b []byte) { b[len(b)-3] ^= 0x55 }, // a block
+		"KvM.dtb": func(b []byte) { b[30] ^= 0x55 },       // the header
+	})
+	missing := filepath.Join(t.TempDir(), "nothing")
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"probe", "--dir", dir}, 2},
+		{[]string{"probe", "--dir", dir, "W:WK10:BK5", "W:W51"}, 2},
+		{[]string{"probe", "--dir", dir, "W:WK10"}, 2}, // Black has no pieces
+		{[]string{"probe", "--dir", missing, "W:WK10:BK5"}, 1},
+		{[]string{"probe", "--dir", dir, "W:WK1,K2,K3:BK40"}, 1}, // no KKKvK table
+		{[]string{"probe", "--dir", damaged, "W:WK10:BK5"}, 1},
+		{[]string{"probe", "--dir", damaged, "W:W28:B23,K45"}, 1}, // 28x19 leads to KvM
+		{[]string{"stats", "--dir", dir, "KvK"}, 2},
+		{[]string{"stats", "--dir", missing}, 1},
+		{[]string{"stats", "--dir", damaged}, 1},
+	} {
+		out, errOut, code := dtb(c.args...)
+		if code != c.code || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb "+c.args[0]+": ") {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q; want status %d and one line on stderr", c.args, code, out, errOut, c.code)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package probe_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
+)
+
+// Example builds the 2-piece tables and probes a few positions: a class B
+// win (KvK) in 3 plies, a king that takes the other, a draw, and a man
+// that takes the last piece (MvK has no move limit: distance -1).
+func Example() {
+	dir, err := os.MkdirTemp("", "tables")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := retro.Generate(context.Background(), retro.Options{Pieces: 2, Dir: dir, DTW: true}); err != nil {
+		panic(err)
+	}
+
+	t, err := probe.Open(dir, probe.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer t.Close()
+	for _, fen := range []string{"W:WK10:BK5", "B:WK10:BK5", "W:WK2:BK26", "W:W28:BK23"} {
+		pos, err := draughts.ParseFEN(fen)
+		if err != nil {
+			panic(err)
+		}
+		r, err := t.Probe(pos)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%s: %v, distance %d, dtw %d\n", fen, r.Value, r.Distance, r.DTW)
+	}
+	fmt.Println(t.Materials())
+	// Output:
+	// W:WK10:BK5: win, distance 3, dtw 3
+	// B:WK10:BK5: win, distance 1, dtw 1
+	// W:WK2:BK26: draw, distance -1, dtw -1
+	// W:W28:BK23: win, distance -1, dtw 1
+	// [KvK KvM MvK MvM]
+}

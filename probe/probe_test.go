@@ -1,0 +1,430 @@
+package probe
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// dir and plain hold every table up to 3 pieces, with and without the dtw
+// column.
+var dir, plain string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		d, err := os.MkdirTemp("", "probe-test")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(d)
+		dir, plain = filepath.Join(d, "dtw"), filepath.Join(d, "plain")
+		for _, o := range []retro.Options{{Pieces: 3, Dir: dir, DTW: true}, {Pieces: 3, Dir: plain}} {
+			if err := retro.Generate(context.Background(), o); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+		return m.Run()
+	}())
+}
+
+func open(tb testing.TB, dir string, o Options) *Tables {
+	tb.Helper()
+	t, err := Open(dir, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { t.Close() })
+	return t
+}
+
+func mustProbe(tb testing.TB, t *Tables, p draughts.Position) Result {
+	tb.Helper()
+	r, err := t.Probe(p)
+	if err != nil {
+		tb.Fatalf("%s: %v", p, err)
+	}
+	return r
+}
+
+func fen(tb testing.TB, s string) draughts.Position {
+	tb.Helper()
+	p, err := draughts.ParseFEN(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// recompute returns what the rules say p is worth given the probes of its
+// successors: the min-max of RULES.md, with the class clocks carried over
+// each move as table.RulesOutcome says. It shares no code with Probe.
+func recompute(t *Tables, p draughts.Position) (Result, error) {
+	class := table.ClassOf(table.MaterialOf(&p))
+	var theory, rules []table.Outcome
+	for _, m := range p.Moves(nil) {
+		q := p.Play(m)
+		s, err := t.Probe(q)
+		if err != nil {
+			return Result{}, err
+		}
+		theory = append(theory, table.Outcome{Value: s.Theory, Dist: s.DTW})
+		o := table.Outcome{Value: table.Loss} // q's side to move has no pieces: lost
+		if q.Pieces(q.Side) != 0 {
+			d := s.Distance
+			if d < 0 {
+				d = table.NoDistance
+			}
+			o = table.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)), s.Theory, s.Value, d)
+		}
+		rules = append(rules, o)
+	}
+	th, ru := best(theory), best(rules)
+	r := Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
+	if th.Value != table.Draw {
+		r.DTW = th.Dist
+	}
+	if class != table.NoClass && ru.Value != table.Draw {
+		r.Distance = ru.Dist
+		if ru.Dist > class.Budget() {
+			r.Value = table.Draw
+		}
+	}
+	return r, nil
+}
+
+// best returns the outcome of a position whose moves lead to outs: the
+// quickest win, else the slowest loss, else a draw.
+func best(outs []table.Outcome) table.Outcome {
+	byDist := func(a, b table.Outcome) int { return cmp.Compare(a.Dist, b.Dist) }
+	lost := slices.DeleteFunc(slices.Clone(outs), func(o table.Outcome) bool { return o.Value != table.Loss })
+	switch {
+	case len(lost) > 0:
+		return table.Outcome{Value: table.Win, Dist: 1 + slices.MinFunc(lost, byDist).Dist}
+	case len(outs) == 0:
+		return table.Outcome{Value: table.Loss}
+	case slices.ContainsFunc(outs, func(o table.Outcome) bool { return o.Value != table.Win }):
+		return table.Outcome{Value: table.Draw}
+	}
+	return table.Outcome{Value: table.Loss, Dist: 1 + slices.MaxFunc(outs, byDist).Dist}
+}
+
+// storedEntries returns a function giving entry i of the file of m as
+// written, as a Result.
+func storedEntries(tb testing.TB, m index.Material) func(i int64) Result {
+	tb.Helper()
+	r, err := codec.Open(filepath.Join(dir, table.FileName(m)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	cols := map[string][]byte{}
+	for c, col := range r.Header().Columns {
+		if cols[col.Name], err = r.ReadColumn(c); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return func(i int64) Result {
+		theory, rules, _ := table.UnpackValues(cols[table.ColumnValue][i])
+		res := Result{Value: rules, Theory: theory, Distance: -1, DTW: -1}
+		if d := cols[table.ColumnDistance]; d != nil && d[i] != table.NoDistance {
+			res.Distance = int(d[i])
+		}
+		if d := binary.LittleEndian.Uint16(cols[table.ColumnDTW][2*i:]); d != table.NoDTW {
+			res.DTW = int(d)
+		}
+		return res
+	}
+}
+
+// TestEveryPosition checks every position up to 3 pieces, both sides to
+// move: its probe is the min-max over its successors' probes (capture
+// positions as well as quiet ones), equals the file's entry when quiet and
+// its colour flip's probe, and the probes add up to the stats stored in
+// the file header.
+func TestEveryPosition(t *testing.T) {
+	tables := open(t, dir, Options{})
+	for _, m := range index.Materials(3) {
+		x := index.New(m)
+		stored := storedEntries(t, m)
+		var stats table.Stats
+		errs := 0
+		for i := range x.Size() {
+			w := table.Position(x.Unrank(i))
+			b := w
+			b.Side = draughts.Black
+			for _, p := range []draughts.Position{w, b} {
+				got, err := tables.Probe(p)
+				want, werr := recompute(tables, p)
+				if err != nil || werr != nil || got != want {
+					t.Errorf("%s: probe %+v %v, from the successors %+v %v", p, got, err, want, werr)
+					errs++
+				}
+			}
+			r := mustProbe(t, tables, w)
+			if flip := mustProbe(t, tables, w.Flip()); flip != r {
+				t.Errorf("%s: %+v but its flip %s: %+v", w, r, w.Flip(), flip)
+				errs++
+			}
+			if !w.HasCapture() && stored(i) != r {
+				t.Errorf("%s: probe %+v, stored %+v", w, r, stored(i))
+				errs++
+			}
+			addStats(&stats, w, r)
+			if errs > 10 {
+				t.Fatal("too many errors")
+			}
+		}
+		h, err := tables.Header(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want table.Stats
+		if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &want); err != nil {
+			t.Fatal(err)
+		}
+		if stats != want {
+			t.Errorf("%s: stats of the probes %+v, stored %+v", m, stats, want)
+		}
+	}
+}
+
+// addStats counts the probe r of w into s as the generator does.
+func addStats(s *table.Stats, w draughts.Position, r Result) {
+	s.Positions++
+	if w.HasCapture() {
+		s.Captures++
+	}
+	s.Theory[r.Theory]++
+	s.Rules[r.Value]++
+	if r.Theory == table.Win && r.Value != table.Win {
+		s.CursedWins++
+	}
+	if r.Theory == table.Loss && r.Value != table.Loss {
+		s.BlessedLosses++
+	}
+	if r.Value == table.Win && r.Distance > s.LongestDistance {
+		s.LongestDistance, s.LongestDistanceFEN = r.Distance, w.FEN()
+	}
+	if r.Theory == table.Win && r.DTW > s.LongestDTW {
+		s.LongestDTW, s.LongestDTWFEN = r.DTW, w.FEN()
+	}
+}
+
+// TestWithoutDTW checks that tables without the dtw column give the same
+// values and distances, and DTW -1.
+func TestWithoutDTW(t *testing.T) {
+	with, without := open(t, dir, Options{}), open(t, plain, Options{})
+	for _, m := range index.Materials(3) {
+		x := index.New(m)
+		for i := range x.Size() {
+			p := table.Position(x.Unrank(i))
+			want := mustProbe(t, with, p)
+			want.DTW = -1
+			if got := mustProbe(t, without, p); got != want {
+				t.Fatalf("%s: without dtw %+v, want %+v", p, got, want)
+			}
+		}
+	}
+}
+
+func TestKnownFacts(t *testing.T) {
+	tables := open(t, dir, Options{})
+	win := func(dist, dtw int) Result {
+		return Result{Value: table.Win, Theory: table.Win, Distance: dist, DTW: dtw}
+	}
+	for _, c := range []struct {
+		fen  string
+		want Result
+	}{
+		{"W:WK10:BK5", win(3, 3)},  // the longest KvK win (5-move rule: class B)
+		{"B:WK46:BK41", win(3, 3)}, // its colour flip
+		{"W:WK2:BK26", Result{Value: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}},
+		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
+		{"W:W6:BK1", Result{Value: table.Loss, Theory: table.Loss, Distance: -1}}, // blocked
+		{"B:WK10", Result{}}, // Black has no pieces: lost at once
+		{"W:W:B", Result{}},
+	} {
+		if r := mustProbe(t, tables, fen(t, c.fen)); r != c.want {
+			t.Errorf("%s: %+v, want %+v", c.fen, r, c.want)
+		}
+	}
+	kvk := index.New(index.Material{WhiteKings: 1, BlackKings: 1})
+	longest := 0
+	for i := range kvk.Size() {
+		p := table.Position(kvk.Unrank(i))
+		r := mustProbe(t, tables, p)
+		if p.HasCapture() && r != (Result{Value: table.Win, Theory: table.Win, Distance: 1, DTW: 1}) {
+			t.Errorf("%s: a king that takes the other: %+v, want a win at distance 1", p, r)
+		}
+		if r.Value == table.Win {
+			longest = max(longest, r.Distance)
+		}
+	}
+	if longest != 3 {
+		t.Errorf("longest KvK win %d plies, want 3", longest)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tables := open(t, dir, Options{})
+	for _, s := range []string{"W:WK10", "B:W:BK10"} {
+		if r, err := tables.Probe(fen(t, s)); err == nil || errors.Is(err, ErrMissing) {
+			t.Errorf("%s (the side not to move has no pieces): %+v %v, want an error", s, r, err)
+		}
+	}
+	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
+	if _, err := tables.Probe(illegal); err == nil {
+		t.Errorf("a man on its crowning row: no error")
+	}
+	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"))
+	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
+		t.Errorf("5 pieces: %v, want ErrMissing naming KKKvKK", err)
+	}
+	if _, err := tables.Header(index.Material{WhiteKings: 5, BlackKings: 1}); !errors.Is(err, ErrMissing) {
+		t.Errorf("Header of a missing table: %v, want ErrMissing", err)
+	}
+	if _, err := Open(t.TempDir(), Options{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open without a manifest: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestCorrupt damages a block of one copied table and the header of
+// another: probes that need them fail with codec.ErrCorrupt naming the
+// file, and the others still work.
+func TestCorrupt(t *testing.T) {
+	bad := t.TempDir()
+	if err := os.CopyFS(bad, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	flip := func(name string, at func(size int) int) {
+		path := filepath.Join(bad, name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[at(len(b))] ^= 0x55
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flip("KKvK.dtb", func(size int) int { return size - 10 }) // the last block
+	flip("KvM.dtb", func(int) int { return 30 })              // the header
+	tables := open(t, bad, Options{})
+	for _, c := range []struct{ fen, file string }{
+		{"W:WK1,K2:BK45", "KKvK.dtb: column"}, // reads the damaged block
+		{"W:W28:B23,K45", "KvM.dtb"},          // 28x19 leads to KvM, Black to move
+	} {
+		_, err := tables.Probe(fen(t, c.fen))
+		if !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), c.file) {
+			t.Errorf("%s: %v, want codec.ErrCorrupt naming %s", c.fen, err, c.file)
+		}
+	}
+	if r := mustProbe(t, tables, fen(t, "W:WK10:BK5")); r.Value != table.Win {
+		t.Errorf("KvK with other tables damaged: %+v", r)
+	}
+}
+
+// TestConcurrent probes the same positions from many goroutines through
+// a small cache and compares with the results of one goroutine.
+func TestConcurrent(t *testing.T) {
+	var positions []draughts.Position
+	for _, name := range []string{"KvK", "KKvK", "KvKM", "KMvM", "MvMM"} {
+		m, _ := index.ParseMaterial(name)
+		x := index.New(m)
+		for i := int64(0); i < x.Size(); i += 13 {
+			positions = append(positions, table.Position(x.Unrank(i)))
+		}
+	}
+	want := make([]Result, len(positions))
+	ref := open(t, dir, Options{})
+	for i, p := range positions {
+		want[i] = mustProbe(t, ref, p)
+	}
+	tables := open(t, dir, Options{CacheBytes: 4 << 20}) // evicts some blocks
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for k := range positions {
+				i := (k + g*len(positions)/16) % len(positions)
+				if r, err := tables.Probe(positions[i]); err != nil || r != want[i] {
+					t.Errorf("%s: %+v %v, want %+v", positions[i], r, err, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// quietPositions returns n random quiet positions of a 3-piece table.
+func quietPositions(n int) []draughts.Position {
+	x := index.New(index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 1})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out []draughts.Position
+	for len(out) < n {
+		p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+		if !p.HasCapture() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// BenchmarkProbe probes random quiet KMvK positions (value, distance and
+// dtw columns) with a warm cache.
+func BenchmarkProbe(b *testing.B) {
+	tables := open(b, dir, Options{})
+	positions := quietPositions(4096)
+	for _, p := range positions {
+		mustProbe(b, tables, p)
+	}
+	i := 0
+	for b.Loop() {
+		if _, err := tables.Probe(positions[i%len(positions)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
+}
+
+// BenchmarkProbeParallel is BenchmarkProbe from GOMAXPROCS goroutines; its
+// ns/probe is wall time per probe, all goroutines together.
+func BenchmarkProbeParallel(b *testing.B) {
+	tables := open(b, dir, Options{})
+	positions := quietPositions(4096)
+	for _, p := range positions {
+		mustProbe(b, tables, p)
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := rand.IntN(len(positions))
+		for pb.Next() {
+			if _, err := tables.Probe(positions[i%len(positions)]); err != nil {
+				b.Error(err)
+				return
+			}
+			i++
+		}
+	})
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
+}
