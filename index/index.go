@@ -124,10 +124,15 @@ func (x *Index) KingPlacements() int64 { return x.kingPlacements }
 // Rank returns the index of p, in [0, Size). p must be a legal placement of
 // x's material; the result is meaningless otherwise. Rank does not allocate.
 func (x *Index) Rank(p Placement) int64 {
+	return x.RankMen(p.WhiteMen, p.BlackMen)*x.kingPlacements + x.RankKings(p)
+}
+
+// RankKings returns the rank of p's kings around its men, in
+// [0, KingPlacements): Rank(p) - RankMen(p.WhiteMen, p.BlackMen)*KingPlacements().
+// Placements that differ only in their kings need RankMen once.
+func (x *Index) RankKings(p Placement) int64 {
 	free := allSquares &^ (p.WhiteMen | p.BlackMen)
-	return x.RankMen(p.WhiteMen, p.BlackMen)*x.kingPlacements +
-		rankSet(p.WhiteKings, free)*x.blackKings +
-		rankSet(p.BlackKings, free&^p.WhiteKings)
+	return rankSet(p.WhiteKings, free)*x.blackKings + rankSet(p.BlackKings, free&^p.WhiteKings)
 }
 
 // Unrank returns the placement with index i, which must be in [0, Size).

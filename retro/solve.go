@@ -186,6 +186,9 @@ func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool,
 // or loss distance is d, then tells its predecessors.
 func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, threads int) error {
 	res := &result{value: make([]table.Value, g.size), dist: make([]uint16, g.size)}
+	// decided marks the positions decided so far, so that updates to them
+	// can be skipped: a bitmap small enough to stay in cache.
+	decided := make([]uint64, (g.size+63)/64)
 	for i := range res.value {
 		res.value[i] = table.Draw
 	}
@@ -209,7 +212,11 @@ func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, t
 					continue
 				}
 				res.value[id], res.dist[id] = v, uint16(d)
+				atomic.OrUint64(&decided[id/64], 1<<(id%64))
 				for _, pred := range g.predecessors(id, captures, buf[:0]) {
+					if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
+						continue
+					}
 					if v == table.Loss {
 						update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
 							return moves, min(win, d+1), loss
