@@ -148,6 +148,43 @@ func RulesOutcome(from, to Class, theory, rules Value, dist int) Outcome {
 	return Outcome{Value: theory, Dist: dist}
 }
 
+// Minimax combines the outcomes of a position's moves, each for the side
+// to move after the move, into the position's own: a win if some move
+// reaches a loss (by the shortest such), a loss if every move reaches a
+// win (by the longest; at distance 0 with no move), a draw otherwise. The
+// zero value has seen no move.
+type Minimax struct {
+	win   int  // 1 + the least distance of a lost successor; 0 if none
+	loss  int  // 1 + the greatest distance of a won successor
+	unwon bool // some successor is not won
+}
+
+// Add adds the outcome of one move.
+func (b *Minimax) Add(o Outcome) {
+	switch o.Value {
+	case Loss:
+		if b.win == 0 || o.Dist+1 < b.win {
+			b.win = o.Dist + 1
+		}
+		b.unwon = true
+	case Draw:
+		b.unwon = true
+	case Win:
+		b.loss = max(b.loss, o.Dist+1)
+	}
+}
+
+// Outcome returns the outcome of the position.
+func (b *Minimax) Outcome() Outcome {
+	switch {
+	case b.win > 0:
+		return Outcome{Value: Win, Dist: b.win}
+	case !b.unwon:
+		return Outcome{Value: Loss, Dist: b.loss}
+	}
+	return Outcome{Value: Draw}
+}
+
 // MaterialOf returns the material of the table that holds p: p's own with
 // White to move, the colour-flipped one with Black to move.
 func MaterialOf(p *draughts.Position) index.Material {
