@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -41,7 +42,9 @@ func init() {
 					return badInput("--threads must be at least 1")
 				}
 				bar := newProgressBar(e)
-				o.Progress = bar.update
+				o.Progress = func(p retro.Progress) {
+					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
+				}
 				o.Done = func(r retro.Report) {
 					bar.clear()
 					s := r.Stats
@@ -57,6 +60,9 @@ func init() {
 				defer stop()
 				err := retro.Generate(ctx, o)
 				bar.clear()
+				if errors.Is(err, context.Canceled) {
+					return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
+				}
 				return err
 			}
 		},
