@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGenResumes(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := dtb("gen", "--pieces", "2", "--out", dir)
+	if code != 0 || strings.Count(out, " built ") != 4 {
+		t.Fatalf("first gen: %d %q %q", code, out, errOut)
+	}
+	// Damage one table: the next run rebuilds it and keeps the others.
+	path := filepath.Join(dir, "KvM.dtb")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 0xff
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = dtb("gen", "--pieces", "2", "--out", dir)
+	if code != 0 || strings.Count(out, " kept ") != 2 || !strings.Contains(out, "KvM      built") {
+		t.Fatalf("second gen: %d %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.json")); err != nil {
+		t.Error(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
+	if len(matches) > 0 {
+		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+func TestGenBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"gen", "--pieces", "1"},
+		{"gen", "--pieces", "9"},
+		{"gen", "--only", "KXvK"},
+		{"gen", "--threads", "0"},
+		{"gen", "extra"},
+	} {
+		out, errOut, code := dtb(args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	// An output path that is a file: a failure, not bad usage.
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	if _, errOut, code := dtb("gen", "--pieces", "2", "--out", file); code != 1 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("gen into a file: status %d, stderr %q", code, errOut)
+	}
+}
