@@ -322,6 +322,9 @@ func (s *solved) stats() table.Stats {
 		if theory == table.Win && s.dtw != nil && int(s.dtw[i]) > st.LongestDTW {
 			st.LongestDTW, st.LongestDTWFEN = int(s.dtw[i]), s.fen(i)
 		}
+		if theory != table.Draw && s.dtw != nil && s.dtw[i] > table.Rule2Plies {
+			st.Rule2Candidates++
+		}
 	}
 	return st
 }

@@ -236,7 +236,15 @@ type Stats struct {
 	// Longest theoretical win (with the dtw column).
 	LongestDTW    int    `json:"longest_dtw,omitempty"`
 	LongestDTWFEN string `json:"longest_dtw_fen,omitempty"`
+	// Rule2Candidates counts the wins and losses (with the dtw column)
+	// whose dtw exceeds Rule2Plies: only there can the untracked 25-move
+	// king rule change a value, since it needs 50 plies without a man move
+	// or capture.
+	Rule2Candidates int64 `json:"rule2_candidates,omitempty"`
 }
+
+// Rule2Plies is the length of the 25-move king rule (rule 2) in plies.
+const Rule2Plies = 50
 
 // StatsKey is the meta key of the stats in a table file header.
 const StatsKey = "stats"

@@ -90,6 +90,10 @@ func printStats(e *env, rows []statsRow) error {
 	}
 	_, err := fmt.Fprintf(e.stdout, "\ntheoretical wins turned into draws by the 16-move rule (class A): %d; by the 5-move rule (class B): %d\n",
 		cursed[table.ClassA], cursed[table.ClassB])
+	if err == nil && total.dtw {
+		_, err = fmt.Fprintf(e.stdout, "wins and losses longer than %d plies, where the untracked 25-move king rule could matter: %d\n",
+			table.Rule2Plies, total.Rule2Candidates)
+	}
 	return err
 }
 
@@ -118,6 +122,7 @@ func (t *statsRow) add(r statsRow) {
 		t.Theory[v] += r.Theory[v]
 	}
 	t.CursedWins += r.CursedWins
+	t.Rule2Candidates += r.Rule2Candidates
 	t.BlessedLosses += r.BlessedLosses
 	if r.LongestDistance > t.LongestDistance {
 		t.LongestDistance, t.LongestDistanceFEN = r.LongestDistance, r.LongestDistanceFEN
