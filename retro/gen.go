@@ -89,8 +89,10 @@ func Generate(ctx context.Context, o Options) error {
 	}
 	report()
 	st := &store{}
-	for _, m := range mats {
-		if st.get(m) != nil {
+	last := lastUses(mats)
+	done := map[index.Material]bool{}
+	for i, m := range mats {
+		if done[m] {
 			continue
 		}
 		g := newGroup(m)
@@ -103,6 +105,7 @@ func Generate(ctx context.Context, o Options) error {
 		}
 		for _, x := range g.tables {
 			t := st.get(x.Material())
+			done[x.Material()] = true
 			prog.Tables++
 			prog.Positions += x.Size()
 			if o.Done != nil {
@@ -114,9 +117,37 @@ func Generate(ctx context.Context, o Options) error {
 				return err
 			}
 		}
+		// Forget the tables that no later group reads.
+		for _, d := range mats[:i+1] {
+			if last[d] <= i {
+				st.put(d, nil)
+			}
+		}
 		report()
 	}
 	return nil
+}
+
+// lastUses returns, for each material of mats, the position in mats of the
+// last group that reads it (the group of a material and its flip stands at
+// the first of the two), 0 if none does.
+func lastUses(mats []index.Material) map[index.Material]int {
+	first := map[index.Material]int{}
+	for i, m := range mats {
+		if _, ok := first[m.Flip()]; ok {
+			first[m] = first[m.Flip()]
+		} else {
+			first[m] = i
+		}
+	}
+	last := map[index.Material]int{}
+	for _, m := range mats {
+		for _, s := range successors(m) {
+			last[s] = max(last[s], first[m])
+			last[s.Flip()] = max(last[s.Flip()], first[m])
+		}
+	}
+	return last
 }
 
 // plan returns the materials to build, in dependency order.
@@ -149,25 +180,28 @@ func plan(o Options) ([]index.Material, error) {
 	return mats, nil
 }
 
-// successors returns the materials one capture or one crowning away from
-// m (captures that end the game excluded).
+// successors returns the materials one move away from m, by either side:
+// captures of any number of pieces, with or without a crowning, and plain
+// crownings; captures that end the game are left out. The table a
+// successor is looked up in is its colour flip when Black is to move, so
+// callers take the flips too.
 func successors(m index.Material) []index.Material {
 	var out []index.Material
-	try := func(d index.Material) {
-		if d.WhiteMen+d.WhiteKings > 0 && d.BlackMen+d.BlackKings > 0 && d.WhiteMen >= 0 &&
-			d.WhiteKings >= 0 && d.BlackMen >= 0 && d.BlackKings >= 0 && d != m {
-			out = append(out, d)
+	for _, side := range []index.Material{m, m.Flip()} { // White moves in side
+		for men := 0; men <= side.BlackMen; men++ {
+			for kings := 0; kings <= side.BlackKings; kings++ {
+				for crown := 0; crown <= min(side.WhiteMen, 1); crown++ {
+					d := index.Material{WhiteMen: side.WhiteMen - crown, WhiteKings: side.WhiteKings + crown,
+						BlackMen: side.BlackMen - men, BlackKings: side.BlackKings - kings}
+					if d != side && d.BlackMen+d.BlackKings > 0 {
+						if side != m {
+							d = d.Flip()
+						}
+						out = append(out, d)
+					}
+				}
+			}
 		}
-	}
-	for _, d := range []index.Material{
-		{WhiteMen: m.WhiteMen - 1, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
-		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings - 1, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
-		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen - 1, BlackKings: m.BlackKings},
-		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen, BlackKings: m.BlackKings - 1},
-		{WhiteMen: m.WhiteMen - 1, WhiteKings: m.WhiteKings + 1, BlackMen: m.BlackMen, BlackKings: m.BlackKings},
-		{WhiteMen: m.WhiteMen, WhiteKings: m.WhiteKings, BlackMen: m.BlackMen - 1, BlackKings: m.BlackKings + 1},
-	} {
-		try(d)
 	}
 	return out
 }

@@ -155,20 +155,25 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw bool) int {
 	return bad
 }
 
-// generated builds the tables up to pieces in a temporary directory once
-// per test binary and returns it.
+// generatedDir is the directory of the tables generated, removed by
+// TestMain.
+var generatedDir string
+
+// generated builds the tables up to 4 pieces with dtw in a temporary
+// directory once per test binary and returns it.
 var generated = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "dtb-retro-test")
 	if err != nil {
 		return "", err
 	}
+	generatedDir = dir
 	return dir, Generate(context.Background(), Options{Pieces: 4, Dir: dir, DTW: true})
 })
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if dir, err := generated(); err == nil {
-		os.RemoveAll(dir)
+	if generatedDir != "" {
+		os.RemoveAll(generatedDir)
 	}
 	os.Exit(code)
 }
@@ -290,6 +295,31 @@ func TestPublishedLongestWins(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		if got := st.get(m).stats().LongestDistance; got != want {
 			t.Errorf("%s: longest win %d plies, want %d", name, got, want)
+		}
+	}
+}
+
+// TestSuccessors checks that the table of every successor of sampled
+// positions of every material up to 5 pieces is among successors(m), so
+// that plan and lastUses keep every table a group reads.
+func TestSuccessors(t *testing.T) {
+	for _, m := range index.Materials(5) {
+		succ := map[index.Material]bool{}
+		for _, s := range successors(m) {
+			succ[s], succ[s.Flip()] = true, true
+		}
+		x := index.New(m)
+		for i := int64(0); i < x.Size(); i += max(1, x.Size()/3000) {
+			p := table.Position(x.Unrank(i))
+			for _, mv := range p.Moves(nil) {
+				q := p.Play(mv)
+				if q.Pieces(q.Side) == 0 {
+					continue
+				}
+				if s := table.MaterialOf(&q); s != m.Flip() && !succ[s] {
+					t.Fatalf("%s: %s leads to table %v, not among the successors of %v", p.FEN(), p.Notation(mv), s, m)
+				}
+			}
 		}
 	}
 }

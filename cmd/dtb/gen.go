@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -56,6 +57,9 @@ func init() {
 						r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
 						s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
 				}
+				// The solved tables stay in memory while others need them:
+				// collect garbage early rather than let the heap double.
+				debug.SetGCPercent(25)
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 				defer stop()
 				err := retro.Generate(ctx, o)
