@@ -39,11 +39,7 @@ func forward(c Color) [2]int {
 // returned. It allocates nothing when buf has room for the moves.
 func (p *Position) Moves(buf []Move) []Move {
 	buf = buf[:0]
-	own, opp := p.White, p.Black
-	if p.Side == Black {
-		own, opp = opp, own
-	}
-	empty := Board &^ (own | opp)
+	own, opp, empty := p.sides()
 	if p.canCapture(own, opp, empty) {
 		var c capturer
 		c.search(p, own, opp)
@@ -70,11 +66,7 @@ func (p *Position) Moves(buf []Move) []Move {
 
 // CountMoves returns len(p.Moves(...)) without listing quiet moves.
 func (p *Position) CountMoves() int {
-	own, opp := p.White, p.Black
-	if p.Side == Black {
-		own, opp = opp, own
-	}
-	empty := Board &^ (own | opp)
+	own, opp, empty := p.sides()
 	if p.canCapture(own, opp, empty) {
 		var c capturer
 		c.search(p, own, opp)
@@ -98,11 +90,17 @@ func (p *Position) CountMoves() int {
 
 // HasCapture reports whether the side to move must capture.
 func (p *Position) HasCapture() bool {
-	own, opp := p.White, p.Black
+	return p.canCapture(p.sides())
+}
+
+// sides returns the pieces of the side to move, its opponent's, and the
+// free squares.
+func (p *Position) sides() (own, opp, empty uint64) {
+	own, opp = p.White, p.Black
 	if p.Side == Black {
 		own, opp = opp, own
 	}
-	return p.canCapture(own, opp, Board&^(own|opp))
+	return own, opp, Board &^ (own | opp)
 }
 
 // canCapture reports whether any piece of own can capture a piece of opp.

@@ -1,12 +1,10 @@
 package draughts
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -18,31 +16,14 @@ type perftRow struct {
 }
 
 func readPerft(t testing.TB) []perftRow {
-	f, err := os.Open("../../shared/reference/perft.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var rows []perftRow
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("perft.tsv: bad line %q", line)
-		}
+	for _, cols := range readReference(t, "perft.tsv", 3) {
 		d, err1 := strconv.Atoi(cols[1])
 		n, err2 := strconv.ParseUint(cols[2], 10, 64)
 		if err1 != nil || err2 != nil {
-			t.Fatalf("perft.tsv: bad line %q", line)
+			t.Fatalf("perft.tsv: bad row %q", cols)
 		}
 		rows = append(rows, perftRow{cols[0], d, n})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return rows
 }

@@ -1,8 +1,6 @@
 package draughts
 
 import (
-	"bufio"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,23 +10,7 @@ import (
 // TestRuleBookMoves checks the complete move lists of the rule-book
 // diagrams in shared/reference/rule-moves.tsv.
 func TestRuleBookMoves(t *testing.T) {
-	f, err := os.Open("../../shared/reference/rule-moves.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	rows := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("rule-moves.tsv: bad line %q", line)
-		}
-		rows++
+	for _, cols := range readReference(t, "rule-moves.tsv", 3) {
 		p, err := ParseFEN(cols[0])
 		if err != nil {
 			t.Fatal(err)
@@ -47,9 +29,6 @@ func TestRuleBookMoves(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s (%s): moves %v, want %v", cols[0], cols[2], got, want)
 		}
-	}
-	if rows == 0 {
-		t.Fatal("rule-moves.tsv has no rows")
 	}
 }
 
