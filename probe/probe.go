@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
@@ -97,7 +98,8 @@ type file struct {
 	x         *index.Index
 	col       [numColumns]int // the file's column of each of columns; -1 if absent
 	blockSize int64
-	dontCare  bool // capture positions hold no real value
+	dontCare  bool                  // capture positions hold no real value
+	mem       atomic.Pointer[block] // the whole table after Preload, capture positions resolved
 }
 
 var errClosed = errors.New("probe: tables closed")
@@ -231,7 +233,7 @@ func (t *Tables) Probe(p draughts.Position) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if f.dontCare && p.HasCapture() {
+	if f.dontCare && f.mem.Load() == nil && p.HasCapture() {
 		return t.captures(&p, f)
 	}
 	return t.stored(f, f.x.Rank(table.Placement(&p)))
@@ -254,11 +256,14 @@ func check(p *draughts.Position) error {
 
 // stored returns the values stored for entry i of f.
 func (t *Tables) stored(f *file, i int64) (Result, error) {
-	b, err := t.cache.get(f, i/f.blockSize)
-	if err != nil {
-		return Result{}, err
+	b, j := f.mem.Load(), int(i)
+	if b == nil {
+		var err error
+		if b, err = t.cache.get(f, i/f.blockSize); err != nil {
+			return Result{}, err
+		}
+		j = int(i % f.blockSize)
 	}
-	j := int(i % f.blockSize)
 	theory, rules, ok := table.UnpackValues(b.cols[colValue][j])
 	if !ok {
 		return Result{}, fmt.Errorf("probe: %s: entry %d: bad value byte %#x: %w", f.path, i, b.cols[colValue][j], codec.ErrCorrupt)
@@ -281,7 +286,7 @@ func (t *Tables) stored(f *file, i int64) (Result, error) {
 // successor's outcome is seen through the clock that carries over the
 // capture (table.RulesOutcome).
 func (t *Tables) captures(p *draughts.Position, f *file) (Result, error) {
-	var theory, rules minimax
+	var theory, rules table.Minimax
 	dtw := f.col[colDTW] >= 0
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
@@ -290,11 +295,11 @@ func (t *Tables) captures(p *draughts.Position, f *file) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		theory.add(table.Outcome{Value: s.Theory, Dist: max(s.DTW, 0)})
+		theory.Add(table.Outcome{Value: s.Theory, Dist: max(s.DTW, 0)})
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		rules.add(rulesOutcome(f.class, &q, s))
+		rules.Add(rulesOutcome(f.class, &q, s))
 	}
-	th, ru := theory.outcome(), rules.outcome()
+	th, ru := theory.Outcome(), rules.Outcome()
 	r := Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
 	if dtw && th.Value != table.Draw {
 		r.DTW = th.Dist
@@ -320,37 +325,4 @@ func rulesOutcome(from table.Class, q *draughts.Position, s Result) table.Outcom
 		dist = s.Distance
 	}
 	return table.RulesOutcome(from, table.ClassOf(table.MaterialOf(q)), s.Theory, s.Value, dist)
-}
-
-// minimax combines the outcomes of a position's moves into its own.
-type minimax struct {
-	win   int  // 1 + the least distance of a lost successor; 0 if none
-	loss  int  // 1 + the greatest distance of a won successor
-	unwon bool // some successor is not won
-}
-
-func (b *minimax) add(o table.Outcome) {
-	switch o.Value {
-	case table.Loss:
-		if b.win == 0 || o.Dist+1 < b.win {
-			b.win = o.Dist + 1
-		}
-		b.unwon = true
-	case table.Draw:
-		b.unwon = true
-	case table.Win:
-		b.loss = max(b.loss, o.Dist+1)
-	}
-}
-
-// outcome returns a win if some move reaches a loss, a loss if every move
-// reaches a win (at distance 0 with no move), a draw otherwise.
-func (b *minimax) outcome() table.Outcome {
-	switch {
-	case b.win > 0:
-		return table.Outcome{Value: table.Win, Dist: b.win}
-	case !b.unwon:
-		return table.Outcome{Value: table.Loss, Dist: b.loss}
-	}
-	return table.Outcome{Value: table.Draw}
 }

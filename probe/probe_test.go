@@ -428,3 +428,53 @@ func BenchmarkProbeParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
 }
+
+// TestPreload checks that probes of preloaded tables give what probes
+// through the cache give, for every position with either side to move,
+// and that Preload reports missing and damaged tables.
+func TestPreload(t *testing.T) {
+	cached, loaded := open(t, dir, Options{}), open(t, dir, Options{})
+	mats := loaded.Materials()
+	slices.Reverse(mats) // larger tables first: their captures are resolved through the cache
+	for _, m := range mats {
+		if err := loaded.Preload(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := loaded.Preload(mats[0]); err != nil {
+		t.Errorf("second Preload: %v", err)
+	}
+	for _, m := range mats {
+		x := index.New(m)
+		for i := range x.Size() {
+			p := table.Position(x.Unrank(i))
+			for _, q := range []draughts.Position{p, p.Flip()} {
+				if a, b := mustProbe(t, cached, q), mustProbe(t, loaded, q); a != b {
+					t.Fatalf("%s: %+v through the cache, %+v preloaded", q.FEN(), a, b)
+				}
+			}
+		}
+	}
+	if err := loaded.Preload(index.Material{WhiteKings: 5, BlackKings: 1}); !errors.Is(err, ErrMissing) {
+		t.Errorf("Preload of a missing table: %v, want ErrMissing", err)
+	}
+	bad := t.TempDir()
+	if err := os.CopyFS(bad, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(bad, "KvK.dtb")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-10] ^= 0x55
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"KvK", "KvKK"} { // KvK itself, and KvKK whose captures lead to KvK
+		m, _ := index.ParseMaterial(name)
+		if err := open(t, bad, Options{}).Preload(m); !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), "KvK.dtb") {
+			t.Errorf("Preload of %s with KvK damaged: %v, want codec.ErrCorrupt naming KvK.dtb", name, err)
+		}
+	}
+}

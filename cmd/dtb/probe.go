@@ -51,8 +51,7 @@ func init() {
 							DTW         *int   `json:"dtw"`
 						}{p.FEN(), r.Value.String(), r.Theory.String(), orNull(r.Distance), orNull(r.DTW)})
 					} else {
-						_, err = fmt.Fprintf(e.stdout, "%s  rules %v  theoretical %v%s%s\n", p.FEN(), r.Value, r.Theory,
-							field("distance", r.Distance), field("dtw", r.DTW))
+						_, err = fmt.Fprintf(e.stdout, "%s  %s\n", p.FEN(), describe(r))
 					}
 					if err != nil {
 						return err
@@ -70,6 +69,11 @@ func orNull(n int) *int {
 		return nil
 	}
 	return &n
+}
+
+// describe returns the values and distances of a probe result in words.
+func describe(r probe.Result) string {
+	return fmt.Sprintf("rules %v  theoretical %v%s%s", r.Value, r.Theory, field("distance", r.Distance), field("dtw", r.DTW))
 }
 
 // field returns "  name n", or "" for a missing (negative) distance.

@@ -1,0 +1,337 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/verify"
+)
+
+// knownClaim is a claim of endgame theory that the report answers.
+type knownClaim struct {
+	title, question string
+	queries         [][]string // arguments of dtb claim after --dir, one query each
+	// answer words the answer from the results of the queries, and
+	// returns the position to draw (nil for none).
+	answer func(rs []*verify.Result) (string, *verify.Example)
+}
+
+// publishedLongest are the longest wins under the rules that RULES.md
+// cites, in plies, White to move.
+var publishedLongest = []struct {
+	material string
+	plies    int
+}{{"KKKvK", 15}, {"KKMvK", 31}, {"KMMvK", 29}, {"KMvK", 9}, {"KKvK", 7}, {"KvK", 3}}
+
+var knownClaims = []knownClaim{{
+	title:    "Three kings against a king on the long diagonal",
+	question: "3 kings against 1 king, the lone king on the long diagonal 5-46, either side to move: how many positions of each value?",
+	queries:  [][]string{{"KKKvK", "--where", "bk=diag:5-46", "--examples", "0"}},
+	answer: func(rs []*verify.Result) (string, *verify.Example) {
+		return countsText(rs[0].Rows) + ". The example is White's longest win with Black to move.", rs[0].Rows[1].Longest[draughts.White].Distance
+	},
+}, {
+	title:    "Four kings against a king",
+	question: "4 kings against 1 king: is every position a win for the side with 4 kings? The longest win?",
+	queries:  [][]string{{"KKKKvK", "--value", "rules!=win", "--examples", "1"}, {"KKKKvK", "--examples", "0"}},
+	answer: func(rs []*verify.Result) (string, *verify.Example) {
+		not, all := total(rs[0].Rows), total(rs[1].Rows)
+		s := fmt.Sprintf("Yes: White wins all %d positions under the rules", all)
+		if not > 0 {
+			s = fmt.Sprintf("No: %d of the %d positions are not White wins under the rules (%s); the example is the first", not, all, bySide(rs[0].Rows))
+		}
+		return s + ". " + longestWinText(rs[1].Rows) + ".", first(rs[0].Examples)
+	},
+}, {
+	title:    "Wins that the 16-move and 5-move rules turn into draws",
+	question: "How many theoretical wins in class-A and class-B material does the 16-move or 5-move rule turn into draws, and which is the longest?",
+	queries: [][]string{{"A", "B", "--value", "theory!=draw", "--value", "rules=draw", "--examples", "0"},
+		{"A", "B", "--value", "theory!=draw", "--examples", "0"}},
+	answer: func(rs []*verify.Result) (string, *verify.Example) {
+		var drawn [3]int64
+		for _, r := range rs[0].Rows {
+			drawn[table.ClassOf(r.Material)] += r.Positions
+		}
+		a, b := longestIn(rs[1].Rows, table.ClassA), longestIn(rs[1].Rows, table.ClassB)
+		if a == nil || b == nil {
+			return "The tables hold no theoretical win in class A or B.", nil
+		}
+		limits := fmt.Sprintf("the longest theoretical wins need %d plies of the %d on the clock in class A, at %s, and %d of the %d in class B, at %s",
+			a.Distance, table.ClassA.Budget(), posText(*a), b.Distance, table.ClassB.Budget(), posText(*b))
+		if drawn[table.ClassA]+drawn[table.ClassB] == 0 {
+			return "None: every theoretical win in class A and B material is a win under the rules too, the clock starting when the material arises; " +
+				limits + ". The example is the class A one.", a
+		}
+		l := longestIn(rs[0].Rows, table.ClassA)
+		if l == nil || l.Distance < longestDistance(longestIn(rs[0].Rows, table.ClassB)) {
+			l = longestIn(rs[0].Rows, table.ClassB)
+		}
+		s := fmt.Sprintf("%d in class A (16-move rule) and %d in class B (5-move rule), counting both sides to move and wins of either side; %s",
+			drawn[table.ClassA], drawn[table.ClassB], limits)
+		if l == nil {
+			return s + ".", nil
+		}
+		return s + fmt.Sprintf(". The longest of the drawn ones, the example, needs %d plies: %s.", l.Distance, posText(*l)), l
+	},
+}, {
+	title:    "Can the lone king beat three kings?",
+	question: "Is there any position of 3 kings against 1 king that the lone king wins?",
+	queries:  [][]string{{"KKKvK", "--value", "theory=loss", "--examples", "1"}},
+	answer: func(rs []*verify.Result) (string, *verify.Example) {
+		n := total(rs[0].Rows)
+		if n == 0 {
+			return "No: Black wins no position, not even in theory.", nil
+		}
+		return fmt.Sprintf("Yes: Black wins %d positions in theory (%s), for example %s.", n, bySide(rs[0].Rows), posText(rs[0].Examples[0])), first(rs[0].Examples)
+	},
+}, {
+	title:    "The published longest wins",
+	question: "Do the tables reproduce the longest wins under the rules published for the class A and B endings (White to move, plies until the loser has no move)?",
+	queries: [][]string{func() []string {
+		var args []string
+		for _, p := range publishedLongest {
+			args = append(args, p.material)
+		}
+		return append(args, "--side", "white", "--value", "rules=win", "--examples", "0")
+	}()},
+	answer: func(rs []*verify.Result) (string, *verify.Example) {
+		var b strings.Builder
+		b.WriteString("| material | published | tables | agree | longest win |\n|---|---:|---:|---|---|\n")
+		agree := true
+		var longest *verify.Example
+		for i, p := range publishedLongest {
+			l := rs[0].Rows[i].Longest[draughts.White].Distance
+			got, fen := -1, "-"
+			if l != nil {
+				got, fen = l.Distance, "`"+l.Position.FEN()+"`"
+				if longest == nil || got > longest.Distance {
+					longest = l
+				}
+			}
+			agree = agree && got == p.plies
+			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s |\n", p.material, p.plies, got, yesNo(got == p.plies), fen)
+		}
+		return fmt.Sprintf("%s. The example is the longest of them.\n\n%s", yesNo(agree), strings.TrimSuffix(b.String(), "\n")), longest
+	},
+}}
+
+// writeReport answers the known claims from the tables of dir and writes
+// them as Markdown to path, with a diagram of each in claims/ beside it.
+func writeReport(ctx context.Context, dir, path string, threads int) error {
+	t, err := probe.Open(dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if len(t.Materials()) == 0 {
+		return fmt.Errorf("no tables in %s", dir)
+	}
+	svgDir := filepath.Join(filepath.Dir(path), "claims")
+	if err := os.MkdirAll(svgDir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	reportHeader(&b, t, dir, path)
+	for i, c := range knownClaims {
+		fmt.Fprintf(&b, "\n## %d. %s\n\n> %s\n\n", i+1, c.title, c.question)
+		var results []*verify.Result
+		var cmds, tables strings.Builder
+		for _, args := range c.queries {
+			q, err := parseQuery(args)
+			if err != nil {
+				return fmt.Errorf("claim %d: %v", i+1, err)
+			}
+			fmt.Fprintf(&cmds, "dtb claim --dir %s %s\n", shellQuote(dir), shellQuote(args...))
+			res, err := q.Run(ctx, t, threads)
+			if errors.Is(err, probe.ErrMissing) {
+				fmt.Fprintf(&b, "**Not answered:** the tables lack a material it needs (%v).\n\n```sh\n%s```\n", err, cmds.String())
+				results = nil
+				break
+			} else if err != nil {
+				return err
+			}
+			results = append(results, res)
+			fmt.Fprintf(&tables, "\n`%s`\n\n", queryText(q))
+			countsTable(&tables, res.Rows)
+		}
+		if results == nil {
+			continue
+		}
+		answer, example := c.answer(results)
+		fmt.Fprintf(&b, "**Answer.** %s\n\n```sh\n%s```\n%s", answer, cmds.String(), tables.String())
+		if example == nil {
+			continue
+		}
+		name := fmt.Sprintf("%d.svg", i+1)
+		if err := os.WriteFile(filepath.Join(svgDir, name), []byte(svgDiagram(example.Position)), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\nExample: %s.\n\n![%s](claims/%s)\n\n```text\n%s```\n", posText(*example), example.Position.FEN(), name, textDiagram(example.Position))
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// reportHeader writes the title and what the report was made from.
+func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
+	mats := t.Materials()
+	dtw := true
+	for _, m := range mats {
+		h, err := t.Header(m)
+		dtw = dtw && err == nil && hasColumn(h, table.ColumnDTW)
+	}
+	with := "with"
+	if !dtw {
+		with = "not all with"
+	}
+	fmt.Fprintf(w, `# Claims of endgame theory, settled by the tables
+
+Generated by
+
+    go run ./cmd/dtb claim --dir %s --report %s
+
+from %d tables of up to %d pieces, %s the dtw column. Do not edit it by
+hand; rerun the command instead. Each answer comes with the `+"`dtb claim`"+`
+commands that reproduce it and their counts.
+
+Values are for White, the side named first in a material (KKKvK: three
+White kings against a Black king), whichever side is to move. The rules
+value honours the 16-move (class A) and 5-move (class B) limits, the
+theoretical value only repetition. Distances are in plies: the class
+distance is the least clock under which a class A or B position is won,
+the dtw the plies until the loser has no move.
+`, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with)
+}
+
+// parseQuery builds the query of dtb claim arguments.
+func parseQuery(args []string) (verify.Query, error) {
+	fs := pflag.NewFlagSet("claim", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	build := queryFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return verify.Query{}, err
+	}
+	return build(fs.Args())
+}
+
+// countsTable writes the counts of rows as a Markdown table.
+func countsTable(w io.Writer, rows []verify.Row) {
+	fmt.Fprintln(w, "| material | to move | positions | rules: White wins | draws | loses | theory: White wins | draws | loses |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %v | %d | %d | %d | %d | %d | %d | %d |\n", r.Material, r.Side, r.Positions,
+			r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss], r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss])
+	}
+}
+
+// shellQuote joins args for a shell, quoting those with characters other
+// than letters, digits and -_=:,./
+func shellQuote(args ...string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if a == "" || strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=:,./") != "" {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
+}
+
+// countsText words the rules and theoretical counts of each row.
+func countsText(rows []verify.Row) string {
+	var parts []string
+	for _, r := range rows {
+		pc := func(n int64) string {
+			return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(r.Positions, 1)))
+		}
+		parts = append(parts, fmt.Sprintf("with %v to move, White wins %s, draws %s and loses %s of %d positions under the rules (in theory %d, %d and %d)",
+			r.Side, pc(r.Rules[table.Win]), pc(r.Rules[table.Draw]), pc(r.Rules[table.Loss]), r.Positions,
+			r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss]))
+	}
+	s := strings.Join(parts, "; ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// longestWinText words White's longest wins over rows.
+func longestWinText(rows []verify.Row) string {
+	var parts []string
+	for _, r := range rows {
+		if s := longestText(r, draughts.White); s != "" {
+			parts = append(parts, fmt.Sprintf("with %v to move, %s", r.Side, s))
+		}
+	}
+	if len(parts) == 0 {
+		return "White wins no position"
+	}
+	return "The longest White wins: " + strings.Join(parts, "; ")
+}
+
+// longestIn returns the longest win by class distance, of either side,
+// in the rows of class c; nil if there is none.
+func longestIn(rows []verify.Row, c table.Class) *verify.Example {
+	var l *verify.Example
+	for _, r := range rows {
+		for _, w := range r.Longest {
+			if table.ClassOf(r.Material) == c && longestDistance(w.Distance) > longestDistance(l) {
+				l = w.Distance
+			}
+		}
+	}
+	return l
+}
+
+// longestDistance returns the class distance of x, -1 for nil.
+func longestDistance(x *verify.Example) int {
+	if x == nil {
+		return -1
+	}
+	return x.Distance
+}
+
+// total returns the positions of rows.
+func total(rows []verify.Row) int64 {
+	var n int64
+	for _, r := range rows {
+		n += r.Positions
+	}
+	return n
+}
+
+// bySide words the positions of rows by side to move.
+func bySide(rows []verify.Row) string {
+	var parts []string
+	for _, r := range rows {
+		parts = append(parts, fmt.Sprintf("%d with %v to move", r.Positions, r.Side))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// posText words a position and its values in Markdown.
+func posText(x verify.Example) string {
+	return fmt.Sprintf("`%s` (%v to move; rules %v, theoretical %v for White%s%s)", x.Position.FEN(), x.Position.Side,
+		x.Rules, x.Theory, strings.ReplaceAll(field("distance", x.Distance), "  ", ", "), strings.ReplaceAll(field("dtw", x.DTW), "  ", ", "))
+}
+
+// first returns the first example, or nil.
+func first(xs []verify.Example) *verify.Example {
+	if len(xs) == 0 {
+		return nil
+	}
+	return &xs[0]
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "Yes"
+	}
+	return "No"
+}

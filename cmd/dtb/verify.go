@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/verify"
+)
+
+func init() {
+	register(&command{
+		name: "verify", args: "", summary: "check the tables: files, checksums, and every value against its successors",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			only := fs.String("only", "", "check only this material (e.g. KKMvK), reading the tables it needs")
+			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
+			examples := fs.Int("examples", 10, "mismatching positions listed per table")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				if *threads < 1 || *examples < 1 {
+					return badInput("--threads and --examples must be at least 1")
+				}
+				o := verify.Options{Threads: *threads, Examples: *examples}
+				if *only != "" {
+					m, err := index.ParseMaterial(*only)
+					if err != nil {
+						return usageError{err}
+					}
+					o.Only = &m
+				}
+				bar := newProgressBar(e)
+				o.Progress = func(p verify.Progress) {
+					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
+				}
+				o.Done = func(r verify.Report) {
+					bar.clear()
+					printReport(e.stdout, r)
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+				defer stop()
+				start := time.Now()
+				reports, err := verify.Verify(ctx, *dir, o)
+				bar.clear()
+				if err != nil {
+					return err
+				}
+				return summarize(e.stdout, reports, time.Since(start))
+			}
+		},
+	})
+}
+
+// printReport prints a table's report: one line, then its errors and
+// first mismatches indented.
+func printReport(w io.Writer, r verify.Report) {
+	status := "ok"
+	switch {
+	case len(r.Errors) > 0:
+		status = "ERROR"
+	case r.Mismatches > 0:
+		status = "MISMATCH"
+	}
+	name := r.Material.String()
+	if r.Material == (index.Material{}) { // a file the manifest does not list
+		name = filepath.Base(r.File)
+	}
+	fmt.Fprintf(w, "%-8s %-8s %12d positions %12d checked %8d mismatches  %s\n",
+		name, status, r.Positions, r.Checked, r.Mismatches, r.Elapsed.Round(time.Millisecond))
+	for _, err := range r.Errors {
+		fmt.Fprintf(w, "  %v\n", err)
+	}
+	for _, m := range r.Examples {
+		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored), describe(m.Recomputed))
+	}
+}
+
+// summarize prints the totals and returns an error if any table failed.
+func summarize(w io.Writer, reports []verify.Report, elapsed time.Duration) error {
+	var positions, checked, mismatches int64
+	failed := 0
+	for _, r := range reports {
+		positions += r.Positions
+		checked += r.Checked
+		mismatches += r.Mismatches
+		if !r.OK() {
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "\n%d tables, %d positions, %d stored positions recomputed, %d mismatches, %s\n",
+		len(reports), positions, checked, mismatches, elapsed.Round(time.Millisecond))
+	if failed > 0 {
+		return fmt.Errorf("%d of %d tables failed (%d mismatching positions); see above", failed, len(reports), mismatches)
+	}
+	return nil
+}

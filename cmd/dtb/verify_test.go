@@ -1,0 +1,45 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/index"
+)
+
+func TestVerifyCommand(t *testing.T) {
+	dir := tablesDir(t)
+	out, errOut, code := dtb("verify", "--dir", dir)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || errOut != "" || len(lines) != len(index.Materials(3))+2 ||
+		!strings.HasPrefix(lines[0], "KvK      ok ") || !strings.Contains(lines[len(lines)-1], " 0 mismatches") {
+		t.Errorf("verify: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	out, _, code = dtb("verify", "--dir", dir, "--only", "KKvK")
+	if code != 0 || !strings.HasPrefix(out, "KKvK     ok ") || strings.Count(out, "\n") != 3 {
+		t.Errorf("verify --only KKvK: status %d, stdout %q", code, out)
+	}
+
+	damaged := copyTables(t, map[string]func([]byte){"KvK.dtb": func(b []byte) { b[len(b)-3] ^= 0x55 }})
+	out, errOut, code = dtb("verify", "--dir", damaged)
+	if code != 1 || !strings.Contains(out, "KvK.dtb: column") || !strings.Contains(out, "block 0") ||
+		strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb verify: ") {
+		t.Errorf("verify of a damaged KvK: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"verify", "--dir", dir, "--only", "KXvK"}, 2},
+		{[]string{"verify", "--dir", dir, "--threads", "0"}, 2},
+		{[]string{"verify", "--dir", dir, "KvK"}, 2},
+		{[]string{"verify", "--dir", dir, "--only", "KKKKvK"}, 1}, // no such table
+		{[]string{"verify", "--dir", filepath.Join(dir, "nothing")}, 1},
+	} {
+		out, errOut, code := dtb(c.args...)
+		if code != c.code || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q; want status %d and one line on stderr", c.args, code, out, errOut, c.code)
+		}
+	}
+}

@@ -1,0 +1,321 @@
+package verify
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/bits"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// memTable is a table decoded into memory, its capture positions resolved.
+type memTable struct {
+	m      index.Material
+	x      *index.Index
+	class  table.Class
+	values []byte // table.PackValues
+	dist   []byte // class distances; nil outside class A and B
+	dtw    []byte // little-endian uint16; nil without the dtw column
+	// captures has bit i%64 of word i/64 set for a capture position i.
+	captures []uint64
+	header   table.Stats // from the file header, without example positions
+	stats    table.Stats // counted from the entries, likewise
+}
+
+// capture reports whether position i is a capture position.
+func (t *memTable) capture(i int64) bool { return t.captures[i/64]>>(i%64)&1 != 0 }
+
+// entry returns the entry of position i.
+func (t *memTable) entry(i int64) probe.Result {
+	theory, rules, _ := table.UnpackValues(t.values[i])
+	r := probe.Result{Value: rules, Theory: theory, Distance: -1, DTW: -1}
+	if t.dist != nil && t.dist[i] != table.NoDistance {
+		r.Distance = int(t.dist[i])
+	}
+	if t.dtw != nil {
+		if d := binary.LittleEndian.Uint16(t.dtw[2*i:]); d != table.NoDTW {
+			r.DTW = int(d)
+		}
+	}
+	return r
+}
+
+// set stores r as the entry of position i.
+func (t *memTable) set(i int64, r probe.Result) {
+	t.values[i] = table.PackValues(r.Theory, r.Value)
+	if t.dist != nil {
+		t.dist[i] = table.NoDistance
+		if r.Distance >= 0 {
+			t.dist[i] = byte(min(r.Distance, table.NoDistance-1))
+		}
+	}
+	if t.dtw != nil {
+		d := uint16(table.NoDTW)
+		if r.DTW >= 0 {
+			d = uint16(r.DTW)
+		}
+		binary.LittleEndian.PutUint16(t.dtw[2*i:], d)
+	}
+}
+
+// load decodes the table of m at path, resolves its capture positions
+// with the prober and counts its stats.
+func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
+	r, err := codec.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	h := r.Header()
+	t := &memTable{m: m, x: index.New(m), class: table.ClassOf(m)}
+	if t.header, err = checkHeader(path, h, m); err != nil {
+		return nil, err
+	}
+	for c, col := range h.Columns {
+		b, err := r.ReadColumn(c)
+		if err != nil {
+			return nil, err
+		}
+		switch col.Name {
+		case table.ColumnValue:
+			t.values = b
+		case table.ColumnDistance:
+			t.dist = b
+		case table.ColumnDTW:
+			t.dtw = b
+		}
+	}
+	for _, n := range captureTables(m) { // so that resolving t's capture positions reads memory only
+		if _, ok := v.entries[n]; ok {
+			if err := v.pt.Preload(n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.stats.Positions = t.x.Size()
+	t.captures = make([]uint64, (t.x.Size()+63)/64)
+	var mu sync.Mutex
+	err = parallel(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
+		var s table.Stats
+		pl := t.x.Unrank(lo)
+		for i := lo; i < hi; i++ {
+			if i > lo {
+				pl, _ = t.x.Next(pl)
+			}
+			p := table.Position(pl)
+			if p.HasCapture() {
+				e, err := v.pt.Probe(p)
+				if err != nil {
+					return fmt.Errorf("capture position %s of %s: %w", p.FEN(), path, err)
+				}
+				t.set(i, e)
+				t.captures[i/64] |= 1 << (i % 64) // a chunk holds whole words
+				s.Captures++
+			} else if _, _, ok := table.UnpackValues(t.values[i]); !ok {
+				return fmt.Errorf("%s: entry %d (%s): bad value byte %#x", path, i, p.FEN(), t.values[i])
+			}
+			count(&s, t.entry(i))
+		}
+		mu.Lock()
+		addStats(&t.stats, s)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// captureTables returns the tables that the captures from m's positions
+// lead to: Black keeps some of its pieces, a White man may be crowned,
+// and Black is to move (so the tables are colour flips).
+func captureTables(m index.Material) []index.Material {
+	var ms []index.Material
+	for crowned := range min(m.WhiteMen, 1) + 1 {
+		for bm := range m.BlackMen + 1 {
+			for bk := range m.BlackKings + 1 {
+				if bm+bk > 0 && bm+bk < m.BlackMen+m.BlackKings {
+					ms = append(ms, index.Material{WhiteMen: m.WhiteMen - crowned, WhiteKings: m.WhiteKings + crowned,
+						BlackMen: bm, BlackKings: bk}.Flip())
+				}
+			}
+		}
+	}
+	return ms
+}
+
+// count adds an entry to the stats, as table.Stats defines them.
+func count(s *table.Stats, e probe.Result) {
+	s.Theory[e.Theory]++
+	s.Rules[e.Value]++
+	if e.Theory == table.Win && e.Value != table.Win {
+		s.CursedWins++
+	}
+	if e.Theory == table.Loss && e.Value != table.Loss {
+		s.BlessedLosses++
+	}
+	if e.Value == table.Win {
+		s.LongestDistance = max(s.LongestDistance, e.Distance)
+	}
+	if e.Theory == table.Win {
+		s.LongestDTW = max(s.LongestDTW, e.DTW)
+	}
+	if e.Theory != table.Draw && e.DTW > table.Rule2Plies {
+		s.Rule2Candidates++
+	}
+}
+
+// addStats adds the counts of s to dst and keeps the longer wins.
+func addStats(dst *table.Stats, s table.Stats) {
+	dst.Captures += s.Captures
+	for v := range dst.Theory {
+		dst.Theory[v] += s.Theory[v]
+		dst.Rules[v] += s.Rules[v]
+	}
+	dst.CursedWins += s.CursedWins
+	dst.BlessedLosses += s.BlessedLosses
+	dst.LongestDistance = max(dst.LongestDistance, s.LongestDistance)
+	dst.LongestDTW = max(dst.LongestDTW, s.LongestDTW)
+	dst.Rule2Candidates += s.Rule2Candidates
+}
+
+// statsDiff lists the fields, by JSON name, in which the stats of a file
+// header differ from those counted from its entries.
+func statsDiff(header, counted table.Stats) string {
+	h, c := jsonFields(header), jsonFields(counted)
+	keys := slices.Collect(maps.Keys(h))
+	for k := range c {
+		if _, ok := h[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var diffs []string
+	for _, k := range keys {
+		if h[k] != c[k] { // a field left out is zero
+			diffs = append(diffs, fmt.Sprintf("%s %s, counted %s", k, cmp.Or(h[k], "0"), cmp.Or(c[k], "0")))
+		}
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// jsonFields returns the fields of s as JSON, by name.
+func jsonFields(s table.Stats) map[string]string {
+	b, _ := json.Marshal(s) // numbers and strings: cannot fail
+	var raw map[string]json.RawMessage
+	json.Unmarshal(b, &raw)
+	m := map[string]string{}
+	for k, v := range raw {
+		m[k] = string(v)
+	}
+	return m
+}
+
+// checker recomputes the entries of one table's stored positions.
+type checker struct {
+	class table.Class
+	succ  []*memTable // the tables quiet moves lead to: the colour flip, then the crowned material's
+	dtw   bool        // recompute dtw too
+}
+
+// recompute returns the entry of the stored position with placement pl
+// (White to move) and (quiet) moves from its successors' entries. A
+// successor, Black to move, is held in its table as its colour flip (see
+// table.Placement): the board turned by 180 degrees (square s becomes
+// 51-s), Black's pieces made White's and the other way round. So the
+// successors' placements are pl's flip with the moving piece changed.
+func (c *checker) recompute(pl index.Placement, moves []draughts.Move) probe.Result {
+	flip := index.Placement{
+		WhiteMen: mirror(pl.BlackMen), WhiteKings: mirror(pl.BlackKings),
+		BlackMen: mirror(pl.WhiteMen), BlackKings: mirror(pl.WhiteKings),
+	}
+	flipped := c.succ[0]
+	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
+	var theory, rules table.Minimax
+	for _, mv := range moves {
+		from, to := mv.FromSquare(), mv.ToSquare()
+		mfrom, mto := uint64(1)<<(50-from), uint64(1)<<(50-to) // square 51-s in a square set
+		q, s := flip, flipped
+		var i int64
+		switch {
+		case pl.WhiteKings>>(from-1)&1 != 0:
+			q.BlackKings ^= mfrom | mto
+			i = men + s.x.RankKings(q)
+		case draughts.Bit(to)&draughts.WhiteCrown != 0:
+			q.BlackMen ^= mfrom
+			q.BlackKings |= mto
+			s = c.succ[1]
+			i = s.x.Rank(q)
+		default:
+			q.BlackMen ^= mfrom | mto
+			i = s.x.Rank(q)
+		}
+		e := s.entry(i)
+		theory.Add(table.Outcome{Value: e.Theory, Dist: max(e.DTW, 0)})
+		dist := table.NoDistance
+		if e.Distance >= 0 {
+			dist = e.Distance
+		}
+		rules.Add(table.RulesOutcome(c.class, s.class, e.Theory, e.Value, dist))
+	}
+	th, ru := theory.Outcome(), rules.Outcome()
+	r := probe.Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
+	if c.dtw && th.Value != table.Draw {
+		r.DTW = th.Dist
+	}
+	if c.class != table.NoClass && ru.Value != table.Draw {
+		r.Distance = ru.Dist
+		if ru.Dist > c.class.Budget() {
+			r.Value = table.Draw
+		}
+	}
+	return r
+}
+
+// checkValues recomputes every stored position of own and tallies the
+// mismatches in r.
+func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) error {
+	return parallel(ctx, own.x.Size(), v.o.Threads, func(lo, hi int64) error {
+		var buf [draughts.MaxMoves]draughts.Move
+		var checked, found int64
+		var ms []Mismatch
+		pl := own.x.Unrank(lo)
+		for i := lo; i < hi; i++ {
+			if i > lo {
+				pl, _ = own.x.Next(pl)
+			}
+			if own.capture(i) {
+				continue
+			}
+			p := table.Position(pl)
+			checked++
+			got, want := own.entry(i), c.recompute(pl, p.Moves(buf[:0]))
+			if !c.dtw {
+				want.DTW = got.DTW
+			}
+			if got != want {
+				if found++; len(ms) < v.o.Examples {
+					ms = append(ms, Mismatch{Index: i, Position: p, Stored: got, Recomputed: want})
+				}
+			}
+		}
+		v.positionsDone.Add(hi - lo)
+		v.tally(r, checked, found, ms)
+		return nil
+	})
+}
+
+// mirror turns a square set by 180 degrees: square s becomes 51-s.
+func mirror(set uint64) uint64 { return bits.Reverse64(set) >> 14 }

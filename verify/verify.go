@@ -1,0 +1,388 @@
+// Package verify checks a directory of endgame tables independently of the
+// generator, and answers questions of endgame theory from them (see Query).
+//
+//	reports, err := verify.Verify(ctx, "tables", verify.Options{})
+//	if err != nil {
+//		return err // no readable manifest
+//	}
+//	for _, r := range reports {
+//		if !r.OK() {
+//			fmt.Println(r.File, r.Errors, r.Mismatches, r.Examples)
+//		}
+//	}
+//
+// # What Verify checks
+//
+// Files: every table the manifest lists is there with the size and CRC-32C
+// the manifest records, its header fits its material (index version,
+// number of positions, rules flags, columns, stats) and every block
+// decodes to its checksum; a table file the manifest does not list is
+// reported too. A damaged table is reported by file and block, and the
+// other tables are still checked.
+//
+// Values: for every stored position of a table (White to move, no capture:
+// capture positions hold no real value on disk), Verify generates the
+// moves with package draughts, reads every successor's entry and recomputes
+// the position's theoretical value, rules value, class distance and dtw as
+// package table defines them (table.Minimax, table.RulesOutcome), then
+// compares them with what is stored. Successor tables are decoded whole
+// into memory; their capture positions are resolved with package probe,
+// the tables their captures lead to preloaded (probe.Tables.Preload).
+// The header's stats are recomputed too. Verify shares no code with the
+// generator (package retro) beyond the rules: packages draughts, index and
+// table.
+//
+// # What a passing check proves
+//
+// The check is local, but the distances make it a proof. A stored win at
+// dtw d has a move to a stored loss at dtw d-1, a stored loss at dtw d has
+// every move going to a stored win at dtw below d, and a position without
+// moves is a loss at 0; so by induction on d every stored win or loss is
+// one, in the stored number of plies, and every real win or loss in n plies
+// is stored as such (induction on n), which leaves the stored draws real
+// draws. The class distance does the same for the rules values of class A
+// and B materials. Successors in other tables (after a crowning, or the
+// captures that resolve a capture position) are checked in their own
+// tables: the induction runs over the materials in dependency order.
+// Without the dtw column, and for the rules values of materials without a
+// move limit, there is no distance that must shrink, and the check proves
+// only that every value agrees with its successors' (a cycle of positions
+// that all wrongly claim wins and losses would pass).
+package verify
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
+)
+
+// Options configure Verify.
+type Options struct {
+	// Only, if set, checks only this table (reading the tables it needs).
+	Only     *index.Material
+	Threads  int // 0 means runtime.NumCPU()
+	Examples int // mismatches listed per table; 0 means 10
+	// Progress, if set, is called from time to time.
+	Progress func(Progress)
+	// Done, if set, is called with each table's report as soon as it is
+	// checked. Progress and Done are never called at the same time.
+	Done func(Report)
+}
+
+// Progress tells how far Verify is.
+type Progress struct {
+	Tables, TablesTotal       int
+	Positions, PositionsTotal int64 // positions of the tables checked
+	Current                   string
+}
+
+// Report is the result of checking one table file.
+type Report struct {
+	Material   index.Material // zero for a file the manifest does not list
+	File       string         // path of the file
+	Positions  int64          // positions of the table
+	Checked    int64          // stored positions whose values were recomputed
+	Mismatches int64          // stored positions whose values disagree with their successors'
+	Examples   []Mismatch     // the first mismatches, in index order
+	// Errors are the file's damage and whatever kept its values from
+	// being checked, each naming the file (and block) at fault.
+	Errors  []error
+	Elapsed time.Duration
+}
+
+// OK reports whether the table passed every check.
+func (r *Report) OK() bool { return r.Mismatches == 0 && len(r.Errors) == 0 }
+
+// Mismatch is a stored position whose entry disagrees with its successors.
+type Mismatch struct {
+	Index      int64             // in the table
+	Position   draughts.Position // White to move
+	Stored     probe.Result
+	Recomputed probe.Result
+}
+
+// cacheBytes is the block cache of the prober that resolves capture
+// positions: enough for the tables one capture away to stay decoded.
+const cacheBytes = 512 << 20
+
+// Verify checks the tables of dir and returns a report per table file, in
+// dependency order (the files the manifest does not list last). It returns
+// an error only when it cannot start (no readable manifest, or no table of
+// Options.Only in it) or when ctx is done.
+func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
+	}
+	if o.Examples <= 0 {
+		o.Examples = 10
+	}
+	v, err := newVerifier(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	defer v.pt.Close()
+	plan := v.pt.Materials()
+	if o.Only != nil {
+		if _, ok := v.entries[*o.Only]; !ok {
+			return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, *o.Only, dir)
+		}
+		plan = []index.Material{*o.Only}
+	}
+	for _, m := range plan {
+		for _, n := range needs(m) {
+			v.refs[n]++
+		}
+	}
+	prog := Progress{TablesTotal: len(plan)}
+	for _, m := range plan {
+		prog.PositionsTotal += index.New(m).Size()
+	}
+	var reports []Report
+	done := func(r Report) {
+		reports = append(reports, r)
+		if o.Done != nil {
+			v.callback.Lock()
+			o.Done(r)
+			v.callback.Unlock()
+		}
+	}
+	stop := v.showProgress(&prog)
+	for _, m := range plan {
+		if ctx.Err() != nil {
+			break
+		}
+		v.current.Store(m.String())
+		r := v.check(ctx, m)
+		v.release(m)
+		v.tablesDone.Add(1)
+		done(r)
+	}
+	stop()
+	if o.Only == nil && ctx.Err() == nil {
+		unlisted, err := v.unlisted()
+		if err != nil {
+			return reports, err
+		}
+		for _, r := range unlisted {
+			done(r)
+		}
+	}
+	return reports, ctx.Err()
+}
+
+// verifier holds the state of one Verify call.
+type verifier struct {
+	dir     string
+	o       Options
+	pt      *probe.Tables
+	entries map[index.Material]codec.ManifestEntry
+
+	// Used by Verify's goroutine only:
+	loaded map[index.Material]*loadResult // tables decoded so far
+	refs   map[index.Material]int         // checks of the plan that still need a table
+
+	mu sync.Mutex // guards the reports that chunks tally into
+
+	callback      sync.Mutex // held while calling Options.Progress or Done
+	positionsDone atomic.Int64
+	tablesDone    atomic.Int64
+	current       atomic.Value // string
+}
+
+// loadResult is a decoded table or the error that kept it from loading.
+type loadResult struct {
+	t   *memTable
+	err error
+}
+
+func newVerifier(dir string, o Options) (*verifier, error) {
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	pt, err := probe.Open(dir, probe.Options{CacheBytes: cacheBytes})
+	if err != nil {
+		return nil, err
+	}
+	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{},
+		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}}
+	for _, e := range entries {
+		m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
+		v.entries[m] = e
+	}
+	return v, nil
+}
+
+// needs returns the tables that checking m reads: its own, the one its
+// quiet moves lead to (its colour flip, Black to move) and the one a
+// crowning leads to.
+func needs(m index.Material) []index.Material {
+	ms := []index.Material{m, m.Flip()}
+	if m.WhiteMen > 0 {
+		crowned := m
+		crowned.WhiteMen--
+		crowned.WhiteKings++
+		ms = append(ms, crowned.Flip())
+	}
+	return ms
+}
+
+// check checks the table of m: its file, then its values.
+func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
+	start := time.Now()
+	e := v.entries[m]
+	r = Report{Material: m, File: v.path(e), Positions: index.New(m).Size()}
+	defer func() { r.Elapsed = time.Since(start) }()
+	if r.Errors = checkFile(r.File, e, m); len(r.Errors) > 0 {
+		v.positionsDone.Add(r.Positions)
+		return r
+	}
+	var tables []*memTable
+	for _, n := range needs(m) {
+		t, err := v.table(ctx, n)
+		if err != nil {
+			r.Errors = append(r.Errors, fmt.Errorf("values not checked: %w", err))
+			v.positionsDone.Add(r.Positions)
+			return r
+		}
+		tables = append(tables, t)
+	}
+	own := tables[0]
+	if own.header != own.stats {
+		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, own.stats)))
+	}
+	c := &checker{class: own.class, succ: tables[1:], dtw: true}
+	for _, t := range tables {
+		if t.dtw == nil {
+			c.dtw = false
+			if own.dtw != nil {
+				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
+			}
+		}
+	}
+	if err := v.checkValues(ctx, own, c, &r); err != nil {
+		r.Errors = append(r.Errors, err)
+	}
+	return r
+}
+
+// path returns the path of the file of a manifest entry.
+func (v *verifier) path(e codec.ManifestEntry) string { return filepath.Join(v.dir, e.File) }
+
+// table returns the decoded table of m, loading it on first use.
+func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, error) {
+	if l := v.loaded[m]; l != nil {
+		return l.t, l.err
+	}
+	l := &loadResult{}
+	if e, ok := v.entries[m]; ok {
+		l.t, l.err = v.load(ctx, v.path(e), m)
+	} else {
+		l.err = fmt.Errorf("%w for %s", probe.ErrMissing, m)
+	}
+	if ctx.Err() == nil { // an interrupted load says nothing about the table
+		v.loaded[m] = l
+	}
+	return l.t, l.err
+}
+
+// release drops the decoded tables that no check left in the plan needs.
+func (v *verifier) release(m index.Material) {
+	for _, n := range needs(m) {
+		if v.refs[n]--; v.refs[n] == 0 {
+			delete(v.loaded, n)
+		}
+	}
+}
+
+// chunk is the number of positions a goroutine takes at a time.
+const chunk = 1 << 14
+
+// parallel calls f on consecutive chunks [lo, hi) of [0, n) on up to
+// threads goroutines and returns the first error, or ctx's.
+func parallel(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(threads)
+	for lo := int64(0); lo < n && gctx.Err() == nil; lo += chunk {
+		g.Go(func() error { return f(lo, min(lo+chunk, n)) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// showProgress calls Options.Progress every so often until the returned
+// function is called.
+func (v *verifier) showProgress(p *Progress) (stop func()) {
+	if v.o.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			p.Tables, p.Positions = int(v.tablesDone.Load()), v.positionsDone.Load()
+			p.Current, _ = v.current.Load().(string)
+			v.callback.Lock()
+			v.o.Progress(*p)
+			v.callback.Unlock()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// unlisted reports the table files of the directory that the manifest
+// does not list.
+func (v *verifier) unlisted() ([]Report, error) {
+	files, err := filepath.Glob(filepath.Join(v.dir, "*.dtb"))
+	if err != nil {
+		return nil, err
+	}
+	var reports []Report
+	for _, f := range files {
+		listed := false
+		for _, e := range v.entries {
+			listed = listed || v.path(e) == f
+		}
+		if !listed {
+			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})
+		}
+	}
+	return reports, nil
+}
+
+// tally adds a chunk's counts and mismatches to r, whose examples stay the
+// first Options.Examples in index order.
+func (v *verifier) tally(r *Report, checked, found int64, ms []Mismatch) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	r.Checked += checked
+	r.Mismatches += found
+	r.Examples = append(r.Examples, ms...)
+	slices.SortFunc(r.Examples, func(a, b Mismatch) int { return cmp.Compare(a.Index, b.Index) })
+	r.Examples = r.Examples[:min(len(r.Examples), v.o.Examples)]
+}

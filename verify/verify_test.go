@@ -1,0 +1,281 @@
+package verify_test
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/verify"
+)
+
+// The tests build their tables with the generator; the package under
+// test does not use it.
+
+// built builds the tables up to n pieces with the dtw column in a
+// temporary directory, once per test binary.
+type built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+var tables3, tables4 built
+
+func (b *built) get(t *testing.T, pieces int) string {
+	t.Helper()
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "dtb-verify-test"); b.err == nil {
+			b.err = retro.Generate(context.Background(), retro.Options{Pieces: pieces, Dir: b.dir, DTW: true})
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, b := range []*built{&tables3, &tables4} {
+		if b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
+	}
+	os.Exit(code)
+}
+
+// copyTables copies the 3-piece tables to a new directory.
+func copyTables(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(tables3.get(t, 3))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// run verifies dir and returns the reports by file name.
+func run(t *testing.T, dir string, o verify.Options) map[string]verify.Report {
+	t.Helper()
+	reports, err := verify.Verify(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFile := map[string]verify.Report{}
+	for _, r := range reports {
+		byFile[filepath.Base(r.File)] = r
+	}
+	return byFile
+}
+
+// TestFreshTables verifies every table up to 4 pieces as built.
+func TestFreshTables(t *testing.T) {
+	dir := tables4.get(t, 4)
+	reports, err := verify.Verify(context.Background(), dir, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) != len(index.Materials(4)) {
+		t.Errorf("%d reports, want one per material: %d", len(reports), len(index.Materials(4)))
+	}
+	for _, r := range reports {
+		if !r.OK() || r.Checked == 0 || r.Checked > r.Positions {
+			t.Errorf("%s: %d of %d positions checked, %d mismatches %v, errors %v", r.File, r.Checked, r.Positions, r.Mismatches, r.Examples, r.Errors)
+		}
+	}
+}
+
+// mustContain fails unless err is among errs and its text names every
+// one of words.
+func mustContain(t *testing.T, what string, errs []error, words ...string) {
+	t.Helper()
+	for _, err := range errs {
+		ok := true
+		for _, w := range words {
+			ok = ok && strings.Contains(err.Error(), w)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Errorf("%s: errors %v, want one naming %q", what, errs, words)
+}
+
+// TestDamagedFiles damages files in several ways and checks that each is
+// reported by name (and block), that what depends on it is not checked
+// and that the rest passes.
+func TestDamagedFiles(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		file   string   // the damaged file
+		words  []string // what its errors name
+	}{
+		{"block byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), -10) },
+			"KKvK.dtb", []string{"KKvK.dtb", `column "dtw" block 0`}},
+		{"header byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), 30) },
+			"KKvK.dtb", []string{"KKvK.dtb", "header checksum"}},
+		{"truncated", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, "KKvK.dtb")
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(path, st.Size()-40); err != nil {
+				t.Fatal(err)
+			}
+		}, "KKvK.dtb", []string{"KKvK.dtb", "block 0"}},
+		{"missing", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "KKvK.dtb")); err != nil {
+				t.Fatal(err)
+			}
+		}, "KKvK.dtb", []string{"KKvK.dtb", "missing"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyTables(t)
+			c.damage(t, dir)
+			reports := run(t, dir, verify.Options{})
+			if len(reports) != len(index.Materials(3)) {
+				t.Errorf("%d reports, want %d", len(reports), len(index.Materials(3)))
+			}
+			mustContain(t, c.file, reports[c.file].Errors, c.words...)
+			// KvKK's quiet moves lead to KKvK.
+			mustContain(t, "KvKK.dtb", reports["KvKK.dtb"].Errors, "values not checked", "KKvK.dtb")
+			for _, name := range []string{"KvK.dtb", "KMvK.dtb", "MMvM.dtb"} {
+				if r := reports[name]; !r.OK() {
+					t.Errorf("%s (undamaged, needs no KKvK): %v %v", name, r.Errors, r.Examples)
+				}
+			}
+		})
+	}
+}
+
+// changeByte flips the bits of the byte at offset off of a file (from
+// the end if negative).
+func changeByte(t *testing.T, path string, off int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off < 0 {
+		off += len(b)
+	}
+	b[off] ^= 0xff
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnlistedFile checks that a table file the manifest does not list is
+// reported.
+func TestUnlistedFile(t *testing.T) {
+	dir := copyTables(t)
+	if err := os.WriteFile(filepath.Join(dir, "KKKvK.dtb"), []byte("stray"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, verify.Options{})["KKKvK.dtb"]
+	mustContain(t, "KKKvK.dtb", r.Errors, "not listed")
+}
+
+// TestChangedEntry rewrites KKvK through the codec, valid but for one
+// column entry of a position, and checks that the position is the one
+// mismatch of KKvK.
+func TestChangedEntry(t *testing.T) {
+	p, err := draughts.ParseFEN("W:WK1,K2:BK45") // a quiet win in 7 plies
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		column string
+		change func(b []byte, i int64)
+		stats  string // how the header's stats differ from the entries, if they do
+	}{
+		{table.ColumnValue, func(b []byte, i int64) { b[i] = table.PackValues(table.Draw, table.Draw) }, "theory [0,39402,19398], counted [0,39403,19397]"},
+		{table.ColumnDistance, func(b []byte, i int64) { b[i]-- }, ""},
+		{table.ColumnDTW, func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
+	} {
+		t.Run(c.column, func(t *testing.T) {
+			dir := copyTables(t)
+			rewrite(t, dir, "KKvK", func(col string, b []byte) {
+				if col == c.column {
+					c.change(b, index.New(table.MaterialOf(&p)).Rank(table.Placement(&p)))
+				}
+			})
+			r := run(t, dir, verify.Options{})["KKvK.dtb"]
+			if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
+				t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
+			}
+			if got := r.Examples[0].Recomputed; got != (probe.Result{Value: table.Win, Theory: table.Win, Distance: 7, DTW: 7}) {
+				t.Errorf("recomputed %+v, want a win in 7", got)
+			}
+			if c.stats != "" {
+				mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", c.stats)
+			}
+		})
+	}
+}
+
+// rewrite rewrites the table of material name in dir through the codec,
+// each column changed by change, and updates the manifest.
+func rewrite(t *testing.T, dir, name string, change func(col string, b []byte)) {
+	t.Helper()
+	path := filepath.Join(dir, name+".dtb")
+	r, err := codec.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	var data [][]byte
+	for c, col := range h.Columns {
+		b, err := r.ReadColumn(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		change(col.Name, b)
+		data = append(data, b)
+	}
+	r.Close()
+	if err := codec.Write(path, h, data); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		if e.File == name+".dtb" {
+			if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := codec.WriteManifest(dir, entries); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOnly checks one table, reading the ones it needs, and refuses a
+// material without a table.
+func TestOnly(t *testing.T) {
+	dir := copyTables(t)
+	changeByte(t, filepath.Join(dir, "MvMM.dtb"), -10) // not needed by KMvK
+	m, _ := index.ParseMaterial("KMvK")
+	reports, err := verify.Verify(context.Background(), dir, verify.Options{Only: &m})
+	if err != nil || len(reports) != 1 || !reports[0].OK() || reports[0].Material != m {
+		t.Errorf("--only KMvK: %v %+v", err, reports)
+	}
+	m, _ = index.ParseMaterial("KKKKvK")
+	if _, err := verify.Verify(context.Background(), dir, verify.Options{Only: &m}); err == nil {
+		t.Error("--only KKKKvK: no error, but there is no such table")
+	}
+}
