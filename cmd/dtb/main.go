@@ -3,6 +3,9 @@
 //
 //	dtb gen --pieces 4 --out tables     build every table up to 4 pieces
 //	dtb probe --dir tables FEN...       look positions up
+//	dtb stats --dir tables              summarise the tables
+//	dtb verify --dir tables             check every file and value
+//	dtb claim --dir tables KKKvK ...    settle claims of endgame theory
 //	dtb moves FEN                       list the legal moves
 //	dtb perft --depth 9 FEN             count the move tree
 //
