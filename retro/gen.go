@@ -334,8 +334,17 @@ func (s *solved) write(path string) error {
 	return codec.Write(path, h, data)
 }
 
-// stats summarises s.
+// stats summarises s, once: the file header and the report share it.
 func (s *solved) stats() table.Stats {
+	if s.summary == nil {
+		st := s.count()
+		s.summary = &st
+	}
+	return *s.summary
+}
+
+// count scans s for its stats.
+func (s *solved) count() table.Stats {
 	st := table.Stats{Positions: s.x.Size()}
 	for i, b := range s.values {
 		theory, rules, _ := table.UnpackValues(b)

@@ -17,6 +17,7 @@ type solved struct {
 	// captures marks the positions where the side to move must capture
 	// (bit i%64 of word i/64).
 	captures []uint64
+	summary  *table.Stats // stats, once computed
 }
 
 // capture reports whether the side to move must capture in position i.
