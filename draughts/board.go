@@ -20,6 +20,10 @@
 // every second row (bits 10, 21, 32 and 43) makes every diagonal step a
 // constant shift of 5 or 6 bits, so that sliding and jumping are shifts and
 // masks. Bits 54..63 and the ghost bits are never set in a valid bitboard.
+// SquareSet and FromSquareSet convert to and from plain square sets (bit
+// s-1 for square s). Step moves squares along Directions, Mirror and
+// MirrorSet turn the board by 180 degrees, and RowCol and SquareAt give a
+// square's place in a diagram.
 package draughts
 
 import "math/bits"
@@ -53,13 +57,14 @@ const (
 	BlackCrown uint64 = 0x1f << 49
 )
 
-// The four diagonal steps as rotations of the bitboard: towards row 1
-// (White's forward) by -6 and -5 bits, towards row 10 by +5 and +6.
-var directions = [4]int{-6, -5, 5, 6}
+// Directions are the four diagonal steps as rotations of a bitboard, for
+// Step: towards row 1 (White's forward) by -6 and -5 bits, towards row 10
+// (Black's forward) by +5 and +6.
+var Directions = [4]int{-6, -5, 5, 6}
 
-// step moves every square of x one diagonal step in direction d (one of
-// directions); squares that leave the board vanish.
-func step(x uint64, d int) uint64 { return bits.RotateLeft64(x, d) & Board }
+// Step moves every square of the bitboard x one diagonal step in direction
+// d (one of Directions); squares that leave the board vanish.
+func Step(x uint64, d int) uint64 { return bits.RotateLeft64(x, d) & Board }
 
 // Bit returns the bitboard of square s (1..50).
 func Bit(s int) uint64 { return 1 << bitIndex(s) }
@@ -88,7 +93,29 @@ func FromSquareSet(x uint64) uint64 {
 	return x&0x3ff | (x&(0x3ff<<10))<<1 | (x&(0x3ff<<20))<<2 | (x&(0x3ff<<30))<<3 | (x&(0x3ff<<40))<<4
 }
 
-// Mirror rotates a bitboard by 180 degrees: square s goes to 51-s.
-func Mirror(x uint64) uint64 {
-	return FromSquareSet(bits.Reverse64(SquareSet(x)) >> 14)
+// Mirror turns a bitboard by 180 degrees: square s goes to 51-s.
+func Mirror(x uint64) uint64 { return FromSquareSet(MirrorSet(SquareSet(x))) }
+
+// MirrorSet turns a plain square set (bit s-1 for square s) by 180
+// degrees: square s goes to 51-s.
+func MirrorSet(set uint64) uint64 { return bits.Reverse64(set) >> 14 }
+
+// RowCol returns the row and column of square sq (1..50) as the board is
+// drawn in diagrams, counting from 0: row 0 holds squares 1..5 on columns
+// 1, 3, .., 9, row 1 squares 6..10 on columns 0, 2, .., 8, and so on down
+// to square 46 on row 9, column 0. A square's row and column add up to an
+// odd number.
+func RowCol(sq int) (row, col int) {
+	row = (sq - 1) / 5
+	return row, 2*((sq-1)%5) + 1 - row%2
+}
+
+// SquareAt returns the square number (1..50) on row row and column col,
+// both counted from 0 as in RowCol, or 0 for a light square or one off
+// the board.
+func SquareAt(row, col int) int {
+	if row < 0 || row > 9 || col < 0 || col > 9 || (row+col)%2 == 0 {
+		return 0
+	}
+	return 5*row + col/2 + 1
 }

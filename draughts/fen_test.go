@@ -58,11 +58,8 @@ func TestParseFENErrors(t *testing.T) {
 	}
 }
 
-func TestMirrorAndFlip(t *testing.T) {
+func TestSquareSetAndFlip(t *testing.T) {
 	for s := 1; s <= 50; s++ {
-		if got := Square(Mirror(Bit(s))); got != 51-s {
-			t.Errorf("Mirror(%d) = %d", s, got)
-		}
 		if FromSquareSet(SquareSet(Bit(s))) != Bit(s) || SquareSet(Bit(s)) != 1<<(s-1) {
 			t.Errorf("square set conversion of %d", s)
 		}

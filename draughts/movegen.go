@@ -26,7 +26,7 @@ func (m Move) ToSquare() int { return int(squareOf[m.To]) }
 // IsCapture reports whether the move captures.
 func (m Move) IsCapture() bool { return m.Captured != 0 }
 
-// forward returns the two forward directions of side c's men.
+// forward returns the two forward Directions of side c's men.
 func forward(c Color) [2]int {
 	if c == White {
 		return [2]int{-6, -5}
@@ -47,7 +47,7 @@ func (p *Position) Moves(buf []Move) []Move {
 	}
 	men := own &^ p.Kings
 	for _, d := range forward(p.Side) {
-		for to := step(men, d) & empty; to != 0; to &= to - 1 {
+		for to := Step(men, d) & empty; to != 0; to &= to - 1 {
 			t := bits.TrailingZeros64(to)
 			buf = append(buf, Move{From: uint8(t - d), To: uint8(t)})
 		}
@@ -55,8 +55,8 @@ func (p *Position) Moves(buf []Move) []Move {
 	for kings := own & p.Kings; kings != 0; kings &= kings - 1 {
 		k := kings & -kings
 		from := uint8(bits.TrailingZeros64(k))
-		for _, d := range directions {
-			for t := step(k, d) & empty; t != 0; t = step(t, d) & empty {
+		for _, d := range Directions {
+			for t := Step(k, d) & empty; t != 0; t = Step(t, d) & empty {
 				buf = append(buf, Move{From: from, To: uint8(bits.TrailingZeros64(t))})
 			}
 		}
@@ -75,12 +75,12 @@ func (p *Position) CountMoves() int {
 	men, kings := own&^p.Kings, own&p.Kings
 	n := 0
 	for _, d := range forward(p.Side) {
-		n += bits.OnesCount64(step(men, d) & empty)
+		n += bits.OnesCount64(Step(men, d) & empty)
 	}
 	for ; kings != 0; kings &= kings - 1 {
 		k := kings & -kings
-		for _, d := range directions {
-			for t := step(k, d) & empty; t != 0; t = step(t, d) & empty {
+		for _, d := range Directions {
+			for t := Step(k, d) & empty; t != 0; t = Step(t, d) & empty {
 				n++
 			}
 		}
@@ -106,16 +106,16 @@ func (p *Position) sides() (own, opp, empty uint64) {
 // canCapture reports whether any piece of own can capture a piece of opp.
 func (p *Position) canCapture(own, opp, empty uint64) bool {
 	men, kings := own&^p.Kings, own&p.Kings
-	for _, d := range directions {
-		if step(step(men, d)&opp, d)&empty != 0 {
+	for _, d := range Directions {
+		if Step(Step(men, d)&opp, d)&empty != 0 {
 			return true
 		}
 		if kings != 0 {
-			ray := step(kings, d)
-			for x := ray & empty; x != 0; x = step(x, d) & empty {
-				ray |= step(x, d)
+			ray := Step(kings, d)
+			for x := ray & empty; x != 0; x = Step(x, d) & empty {
+				ray |= Step(x, d)
 			}
-			if step(ray&opp, d)&empty != 0 {
+			if Step(ray&opp, d)&empty != 0 {
 				return true
 			}
 		}
@@ -142,8 +142,8 @@ func (c *capturer) search(p *Position, own, opp uint64) {
 	empty := Board &^ (own | opp)
 	// Only kings and the men next to a capturable piece can start a capture.
 	starts := own & p.Kings
-	for _, d := range directions {
-		starts |= own & step(opp&step(empty, -d), -d)
+	for _, d := range Directions {
+		starts |= own & Step(opp&Step(empty, -d), -d)
 	}
 	for ; starts != 0; starts &= starts - 1 {
 		x := starts & -starts
@@ -161,12 +161,12 @@ func (c *capturer) search(p *Position, own, opp uint64) {
 // (n pieces).
 func (c *capturer) man(at, taken uint64, n int) {
 	more := false
-	for _, d := range directions {
-		over := step(at, d) & c.opp &^ taken
+	for _, d := range Directions {
+		over := Step(at, d) & c.opp &^ taken
 		if over == 0 {
 			continue
 		}
-		if to := step(over, d) & c.empty; to != 0 {
+		if to := Step(over, d) & c.empty; to != 0 {
 			more = true
 			c.man(to, taken|over, n+1)
 		}
@@ -179,15 +179,15 @@ func (c *capturer) man(at, taken uint64, n int) {
 // king continues a capture by a king standing on at.
 func (c *capturer) king(at, taken uint64, n int) {
 	more := false
-	for _, d := range directions {
-		x := step(at, d)
+	for _, d := range Directions {
+		x := Step(at, d)
 		for x&c.empty != 0 {
-			x = step(x, d)
+			x = Step(x, d)
 		}
 		if x&c.opp&^taken == 0 {
 			continue
 		}
-		for to := step(x, d) & c.empty; to != 0; to = step(to, d) & c.empty {
+		for to := Step(x, d) & c.empty; to != 0; to = Step(to, d) & c.empty {
 			more = true
 			c.king(to, taken|x, n+1)
 		}

@@ -8,24 +8,14 @@ import (
 )
 
 // This file checks Moves against a slow reference generator written on
-// (row, column) coordinates, sharing nothing with the bitboard code.
+// (row, column) coordinates (RowCol and SquareAt, tested in board_test.go),
+// sharing nothing with the bitboard code.
 
-type coord struct{ r, c int } // row 0..9 from Black's side, column 0..9
+type coord struct{ r, c int } // row 0..9 from Black's side, column 0..9, as in RowCol
 
 func coordOf(s int) coord {
-	r := (s - 1) / 5
-	c := 2 * ((s - 1) % 5)
-	if r%2 == 0 {
-		c++
-	}
+	r, c := RowCol(s)
 	return coord{r, c}
-}
-
-func squareAt(r, c int) int {
-	if r < 0 || r > 9 || c < 0 || c > 9 || (r+c)%2 == 0 {
-		return 0
-	}
-	return r*5 + c/2 + 1
 }
 
 // refMoves returns the legal moves as "from-to" and "from x to {captured}"
@@ -63,17 +53,17 @@ func refMoves(p Position) []string {
 			a := coordOf(at)
 			dist := 1
 			for ; king; dist++ {
-				s := squareAt(a.r+dist*d.r, a.c+dist*d.c)
+				s := SquareAt(a.r+dist*d.r, a.c+dist*d.c)
 				if s == 0 || (board[s] != 0 && s != from) {
 					break
 				}
 			}
-			over := squareAt(a.r+dist*d.r, a.c+dist*d.c)
+			over := SquareAt(a.r+dist*d.r, a.c+dist*d.c)
 			if over == 0 || board[over] >= 0 || slices.Contains(taken, over) {
 				continue
 			}
 			for l := dist + 1; ; l++ {
-				to := squareAt(a.r+l*d.r, a.c+l*d.c)
+				to := SquareAt(a.r+l*d.r, a.c+l*d.c)
 				if to == 0 || (board[to] != 0 && to != from) {
 					break
 				}
@@ -113,13 +103,13 @@ func refMoves(p Position) []string {
 			a := coordOf(s)
 			for _, dc := range []int{-1, 1} {
 				if board[s] == 1 {
-					if to := squareAt(a.r+fwd, a.c+dc); to != 0 && board[to] == 0 {
+					if to := SquareAt(a.r+fwd, a.c+dc); to != 0 && board[to] == 0 {
 						out = append(out, fmt.Sprintf("%d-%d", s, to))
 					}
 				}
 				for dr := -1; board[s] == 2 && dr <= 1; dr += 2 {
 					for l := 1; ; l++ {
-						to := squareAt(a.r+l*dr, a.c+l*dc)
+						to := SquareAt(a.r+l*dr, a.c+l*dc)
 						if to == 0 || board[to] != 0 {
 							break
 						}

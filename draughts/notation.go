@@ -94,15 +94,15 @@ func (p *Position) capturePaths(m Move, fn func(path []int) bool) bool {
 		if taken == m.Captured {
 			return at == 1<<m.To && fn(path[:len(path)-1])
 		}
-		for _, d := range directions {
-			x := step(at, d)
+		for _, d := range Directions {
+			x := Step(at, d)
 			for king && x&empty != 0 {
-				x = step(x, d)
+				x = Step(x, d)
 			}
 			if x&m.Captured&^taken == 0 {
 				continue
 			}
-			for to := step(x, d) & empty; to != 0; to = step(to, d) & empty {
+			for to := Step(x, d) & empty; to != 0; to = Step(to, d) & empty {
 				path = append(path, Square(to))
 				ok := walk(to, taken|x)
 				path = path[:len(path)-1]

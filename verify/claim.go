@@ -157,17 +157,14 @@ func parseSquares(s string) (uint64, error) {
 			}
 			continue
 		}
-		// Rows and columns from 0, row 0 holding squares 1-5 on columns
-		// 1, 3, .., 9, row 1 squares 6-10 on columns 0, 2, .., 8.
-		coord := func(sq int) (int, int) { r := (sq - 1) / 5; return r, 2*((sq-1)%5) + 1 - r%2 }
-		ra, ca := coord(a)
-		rb, cb := coord(b)
+		ra, ca := draughts.RowCol(a)
+		rb, cb := draughts.RowCol(b)
 		if abs(rb-ra) != abs(cb-ca) {
 			return 0, fmt.Errorf("%q: %d and %d are not on one diagonal", item, a, b)
 		}
 		dr, dc := sign(rb-ra), sign(cb-ca)
 		for r, c := ra, ca; ; r, c = r+dr, c+dc {
-			set |= draughts.Bit(5*r + c/2 + 1)
+			set |= draughts.Bit(draughts.SquareAt(r, c))
 			if r == rb {
 				break
 			}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -238,8 +237,8 @@ type checker struct {
 // successors' placements are pl's flip with the moving piece changed.
 func (c *checker) recompute(pl index.Placement, moves []draughts.Move) probe.Result {
 	flip := index.Placement{
-		WhiteMen: mirror(pl.BlackMen), WhiteKings: mirror(pl.BlackKings),
-		BlackMen: mirror(pl.WhiteMen), BlackKings: mirror(pl.WhiteKings),
+		WhiteMen: draughts.MirrorSet(pl.BlackMen), WhiteKings: draughts.MirrorSet(pl.BlackKings),
+		BlackMen: draughts.MirrorSet(pl.WhiteMen), BlackKings: draughts.MirrorSet(pl.WhiteKings),
 	}
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
@@ -316,6 +315,3 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 		return nil
 	})
 }
-
-// mirror turns a square set by 180 degrees: square s becomes 51-s.
-func mirror(set uint64) uint64 { return bits.Reverse64(set) >> 14 }

@@ -8,8 +8,7 @@ import (
 )
 
 // The board is drawn as in diagrams: row 1 (squares 1-5) on top, square
-// 46 bottom left. Row r and column c count from 0; the dark squares are
-// those with r+c odd, and square 5r+c/2+1 stands on (r, c).
+// 46 bottom left, rows and columns as in draughts.RowCol.
 
 // piece returns the letter of what stands on square sq: w or W for a
 // White man or king, b or B for Black's, '.' for nothing.
@@ -34,11 +33,11 @@ func textDiagram(p draughts.Position) string {
 	var b strings.Builder
 	for r := range 10 {
 		for c := range 10 {
-			if (r+c)%2 == 0 {
+			if sq := draughts.SquareAt(r, c); sq == 0 {
 				b.WriteString("  ")
 			} else {
 				b.WriteByte(' ')
-				b.WriteByte(piece(p, 5*r+c/2+1))
+				b.WriteByte(piece(p, sq))
 			}
 		}
 		fmt.Fprintf(&b, "   %2d-%d\n", 5*r+1, 5*r+5)
@@ -55,10 +54,11 @@ func svgDiagram(p draughts.Position) string {
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#f0d9b5"/>`+"\n", 10*cell, 10*cell)
 	for r := range 10 {
 		for c := range 10 {
-			if (r+c)%2 == 0 {
+			sq := draughts.SquareAt(r, c)
+			if sq == 0 {
 				continue
 			}
-			x, y, sq := c*cell, r*cell, 5*r+c/2+1
+			x, y := c*cell, r*cell
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#b58863"/>`+"\n", x, y, cell, cell)
 			fmt.Fprintf(&b, `<text x="%d" y="%d" font-family="sans-serif" font-size="9" fill="#f0d9b5">%d</text>`+"\n", x+2, y+10, sq)
 			fill, line := "#fafafa", "#202020"
