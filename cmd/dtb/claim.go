@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
@@ -214,12 +215,12 @@ func printClaim(w io.Writer, q verify.Query, res *verify.Result, svgDir string) 
 		}
 	}
 	for i, x := range res.Examples {
-		fmt.Fprintf(w, "%d. %s\n%s", i+1, exampleText(x), textDiagram(x.Position))
+		fmt.Fprintf(w, "%d. %s\n%s", i+1, exampleText(x), diagram.Text(x.Position))
 		if svgDir == "" {
 			continue
 		}
 		path := filepath.Join(svgDir, fmt.Sprintf("example-%d.svg", i+1))
-		if err := os.WriteFile(path, []byte(svgDiagram(x.Position)), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(diagram.SVG(x.Position)), 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "(diagram: %s)\n", path)

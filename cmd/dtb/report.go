@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
@@ -173,10 +174,10 @@ func writeReport(ctx context.Context, dir, path string, threads int) error {
 			continue
 		}
 		name := fmt.Sprintf("%d.svg", i+1)
-		if err := os.WriteFile(filepath.Join(svgDir, name), []byte(svgDiagram(example.Position)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(svgDir, name), []byte(diagram.SVG(example.Position)), 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "\nExample: %s.\n\n![%s](claims/%s)\n\n```text\n%s```\n", posText(*example), example.Position.FEN(), name, textDiagram(example.Position))
+		fmt.Fprintf(&b, "\nExample: %s.\n\n![%s](claims/%s)\n\n```text\n%s```\n", posText(*example), example.Position.FEN(), name, diagram.Text(example.Position))
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -1,4 +1,18 @@
-package main
+// Package diagram draws positions of international draughts as board
+// diagrams, in text for terminals and Markdown, and as SVG images.
+//
+// Use it like this:
+//
+//	p, err := draughts.ParseFEN("W:WK10,28:B23,K41")
+//	if err != nil { ... }
+//	fmt.Print(diagram.Text(p))
+//	os.WriteFile("position.svg", []byte(diagram.SVG(p)), 0o644)
+//
+// Both draw the board as in printed diagrams: row 1 (squares 1-5) on top,
+// square 46 bottom left, with rows and columns as in draughts.RowCol, and
+// name the side to move below it. Their output depends on nothing but the
+// position, so it can be compared byte for byte.
+package diagram
 
 import (
 	"fmt"
@@ -6,9 +20,6 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 )
-
-// The board is drawn as in diagrams: row 1 (squares 1-5) on top, square
-// 46 bottom left, rows and columns as in draughts.RowCol.
 
 // piece returns the letter of what stands on square sq: w or W for a
 // White man or king, b or B for Black's, '.' for nothing.
@@ -27,9 +38,11 @@ func piece(p draughts.Position, sq int) byte {
 	return c
 }
 
-// textDiagram draws p in text, a row per line, light squares blank, with
-// the squares of each row on the right.
-func textDiagram(p draughts.Position) string {
+// Text draws p in text, a row per line, light squares blank, with the
+// squares of each row on the right, and a last line naming the side to
+// move and the letters: w/W White man/king, b/B Black man/king, '.' an
+// empty dark square.
+func Text(p draughts.Position) string {
 	var b strings.Builder
 	for r := range 10 {
 		for c := range 10 {
@@ -46,8 +59,9 @@ func textDiagram(p draughts.Position) string {
 	return b.String()
 }
 
-// svgDiagram draws p as an SVG image with the square numbers.
-func svgDiagram(p draughts.Position) string {
+// SVG draws p as a standalone SVG image, 400 by 424 pixels, with the
+// number of each dark square in its corner.
+func SVG(p draughts.Position) string {
 	const cell = 40
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %[1]d %[2]d">`+"\n", 10*cell, 10*cell+24)
