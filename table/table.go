@@ -1,5 +1,5 @@
 // Package table defines what an endgame table stores for a position and
-// what it means under the rules (../shared/RULES.md): the values, the
+// what it means under the rules (docs/rules.md): the values, the
 // move-limit classes of a material and how their clocks carry over a move,
 // and how a position is located in a table. The generator (retro), the
 // prober (probe) and the verifier (verify) share it; nothing else.
