@@ -180,7 +180,7 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 }
 
 // TestClassBudgets recomputes the class B tables (their distances and
-// rules values) by the definition of RULES.md: the value under every
+// rules values) by the definition of docs/rules.md: the value under every
 // budget b from 0 up, each from the values under b-1.
 func TestClassBudgets(t *testing.T) {
 	dir, err := generated()
@@ -253,7 +253,7 @@ func TestClassBudgets(t *testing.T) {
 }
 
 // TestPublishedLongestWins checks the longest wins under the rules that
-// RULES.md cites (White to move, plies).
+// docs/rules.md cites (White to move, plies).
 func TestPublishedLongestWins(t *testing.T) {
 	dir, err := generated()
 	if err != nil {
