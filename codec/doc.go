@@ -31,6 +31,12 @@
 //
 // # File format
 //
+// docs/format.md specifies a whole table directory for readers in any
+// language: this byte layout, the order of the positions (package index),
+// what the columns and the rules flags of package table mean, how capture
+// positions are resolved, and the versions a reader must refuse. It
+// repeats the layout below; a change to one must be made in the other.
+//
 // All integers are little-endian. A file is a fixed prefix, a header, a
 // block table, a checksum, then the compressed blocks:
 //

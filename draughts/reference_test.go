@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// readReference returns the rows of a tab-separated file of
-// ../shared/reference, each with cols columns, skipping comments.
+// readReference returns the rows of a tab-separated file of testdata,
+// each with cols columns, skipping comments (which name the source).
 func readReference(t testing.TB, name string, cols int) [][]string {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "reference", name))
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

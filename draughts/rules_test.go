@@ -8,7 +8,7 @@ import (
 )
 
 // TestRuleBookMoves checks the complete move lists of the rule-book
-// diagrams in shared/reference/rule-moves.tsv.
+// diagrams in testdata/rule-moves.tsv.
 func TestRuleBookMoves(t *testing.T) {
 	for _, cols := range readReference(t, "rule-moves.tsv", 3) {
 		p, err := ParseFEN(cols[0])

@@ -3,6 +3,8 @@ package probe
 import (
 	"container/list"
 	"sync"
+
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // The cache has 1<<shardBits independently locked shards.
@@ -29,11 +31,10 @@ type shard struct {
 	index map[uint64]*list.Element
 }
 
-// block is block number n of a file: the decoded bytes of each column of
-// columns the file has.
+// block is block number n of a file, every column decoded.
 type block struct {
 	key  uint64
-	cols [numColumns][]byte
+	cols table.Columns
 	size int64
 }
 
@@ -60,17 +61,13 @@ func (c *cache) get(f *file, n int64) (*block, error) {
 	}
 	s.mu.Unlock()
 
-	b := &block{key: key}
-	for c, col := range f.col {
-		if col < 0 {
-			continue
-		}
-		data, err := f.r.ReadBlock(col, int(n), nil)
-		if err != nil {
-			return nil, err
-		}
-		b.cols[c] = data
-		b.size += int64(len(data))
+	cols, err := f.r.ReadBlock(int(n))
+	if err != nil {
+		return nil, err
+	}
+	b := &block{key: key, cols: cols}
+	for _, c := range cols {
+		b.size += int64(len(c))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

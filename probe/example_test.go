@@ -37,7 +37,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %v, distance %d, dtw %d\n", fen, r.Value, r.Distance, r.DTW)
+		fmt.Printf("%s: %v, distance %d, dtw %d\n", fen, r.Rules, r.Distance, r.DTW)
 	}
 	fmt.Println(t.Materials())
 	// Output:

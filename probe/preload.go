@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"encoding/binary"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -22,17 +21,11 @@ func (t *Tables) Preload(m index.Material) error {
 		return err
 	}
 	b := &block{}
-	for c, col := range f.col {
-		if col >= 0 {
-			if b.cols[c], err = f.r.ReadColumn(col); err != nil {
-				return err
-			}
-		}
+	if b.cols, err = f.r.ReadColumns(); err != nil {
+		return err
 	}
-	if f.dontCare {
-		if err := t.resolve(f, b); err != nil {
-			return err
-		}
+	if err := t.resolve(f, b); err != nil {
+		return err
 	}
 	f.mem.Store(b)
 	return nil
@@ -59,28 +52,10 @@ func (t *Tables) resolve(f *file, b *block) error {
 				if err != nil {
 					return err
 				}
-				b.set(i, r)
+				b.cols.Set(i, r)
 			}
 			return nil
 		})
 	}
 	return g.Wait()
-}
-
-// set stores r as entry i of b.
-func (b *block) set(i int64, r Result) {
-	b.cols[colValue][i] = table.PackValues(r.Theory, r.Value)
-	if d := b.cols[colDistance]; d != nil {
-		d[i] = table.NoDistance
-		if r.Distance >= 0 {
-			d[i] = byte(min(r.Distance, table.NoDistance-1))
-		}
-	}
-	if d := b.cols[colDTW]; d != nil {
-		n := uint16(table.NoDTW)
-		if r.DTW >= 0 {
-			n = uint16(r.DTW)
-		}
-		binary.LittleEndian.PutUint16(d[2*i:], n)
-	}
 }

@@ -6,7 +6,7 @@
 //	}
 //	defer t.Close()
 //	pos, _ := draughts.ParseFEN("W:WK10:BK5")
-//	r, err := t.Probe(pos) // r.Value == table.Win, r.Distance == 3
+//	e, err := t.Probe(pos) // e.Rules == table.Win, e.Distance == 3
 //
 // Open reads the directory's manifest; each table file is opened on its
 // first use. A Tables is safe for concurrent use by many goroutines: files
@@ -21,7 +21,6 @@
 package probe
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -46,37 +45,9 @@ type Options struct {
 // table in the directory.
 var ErrMissing = errors.New("probe: no table")
 
-// Result is what the tables say about a position, from the side to move's
-// point of view.
-type Result struct {
-	Value  table.Value // under the rules (RULES.md)
-	Theory table.Value // theoretical: only repetition draws
-	// Distance is the class distance of a class A or B position: the least
-	// budget in plies under which it is won (or lost); -1 for a position
-	// drawn under every budget or not of class A or B.
-	Distance int
-	// DTW is the theoretical number of plies to the end of the game; -1
-	// for a draw or when the tables lack the dtw column.
-	DTW int
-}
-
 // maxPieces is the most pieces a material may have: the index of some
 // materials with more does not fit in an int64.
 const maxPieces = 14
-
-// The columns probe reads, in file-independent order.
-const (
-	colValue = iota
-	colDistance
-	colDTW
-	numColumns
-)
-
-var columns = [numColumns]codec.Column{
-	{Name: table.ColumnValue, Width: 1},
-	{Name: table.ColumnDistance, Width: 1},
-	{Name: table.ColumnDTW, Width: 2},
-}
 
 // Tables is a directory of tables opened for probing.
 type Tables struct {
@@ -94,11 +65,9 @@ type file struct {
 
 	once      sync.Once
 	err       error // of opening
-	r         *codec.Reader
+	r         *table.File
 	x         *index.Index
-	col       [numColumns]int // the file's column of each of columns; -1 if absent
 	blockSize int64
-	dontCare  bool                  // capture positions hold no real value
 	mem       atomic.Pointer[block] // the whole table after Preload, capture positions resolved
 }
 
@@ -179,61 +148,32 @@ func (t *Tables) file(m index.Material) (*file, error) {
 
 // open opens the file and checks that its header fits its material.
 func (f *file) open() (err error) {
-	r, err := codec.Open(f.path)
-	if err != nil {
+	if f.r, err = table.Open(f.path, f.m); err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			r.Close()
-		}
-	}()
-	bad := func(kind error, format string, args ...any) error {
-		return fmt.Errorf("probe: %s: %s: %w", f.path, fmt.Sprintf(format, args...), kind)
-	}
-	h := r.Header()
 	f.x = index.New(f.m)
-	switch {
-	case h.Material != f.m.String():
-		return bad(codec.ErrCorrupt, "material %s, want %s", h.Material, f.m)
-	case h.IndexVersion != table.IndexVersion:
-		return bad(codec.ErrVersion, "index version %d, want %d", h.IndexVersion, table.IndexVersion)
-	case h.Positions != f.x.Size():
-		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, f.x.Size())
-	}
-	for c, want := range columns {
-		f.col[c] = slices.IndexFunc(h.Columns, func(col codec.Column) bool { return col.Name == want.Name })
-		if f.col[c] >= 0 && h.Columns[f.col[c]] != want {
-			return bad(codec.ErrCorrupt, "column %q is %d bytes wide, want %d", want.Name, h.Columns[f.col[c]].Width, want.Width)
-		}
-	}
-	if f.col[colValue] < 0 {
-		return bad(codec.ErrCorrupt, "no %q column", table.ColumnValue)
-	}
-	f.blockSize = int64(h.BlockSize)
-	f.dontCare = h.Rules&table.RulesCapturesDontCare != 0
-	f.r = r
+	f.blockSize = int64(f.r.Header().BlockSize)
 	return nil
 }
 
-// Probe returns the values of p. A position whose side to move has no
+// Probe returns the entry of p. A position whose side to move has no
 // pieces is lost at distance 0 without a table. Probe returns an error
 // wrapping ErrMissing if a table it needs is not in the directory, one
 // wrapping codec.ErrCorrupt (naming the file and block) if a table is
 // damaged, and an error for a position that is not legal or whose side to
 // move has pieces but the other side none.
-func (t *Tables) Probe(p draughts.Position) (Result, error) {
+func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
 	if err := check(&p); err != nil {
-		return Result{}, err
+		return table.Entry{}, err
 	}
 	if p.Pieces(p.Side) == 0 {
-		return Result{Value: table.Loss, Theory: table.Loss}, nil
+		return table.Entry{Rules: table.Loss, Theory: table.Loss}, nil
 	}
 	f, err := t.file(table.MaterialOf(&p))
 	if err != nil {
-		return Result{}, err
+		return table.Entry{}, err
 	}
-	if f.dontCare && f.mem.Load() == nil && p.HasCapture() {
+	if f.mem.Load() == nil && p.HasCapture() { // a don't-care on disk
 		return t.captures(&p, f)
 	}
 	return t.stored(f, f.x.Rank(table.Placement(&p)))
@@ -255,29 +195,20 @@ func check(p *draughts.Position) error {
 }
 
 // stored returns the values stored for entry i of f.
-func (t *Tables) stored(f *file, i int64) (Result, error) {
+func (t *Tables) stored(f *file, i int64) (table.Entry, error) {
 	b, j := f.mem.Load(), int(i)
 	if b == nil {
 		var err error
 		if b, err = t.cache.get(f, i/f.blockSize); err != nil {
-			return Result{}, err
+			return table.Entry{}, err
 		}
 		j = int(i % f.blockSize)
 	}
-	theory, rules, ok := table.UnpackValues(b.cols[colValue][j])
+	e, ok := b.cols.Entry(int64(j))
 	if !ok {
-		return Result{}, fmt.Errorf("probe: %s: entry %d: bad value byte %#x: %w", f.path, i, b.cols[colValue][j], codec.ErrCorrupt)
+		return table.Entry{}, fmt.Errorf("probe: %s: entry %d: bad value byte %#x: %w", f.path, i, b.cols[table.ValueColumn][j], codec.ErrCorrupt)
 	}
-	r := Result{Value: rules, Theory: theory, Distance: -1, DTW: -1}
-	if d := b.cols[colDistance]; d != nil && d[j] != table.NoDistance {
-		r.Distance = int(d[j])
-	}
-	if d := b.cols[colDTW]; d != nil {
-		if n := binary.LittleEndian.Uint16(d[2*j:]); n != table.NoDTW {
-			r.DTW = int(n)
-		}
-	}
-	return r, nil
+	return e, nil
 }
 
 // captures resolves a capture position of f's material as the generator
@@ -285,44 +216,23 @@ func (t *Tables) stored(f *file, i int64) (Result, error) {
 // shortest win and the loser the longest loss; under the rules each
 // successor's outcome is seen through the clock that carries over the
 // capture (table.RulesOutcome).
-func (t *Tables) captures(p *draughts.Position, f *file) (Result, error) {
+func (t *Tables) captures(p *draughts.Position, f *file) (table.Entry, error) {
 	var theory, rules table.Minimax
-	dtw := f.col[colDTW] >= 0
+	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
 		q := p.Play(m)
 		s, err := t.Probe(q)
 		if err != nil {
-			return Result{}, err
+			return table.Entry{}, err
 		}
-		theory.Add(table.Outcome{Value: s.Theory, Dist: max(s.DTW, 0)})
+		theory.Add(s.TheoryOutcome())
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		rules.Add(rulesOutcome(f.class, &q, s))
+		rules.Add(s.RulesOutcome(f.class, table.ClassOf(table.MaterialOf(&q))))
 	}
-	th, ru := theory.Outcome(), rules.Outcome()
-	r := Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
-	if dtw && th.Value != table.Draw {
-		r.DTW = th.Dist
+	e := table.NewEntry(f.class, theory.Outcome(), rules.Outcome())
+	if !dtw {
+		e.DTW = -1
 	}
-	if f.class != table.NoClass && ru.Value != table.Draw {
-		r.Distance = ru.Dist
-		if ru.Dist > f.class.Budget() {
-			r.Value = table.Draw
-		}
-	}
-	return r, nil
-}
-
-// rulesOutcome returns the outcome under the rules, seen from a position of
-// class from, of its successor q whose probe result is s: lost at 0 if q's
-// side to move has no pieces, else table.RulesOutcome.
-func rulesOutcome(from table.Class, q *draughts.Position, s Result) table.Outcome {
-	if q.Pieces(q.Side) == 0 {
-		return table.Outcome{Value: table.Loss}
-	}
-	dist := table.NoDistance
-	if s.Distance >= 0 {
-		dist = s.Distance
-	}
-	return table.RulesOutcome(from, table.ClassOf(table.MaterialOf(q)), s.Theory, s.Value, dist)
+	return e, nil
 }

@@ -3,7 +3,6 @@ package probe
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,7 +55,7 @@ func open(tb testing.TB, dir string, o Options) *Tables {
 	return t
 }
 
-func mustProbe(tb testing.TB, t *Tables, p draughts.Position) Result {
+func mustProbe(tb testing.TB, t *Tables, p draughts.Position) table.Entry {
 	tb.Helper()
 	r, err := t.Probe(p)
 	if err != nil {
@@ -75,40 +74,26 @@ func fen(tb testing.TB, s string) draughts.Position {
 }
 
 // recompute returns what the rules say p is worth given the probes of its
-// successors: the min-max of RULES.md, with the class clocks carried over
-// each move as table.RulesOutcome says. It shares no code with Probe.
-func recompute(t *Tables, p draughts.Position) (Result, error) {
+// successors: the min-max of docs/rules.md, with the class clocks carried
+// over each move as table.Entry.RulesOutcome says. It shares no code with
+// Probe beyond package table.
+func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
 	class := table.ClassOf(table.MaterialOf(&p))
 	var theory, rules []table.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
 		s, err := t.Probe(q)
 		if err != nil {
-			return Result{}, err
+			return table.Entry{}, err
 		}
 		theory = append(theory, table.Outcome{Value: s.Theory, Dist: s.DTW})
 		o := table.Outcome{Value: table.Loss} // q's side to move has no pieces: lost
 		if q.Pieces(q.Side) != 0 {
-			d := s.Distance
-			if d < 0 {
-				d = table.NoDistance
-			}
-			o = table.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)), s.Theory, s.Value, d)
+			o = s.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)))
 		}
 		rules = append(rules, o)
 	}
-	th, ru := best(theory), best(rules)
-	r := Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
-	if th.Value != table.Draw {
-		r.DTW = th.Dist
-	}
-	if class != table.NoClass && ru.Value != table.Draw {
-		r.Distance = ru.Dist
-		if ru.Dist > class.Budget() {
-			r.Value = table.Draw
-		}
-	}
-	return r, nil
+	return table.NewEntry(class, best(theory), best(rules)), nil
 }
 
 // best returns the outcome of a position whose moves lead to outs: the
@@ -128,30 +113,21 @@ func best(outs []table.Outcome) table.Outcome {
 }
 
 // storedEntries returns a function giving entry i of the file of m as
-// written, as a Result.
-func storedEntries(tb testing.TB, m index.Material) func(i int64) Result {
+// written.
+func storedEntries(tb testing.TB, m index.Material) func(i int64) table.Entry {
 	tb.Helper()
-	r, err := codec.Open(filepath.Join(dir, table.FileName(m)))
+	f, err := table.Open(filepath.Join(dir, table.FileName(m)), m)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer r.Close()
-	cols := map[string][]byte{}
-	for c, col := range r.Header().Columns {
-		if cols[col.Name], err = r.ReadColumn(c); err != nil {
-			tb.Fatal(err)
-		}
+	defer f.Close()
+	cols, err := f.ReadColumns()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return func(i int64) Result {
-		theory, rules, _ := table.UnpackValues(cols[table.ColumnValue][i])
-		res := Result{Value: rules, Theory: theory, Distance: -1, DTW: -1}
-		if d := cols[table.ColumnDistance]; d != nil && d[i] != table.NoDistance {
-			res.Distance = int(d[i])
-		}
-		if d := binary.LittleEndian.Uint16(cols[table.ColumnDTW][2*i:]); d != table.NoDTW {
-			res.DTW = int(d)
-		}
-		return res
+	return func(i int64) table.Entry {
+		e, _ := cols.Entry(i)
+		return e
 	}
 }
 
@@ -188,7 +164,7 @@ func TestEveryPosition(t *testing.T) {
 				t.Errorf("%s: probe %+v, stored %+v", w, r, stored(i))
 				errs++
 			}
-			addStats(&stats, w, r)
+			stats.Add(r, w.HasCapture(), w.FEN)
 			if errs > 10 {
 				t.Fatal("too many errors")
 			}
@@ -204,28 +180,6 @@ func TestEveryPosition(t *testing.T) {
 		if stats != want {
 			t.Errorf("%s: stats of the probes %+v, stored %+v", m, stats, want)
 		}
-	}
-}
-
-// addStats counts the probe r of w into s as the generator does.
-func addStats(s *table.Stats, w draughts.Position, r Result) {
-	s.Positions++
-	if w.HasCapture() {
-		s.Captures++
-	}
-	s.Theory[r.Theory]++
-	s.Rules[r.Value]++
-	if r.Theory == table.Win && r.Value != table.Win {
-		s.CursedWins++
-	}
-	if r.Theory == table.Loss && r.Value != table.Loss {
-		s.BlessedLosses++
-	}
-	if r.Value == table.Win && r.Distance > s.LongestDistance {
-		s.LongestDistance, s.LongestDistanceFEN = r.Distance, w.FEN()
-	}
-	if r.Theory == table.Win && r.DTW > s.LongestDTW {
-		s.LongestDTW, s.LongestDTWFEN = r.DTW, w.FEN()
 	}
 }
 
@@ -248,20 +202,20 @@ func TestWithoutDTW(t *testing.T) {
 
 func TestKnownFacts(t *testing.T) {
 	tables := open(t, dir, Options{})
-	win := func(dist, dtw int) Result {
-		return Result{Value: table.Win, Theory: table.Win, Distance: dist, DTW: dtw}
+	win := func(dist, dtw int) table.Entry {
+		return table.Entry{Rules: table.Win, Theory: table.Win, Distance: dist, DTW: dtw}
 	}
 	for _, c := range []struct {
 		fen  string
-		want Result
+		want table.Entry
 	}{
 		{"W:WK10:BK5", win(3, 3)},  // the longest KvK win (5-move rule: class B)
 		{"B:WK46:BK41", win(3, 3)}, // its colour flip
-		{"W:WK2:BK26", Result{Value: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}},
+		{"W:WK2:BK26", table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}},
 		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
-		{"W:W6:BK1", Result{Value: table.Loss, Theory: table.Loss, Distance: -1}}, // blocked
-		{"B:WK10", Result{}}, // Black has no pieces: lost at once
-		{"W:W:B", Result{}},
+		{"W:W6:BK1", table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: -1}}, // blocked
+		{"B:WK10", table.Entry{}}, // Black has no pieces: lost at once
+		{"W:W:B", table.Entry{}},
 	} {
 		if r := mustProbe(t, tables, fen(t, c.fen)); r != c.want {
 			t.Errorf("%s: %+v, want %+v", c.fen, r, c.want)
@@ -272,10 +226,10 @@ func TestKnownFacts(t *testing.T) {
 	for i := range kvk.Size() {
 		p := table.Position(kvk.Unrank(i))
 		r := mustProbe(t, tables, p)
-		if p.HasCapture() && r != (Result{Value: table.Win, Theory: table.Win, Distance: 1, DTW: 1}) {
+		if p.HasCapture() && r != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 1, DTW: 1}) {
 			t.Errorf("%s: a king that takes the other: %+v, want a win at distance 1", p, r)
 		}
-		if r.Value == table.Win {
+		if r.Rules == table.Win {
 			longest = max(longest, r.Distance)
 		}
 	}
@@ -338,7 +292,7 @@ func TestCorrupt(t *testing.T) {
 			t.Errorf("%s: %v, want codec.ErrCorrupt naming %s", c.fen, err, c.file)
 		}
 	}
-	if r := mustProbe(t, tables, fen(t, "W:WK10:BK5")); r.Value != table.Win {
+	if r := mustProbe(t, tables, fen(t, "W:WK10:BK5")); r.Rules != table.Win {
 		t.Errorf("KvK with other tables damaged: %+v", r)
 	}
 }
@@ -354,7 +308,7 @@ func TestConcurrent(t *testing.T) {
 			positions = append(positions, table.Position(x.Unrank(i)))
 		}
 	}
-	want := make([]Result, len(positions))
+	want := make([]table.Entry, len(positions))
 	ref := open(t, dir, Options{})
 	for i, p := range positions {
 		want[i] = mustProbe(t, ref, p)

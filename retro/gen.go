@@ -19,7 +19,6 @@ package retro
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -61,9 +60,6 @@ type Report struct {
 	Built    bool          // false: kept from an earlier run
 	Elapsed  time.Duration // time spent on its group (shared by a material and its flip)
 }
-
-// rulesFlags are the rules every table honours.
-const rulesFlags = table.RulesRepetition | table.RulesClassLimits | table.RulesNo25Move | table.RulesCapturesDontCare
 
 // Generate builds the tables described by o.
 func Generate(ctx context.Context, o Options) error {
@@ -247,167 +243,59 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options) (bool, erro
 // assemble builds table t of the group from the two solutions.
 func assemble(g *group, t int, class table.Class, theory, rules *result, captures []uint64, dtw bool) (*solved, error) {
 	x := g.tables[t]
-	s := &solved{x: x, class: class, values: make([]byte, x.Size()), captures: make([]uint64, (x.Size()+63)/64)}
-	if class != table.NoClass {
-		s.dist = make([]uint8, x.Size())
-	}
-	if dtw {
-		s.dtw = make([]uint16, x.Size())
-	}
+	s := &solved{x: x, class: class, cols: table.MakeColumns(x.Material(), x.Size(), dtw), captures: make([]uint64, (x.Size()+63)/64)}
 	for i := range x.Size() {
 		id := g.offset[t] + i
-		r := rules.value[id]
-		if class != table.NoClass {
-			s.dist[i] = table.NoDistance
-			if r != table.Draw {
-				if rules.dist[id] >= table.NoDistance {
-					return nil, fmt.Errorf("%s: class distance %d too long", x.Material(), rules.dist[id])
-				}
-				if r != theory.value[id] {
-					return nil, fmt.Errorf("%s index %d: rules %v but theoretical %v", x.Material(), i, r, theory.value[id])
-				}
-				s.dist[i] = uint8(rules.dist[id])
-				if int(rules.dist[id]) > class.Budget() {
-					r = table.Draw
-				}
+		th := table.Outcome{Value: theory.value[id], Dist: int(theory.dist[id])}
+		ru := table.Outcome{Value: rules.value[id], Dist: int(rules.dist[id])}
+		if class != table.NoClass && ru.Value != table.Draw {
+			if ru.Dist >= table.NoDistance {
+				return nil, fmt.Errorf("%s: class distance %d too long", x.Material(), ru.Dist)
+			}
+			if ru.Value != th.Value {
+				return nil, fmt.Errorf("%s index %d: rules %v but theoretical %v", x.Material(), i, ru.Value, th.Value)
 			}
 		}
-		s.values[i] = table.PackValues(theory.value[id], r)
+		s.cols.Set(i, table.NewEntry(class, th, ru))
 		if captures[id/64]&(1<<(id%64)) != 0 {
 			s.captures[i/64] |= 1 << (i % 64)
-		}
-		if dtw {
-			s.dtw[i] = table.NoDTW
-			if theory.value[id] != table.Draw {
-				s.dtw[i] = theory.dist[id]
-			}
 		}
 	}
 	return s, nil
 }
 
-// columns returns the file columns of s, with the entries of capture
-// positions replaced by the entry before them (they are don't-cares on
-// disk, and repeating a neighbour compresses best).
-func (s *solved) columns() ([]codec.Column, [][]byte) {
-	n := s.x.Size()
-	cols := []codec.Column{{Name: table.ColumnValue, Width: 1}}
-	data := [][]byte{slices.Clone(s.values)}
-	if s.dist != nil {
-		cols = append(cols, codec.Column{Name: table.ColumnDistance, Width: 1})
-		data = append(data, slices.Clone(s.dist))
-	}
-	if s.dtw != nil {
-		cols = append(cols, codec.Column{Name: table.ColumnDTW, Width: 2})
-		b := make([]byte, 2*n)
-		for i, d := range s.dtw {
-			b[2*i], b[2*i+1] = byte(d), byte(d>>8)
-		}
-		data = append(data, b)
-	}
-	for i := int64(1); i < n; i++ {
-		if !s.capture(i) {
-			continue
-		}
-		for c, col := range cols {
-			w := int64(col.Width)
-			copy(data[c][i*w:(i+1)*w], data[c][(i-1)*w:i*w])
-		}
-	}
-	return cols, data
-}
-
 func (s *solved) write(path string) error {
-	stats, err := json.Marshal(s.stats())
-	if err != nil {
-		return err
-	}
-	cols, data := s.columns()
-	h := codec.Header{
-		Material:     s.x.Material().String(),
-		IndexVersion: table.IndexVersion,
-		Rules:        rulesFlags,
-		Positions:    s.x.Size(),
-		Columns:      cols,
-		Meta:         map[string]string{table.StatsKey: string(stats)},
-	}
-	return codec.Write(path, h, data)
+	return table.Write(path, s.x.Material(), s.cols, s.captures, s.stats())
 }
 
 // stats summarises s, once: the file header and the report share it.
 func (s *solved) stats() table.Stats {
 	if s.summary == nil {
-		st := s.count()
+		st := table.Stats{}
+		for i := range s.x.Size() {
+			e, _ := s.cols.Entry(i)
+			st.Add(e, s.capture(i), func() string { return s.fen(i) })
+		}
 		s.summary = &st
 	}
 	return *s.summary
-}
-
-// count scans s for its stats.
-func (s *solved) count() table.Stats {
-	st := table.Stats{Positions: s.x.Size()}
-	for i, b := range s.values {
-		theory, rules, _ := table.UnpackValues(b)
-		st.Theory[theory]++
-		st.Rules[rules]++
-		if theory == table.Win && rules != table.Win {
-			st.CursedWins++
-		}
-		if theory == table.Loss && rules != table.Loss {
-			st.BlessedLosses++
-		}
-		if s.capture(int64(i)) {
-			st.Captures++
-		}
-		if rules == table.Win && s.dist != nil && int(s.dist[i]) > st.LongestDistance {
-			st.LongestDistance, st.LongestDistanceFEN = int(s.dist[i]), s.fen(i)
-		}
-		if theory == table.Win && s.dtw != nil && int(s.dtw[i]) > st.LongestDTW {
-			st.LongestDTW, st.LongestDTWFEN = int(s.dtw[i]), s.fen(i)
-		}
-		if theory != table.Draw && s.dtw != nil && s.dtw[i] > table.Rule2Plies {
-			st.Rule2Candidates++
-		}
-	}
-	return st
 }
 
 // load reads the table of x from path if it is there, valid and has what o
 // asks for, resolving its capture positions from the tables in st; it
 // returns nil otherwise.
 func load(ctx context.Context, st *store, path string, x *index.Index, o Options) *solved {
-	r, err := codec.Open(path)
-	if err != nil {
+	f, err := table.Open(path, x.Material())
+	if err != nil || o.DTW && !f.Layout.Has(table.DTWColumn) {
 		return nil
 	}
-	defer r.Close()
-	h := r.Header()
-	if h.Material != x.Material().String() || h.IndexVersion != table.IndexVersion ||
-		h.Rules != rulesFlags || h.Positions != x.Size() {
-		return nil
-	}
+	defer f.Close()
 	s := &solved{x: x, class: table.ClassOf(x.Material())}
-	for c, col := range h.Columns {
-		b, err := r.ReadColumn(c)
-		if err != nil {
-			return nil
-		}
-		switch col.Name {
-		case table.ColumnValue:
-			s.values = b
-		case table.ColumnDistance:
-			s.dist = b
-		case table.ColumnDTW:
-			if o.DTW {
-				s.dtw = make([]uint16, x.Size())
-				for i := range s.dtw {
-					s.dtw[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
-				}
-			}
-		}
-	}
-	if s.values == nil || (s.class != table.NoClass) != (s.dist != nil) || o.DTW && s.dtw == nil {
+	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
+	}
+	if !o.DTW {
+		s.cols[table.DTWColumn] = nil
 	}
 	if err := s.resolveCaptures(ctx, st, o.Threads); err != nil {
 		return nil
@@ -429,25 +317,7 @@ func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) er
 				continue
 			}
 			s.captures[i/64] |= 1 << (i % 64)
-			theory := evaluate(&p, moves, st.theory)
-			rules := evaluate(&p, moves, rules)
-			r := rules.Value
-			if s.dist != nil {
-				s.dist[i] = table.NoDistance
-				if r != table.Draw {
-					s.dist[i] = uint8(min(rules.Dist, table.NoDistance-1))
-					if rules.Dist > s.class.Budget() {
-						r = table.Draw
-					}
-				}
-			}
-			s.values[i] = table.PackValues(theory.Value, r)
-			if s.dtw != nil {
-				s.dtw[i] = table.NoDTW
-				if theory.Value != table.Draw {
-					s.dtw[i] = uint16(theory.Dist)
-				}
-			}
+			s.cols.Set(i, table.NewEntry(s.class, evaluate(&p, moves, st.theory), evaluate(&p, moves, rules)))
 		}
 		return nil
 	})

@@ -2,7 +2,6 @@ package retro
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -35,29 +34,10 @@ func loadAll(t testing.TB, dir string, mats []index.Material, dtw bool) *store {
 	return st
 }
 
-// entry is what a table says of one position, or what its successors say
-// it should be.
-type entry struct {
-	theory, rules table.Value
-	dtw, dist     int // -1 when absent
-}
-
-func (e entry) String() string {
-	return fmt.Sprintf("theory %v dtw %d, rules %v distance %d", e.theory, e.dtw, e.rules, e.dist)
-}
-
 // stored returns the entry of position p from the store.
-func stored(st *store, p *draughts.Position) entry {
+func stored(st *store, p *draughts.Position) table.Entry {
 	s := st.get(table.MaterialOf(p))
-	i := s.x.Rank(table.Placement(p))
-	theory, rules, _ := table.UnpackValues(s.values[i])
-	e := entry{theory: theory, rules: rules, dtw: -1, dist: -1}
-	if s.dtw != nil && theory != table.Draw {
-		e.dtw = int(s.dtw[i])
-	}
-	if s.dist != nil && s.dist[i] != table.NoDistance {
-		e.dist = int(s.dist[i])
-	}
+	e, _ := s.cols.Entry(s.x.Rank(table.Placement(p)))
 	return e
 }
 
@@ -90,7 +70,7 @@ func best(outs []table.Outcome) table.Outcome {
 }
 
 // expected recomputes the entry of p from its successors.
-func expected(st *store, p *draughts.Position, dtw bool) entry {
+func expected(st *store, p *draughts.Position, dtw bool) table.Entry {
 	class := table.ClassOf(table.MaterialOf(p))
 	var theory, rules []table.Outcome
 	for _, m := range p.Moves(nil) {
@@ -101,23 +81,12 @@ func expected(st *store, p *draughts.Position, dtw bool) entry {
 			continue
 		}
 		e := stored(st, &q)
-		theory = append(theory, table.Outcome{Value: e.theory, Dist: max(e.dtw, 0)})
-		dist := e.dist
-		if dist < 0 {
-			dist = table.NoDistance
-		}
-		rules = append(rules, table.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)), e.theory, e.rules, dist))
+		theory = append(theory, e.TheoryOutcome())
+		rules = append(rules, e.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q))))
 	}
-	th, ru := best(theory), best(rules)
-	e := entry{theory: th.Value, rules: ru.Value, dtw: -1, dist: -1}
-	if dtw && th.Value != table.Draw {
-		e.dtw = th.Dist
-	}
-	if class != table.NoClass && ru.Value != table.Draw {
-		e.dist = ru.Dist
-		if ru.Dist > class.Budget() {
-			e.rules = table.Draw
-		}
+	e := table.NewEntry(class, best(theory), best(rules))
+	if !dtw {
+		e.DTW = -1
 	}
 	return e
 }
@@ -137,7 +106,7 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw bool) int {
 					p := table.Position(x.Unrank(i))
 					got, want := stored(st, &p), expected(st, &p, dtw)
 					if !dtw {
-						want.dtw = got.dtw
+						want.DTW = got.DTW
 					}
 					if got != want {
 						mu.Lock()
@@ -204,14 +173,14 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 	p, _ := draughts.ParseFEN("W:WK1,K2:BK45") // a win in 7 plies, no capture
 	s := st.get(kk)
 	i := s.x.Rank(table.Placement(&p))
-	s.values[i] = table.PackValues(table.Draw, table.Draw)
+	s.cols.Set(i, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1})
 	if bad := checkTables(t, st, mats, true); bad == 0 {
 		t.Error("a flipped value went unnoticed")
 	}
 }
 
 // TestClassBudgets recomputes the class B tables (their distances and
-// rules values) by the definition of RULES.md: the value under every
+// rules values) by the definition of docs/rules.md: the value under every
 // budget b from 0 up, each from the values under b-1.
 func TestClassBudgets(t *testing.T) {
 	dir, err := generated()
@@ -251,7 +220,7 @@ func TestClassBudgets(t *testing.T) {
 						case table.ClassOf(qm) == table.ClassB:
 							o = under[b-1][qm][st.get(qm).x.Rank(table.Placement(&q))]
 						default:
-							o = stored(st, &q).rules
+							o = stored(st, &q).Rules
 						}
 						outs = append(outs, table.Outcome{Value: o})
 					}
@@ -276,7 +245,7 @@ func TestClassBudgets(t *testing.T) {
 			if under[layers][m][i] != under[layers-1][m][i] {
 				t.Fatalf("%s: budgets above %d still change the value", p.FEN(), layers-1)
 			}
-			if e.dist != dist || e.rules != under[table.ClassB.Budget()][m][i] {
+			if e.Distance != dist || e.Rules != under[table.ClassB.Budget()][m][i] {
 				t.Fatalf("%s: stored %v; by budgets: distance %d, value under 10 plies %v", p.FEN(), e, dist, under[10][m][i])
 			}
 		}
@@ -284,7 +253,7 @@ func TestClassBudgets(t *testing.T) {
 }
 
 // TestPublishedLongestWins checks the longest wins under the rules that
-// RULES.md cites (White to move, plies).
+// docs/rules.md cites (White to move, plies).
 func TestPublishedLongestWins(t *testing.T) {
 	dir, err := generated()
 	if err != nil {

@@ -9,11 +9,9 @@ import (
 // solved is one solved table held in memory with the real values of every
 // position, capture positions included.
 type solved struct {
-	x      *index.Index
-	class  table.Class
-	values []byte   // table.PackValues
-	dist   []uint8  // class distance; class A and B tables only
-	dtw    []uint16 // theoretical distance; with Options.DTW only
+	x     *index.Index
+	class table.Class
+	cols  table.Columns // the dtw column with Options.DTW only
 	// captures marks the positions where the side to move must capture
 	// (bit i%64 of word i/64).
 	captures []uint64
@@ -24,8 +22,8 @@ type solved struct {
 func (s *solved) capture(i int64) bool { return s.captures[i/64]&(1<<(i%64)) != 0 }
 
 // fen returns the FEN of position i.
-func (s *solved) fen(i int) string {
-	p := table.Position(s.x.Unrank(int64(i)))
+func (s *solved) fen(i int64) string {
+	p := table.Position(s.x.Unrank(i))
 	return p.FEN()
 }
 
@@ -57,12 +55,8 @@ func (s *store) theory(q draughts.Position) table.Outcome {
 		return table.Outcome{Value: table.Loss}
 	}
 	t, i := s.entry(&q)
-	theory, _, _ := table.UnpackValues(t.values[i])
-	o := table.Outcome{Value: theory}
-	if t.dtw != nil && theory != table.Draw {
-		o.Dist = int(t.dtw[i])
-	}
-	return o
+	e, _ := t.cols.Entry(i)
+	return e.TheoryOutcome()
 }
 
 // rules returns the outcome of q under the rules, seen from a position of
@@ -73,11 +67,7 @@ func (s *store) rules(from table.Class) externalFunc {
 			return table.Outcome{Value: table.Loss}
 		}
 		t, i := s.entry(&q)
-		theory, rules, _ := table.UnpackValues(t.values[i])
-		dist := table.NoDistance
-		if t.dist != nil {
-			dist = int(t.dist[i])
-		}
-		return table.RulesOutcome(from, t.class, theory, rules, dist)
+		e, _ := t.cols.Entry(i)
+		return e.RulesOutcome(from, t.class)
 	}
 }

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -33,34 +34,86 @@ func TestRulesOutcome(t *testing.T) {
 		dist          int
 		want          Outcome
 	}{
-		{NoClass, ClassA, Win, Win, 15, Outcome{Win, 0}},            // fresh clock: the rules value
-		{ClassA, NoClass, Loss, Loss, NoDistance, Outcome{Loss, 0}}, // clock stops
-		{ClassA, ClassA, Win, Win, 31, Outcome{Win, 31}},            // crowning inside A: runs on
-		{ClassB, ClassB, Loss, Loss, 4, Outcome{Loss, 4}},           // capture inside B: runs on
-		{ClassA, ClassB, Win, Win, 10, Outcome{Win, 10}},            // A to B: capped at 10
-		{ClassA, ClassB, Win, Draw, 11, Outcome{Draw, 0}},           // beyond the cap
-		{ClassB, ClassB, Win, Draw, NoDistance, Outcome{Draw, 0}},
+		{NoClass, ClassA, Win, Win, 15, Outcome{Win, 0}},    // fresh clock: the rules value
+		{ClassA, NoClass, Loss, Loss, -1, Outcome{Loss, 0}}, // clock stops
+		{ClassA, ClassA, Win, Win, 31, Outcome{Win, 31}},    // crowning inside A: runs on
+		{ClassB, ClassB, Loss, Loss, 4, Outcome{Loss, 4}},   // capture inside B: runs on
+		{ClassA, ClassB, Win, Win, 10, Outcome{Win, 10}},    // A to B: capped at 10
+		{ClassA, ClassB, Win, Draw, 11, Outcome{Draw, 0}},   // beyond the cap
+		{ClassB, ClassB, Win, Draw, -1, Outcome{Draw, 0}},
 	} {
-		if got := RulesOutcome(c.from, c.to, c.theory, c.rules, c.dist); got != c.want {
+		e := Entry{Rules: c.rules, Theory: c.theory, Distance: c.dist, DTW: -1}
+		if got := e.RulesOutcome(c.from, c.to); got != c.want {
 			t.Errorf("RulesOutcome(%+v) = %+v, want %+v", c, got, c.want)
 		}
 	}
 }
 
-func TestPackValues(t *testing.T) {
-	for _, th := range []Value{Loss, Draw, Win} {
-		for _, ru := range []Value{Loss, Draw, Win} {
-			a, b, ok := UnpackValues(PackValues(th, ru))
-			if a != th || b != ru || !ok {
-				t.Errorf("round trip of %v %v", th, ru)
-			}
+func TestNewEntry(t *testing.T) {
+	for _, c := range []struct {
+		class         Class
+		theory, rules Outcome
+		want          Entry
+	}{
+		{NoClass, Outcome{Win, 40}, Outcome{Win, 0}, Entry{Win, Win, -1, 40}},
+		{NoClass, Outcome{Draw, 0}, Outcome{Draw, 0}, Entry{Draw, Draw, -1, -1}},
+		{ClassA, Outcome{Win, 31}, Outcome{Win, 31}, Entry{Win, Win, 31, 31}},
+		{ClassA, Outcome{Win, 35}, Outcome{Win, 33}, Entry{Draw, Win, 33, 35}}, // beyond the budget: drawn, distance kept
+		{ClassB, Outcome{Loss, 12}, Outcome{Loss, 11}, Entry{Draw, Loss, 11, 12}},
+		{ClassB, Outcome{Loss, 10}, Outcome{Loss, 10}, Entry{Loss, Loss, 10, 10}},
+	} {
+		if got := NewEntry(c.class, c.theory, c.rules); got != c.want {
+			t.Errorf("NewEntry(%+v) = %+v, want %+v", c, got, c.want)
 		}
 	}
-	if _, _, ok := UnpackValues(0x0f); ok {
-		t.Error("UnpackValues accepts value 3")
+}
+
+func TestColumns(t *testing.T) {
+	m, _ := index.ParseMaterial("KKvK")
+	c := MakeColumns(m, 3, true)
+	entries := []Entry{{Win, Win, 7, 7}, {Draw, Loss, -1, 20}, {Draw, Draw, -1, -1}}
+	for i, e := range entries {
+		c.Set(int64(i), e)
+	}
+	for i, want := range entries {
+		if got, ok := c.Entry(int64(i)); got != want || !ok {
+			t.Errorf("entry %d = %+v, %v; want %+v", i, got, ok, want)
+		}
+	}
+	c[ValueColumn][0] = 0x0f // rules value 3
+	if _, ok := c.Entry(0); ok {
+		t.Error("Entry accepts value 3")
 	}
 	if Win.Neg() != Loss || Draw.Neg() != Draw {
 		t.Error("Neg")
+	}
+	m, _ = index.ParseMaterial("KKKKvK")
+	if c := MakeColumns(m, 1, false); c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(ValueColumn) {
+		t.Error("KKKKvK: want the value column alone")
+	}
+}
+
+func TestJSON(t *testing.T) {
+	b, err := json.Marshal(Entry{Rules: Draw, Theory: Win, Distance: 33, DTW: -1})
+	if want := `{"rules":"draw","theory":"win","distance":33,"dtw":null}`; err != nil || string(b) != want {
+		t.Errorf("entry JSON %s, %v; want %s", b, err, want)
+	}
+	var e Entry
+	if err := json.Unmarshal(b, &e); err != nil || e != (Entry{Draw, Win, 33, -1}) {
+		t.Errorf("entry round trip %+v, %v", e, err)
+	}
+	b, _ = json.Marshal(Counts{Loss: 1, Draw: 2, Win: 3})
+	if want := `{"win":3,"draw":2,"loss":1}`; string(b) != want {
+		t.Errorf("counts JSON %s, want %s", b, want)
+	}
+	for _, in := range []string{`{"win":3,"draw":2,"loss":1}`, `[1,2,3]`} {
+		var c Counts
+		if err := json.Unmarshal([]byte(in), &c); err != nil || c != (Counts{1, 2, 3}) {
+			t.Errorf("counts from %s: %v, %v", in, c, err)
+		}
+	}
+	if err := json.Unmarshal([]byte(`"won"`), new(Value)); err == nil {
+		t.Error(`value "won" accepted`)
 	}
 }
 

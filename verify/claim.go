@@ -260,7 +260,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 				return nil, err
 			}
 			row := Row{Material: m, Side: side, Distance: table.ClassOf(m) != table.NoClass,
-				DTW: slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == table.ColumnDTW })}
+				DTW: slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == table.DTWColumn.Name() })}
 			x := index.New(tm)
 			var mu sync.Mutex
 			err = parallel(ctx, x.Size(), threads, func(lo, hi int64) error {
@@ -317,7 +317,7 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 	if err != nil {
 		return e, false, err
 	}
-	e.Rules, e.Theory, e.Distance, e.DTW = r.Value, r.Theory, r.Distance, r.DTW
+	e.Rules, e.Theory, e.Distance, e.DTW = r.Rules, r.Theory, r.Distance, r.DTW
 	if side == draughts.Black {
 		e.Rules, e.Theory = e.Rules.Neg(), e.Theory.Neg()
 	}

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,9 +9,6 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 )
-
-// rulesFlags are the rules whose values Verify knows how to recompute.
-const rulesFlags = table.RulesRepetition | table.RulesClassLimits | table.RulesNo25Move | table.RulesCapturesDontCare
 
 // checkFile checks the file at path against its manifest entry e and its
 // material m: size and CRC-32C of the whole file, header, and the checksum
@@ -38,48 +34,11 @@ func checkFile(path string, e codec.ManifestEntry, m index.Material) []error {
 		return append(errs, err)
 	}
 	defer r.Close()
-	if _, err := checkHeader(path, r.Header(), m); err != nil {
+	if _, _, err := table.CheckHeader(path, r.Header(), m); err != nil {
 		errs = append(errs, err)
 	}
 	if err := r.Check(); err != nil { // names the first bad block
 		errs = append(errs, err)
 	}
 	return errs
-}
-
-// checkHeader checks that the header h of the file at path fits material
-// m, and returns the stats it holds, their example positions left out.
-func checkHeader(path string, h codec.Header, m index.Material) (table.Stats, error) {
-	var s table.Stats
-	bad := func(format string, args ...any) (table.Stats, error) {
-		return s, fmt.Errorf("%s: header: %s", path, fmt.Sprintf(format, args...))
-	}
-	switch {
-	case h.Material != m.String():
-		return bad("material %q, want %s", h.Material, m)
-	case h.IndexVersion != table.IndexVersion:
-		return bad("index version %d, want %d", h.IndexVersion, table.IndexVersion)
-	case h.Positions != index.New(m).Size():
-		return bad("%d positions, want %d", h.Positions, index.New(m).Size())
-	case h.Rules != rulesFlags:
-		return bad("rules flags %#x, want %#x", h.Rules, rulesFlags)
-	}
-	widths := map[string]int{table.ColumnValue: 1, table.ColumnDTW: 2}
-	if table.ClassOf(m) != table.NoClass {
-		widths[table.ColumnDistance] = 1
-	}
-	for _, c := range h.Columns {
-		if widths[c.Name] != c.Width {
-			return bad("unexpected column %q of width %d", c.Name, c.Width)
-		}
-		widths[c.Name] = 0
-	}
-	if widths[table.ColumnValue] != 0 || widths[table.ColumnDistance] != 0 {
-		return bad("missing the value or distance column")
-	}
-	if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
-		return bad("no valid %q: %v", table.StatsKey, err)
-	}
-	s.LongestDistanceFEN, s.LongestDTWFEN = "", ""
-	return s, nil
 }

@@ -3,7 +3,6 @@ package verify
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -11,21 +10,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // memTable is a table decoded into memory, its capture positions resolved.
 type memTable struct {
-	m      index.Material
-	x      *index.Index
-	class  table.Class
-	values []byte // table.PackValues
-	dist   []byte // class distances; nil outside class A and B
-	dtw    []byte // little-endian uint16; nil without the dtw column
+	m     index.Material
+	x     *index.Index
+	class table.Class
+	cols  table.Columns
 	// captures has bit i%64 of word i/64 set for a capture position i.
 	captures []uint64
 	header   table.Stats // from the file header, without example positions
@@ -36,64 +31,23 @@ type memTable struct {
 func (t *memTable) capture(i int64) bool { return t.captures[i/64]>>(i%64)&1 != 0 }
 
 // entry returns the entry of position i.
-func (t *memTable) entry(i int64) probe.Result {
-	theory, rules, _ := table.UnpackValues(t.values[i])
-	r := probe.Result{Value: rules, Theory: theory, Distance: -1, DTW: -1}
-	if t.dist != nil && t.dist[i] != table.NoDistance {
-		r.Distance = int(t.dist[i])
-	}
-	if t.dtw != nil {
-		if d := binary.LittleEndian.Uint16(t.dtw[2*i:]); d != table.NoDTW {
-			r.DTW = int(d)
-		}
-	}
-	return r
-}
-
-// set stores r as the entry of position i.
-func (t *memTable) set(i int64, r probe.Result) {
-	t.values[i] = table.PackValues(r.Theory, r.Value)
-	if t.dist != nil {
-		t.dist[i] = table.NoDistance
-		if r.Distance >= 0 {
-			t.dist[i] = byte(min(r.Distance, table.NoDistance-1))
-		}
-	}
-	if t.dtw != nil {
-		d := uint16(table.NoDTW)
-		if r.DTW >= 0 {
-			d = uint16(r.DTW)
-		}
-		binary.LittleEndian.PutUint16(t.dtw[2*i:], d)
-	}
+func (t *memTable) entry(i int64) table.Entry {
+	e, _ := t.cols.Entry(i)
+	return e
 }
 
 // load decodes the table of m at path, resolves its capture positions
 // with the prober and counts its stats.
 func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
-	r, err := codec.Open(path)
+	f, err := table.Open(path, m)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	h := r.Header()
-	t := &memTable{m: m, x: index.New(m), class: table.ClassOf(m)}
-	if t.header, err = checkHeader(path, h, m); err != nil {
+	defer f.Close()
+	t := &memTable{m: m, x: index.New(m), class: table.ClassOf(m), header: f.Stats}
+	t.header.LongestDistanceFEN, t.header.LongestDTWFEN = "", ""
+	if t.cols, err = f.ReadColumns(); err != nil {
 		return nil, err
-	}
-	for c, col := range h.Columns {
-		b, err := r.ReadColumn(c)
-		if err != nil {
-			return nil, err
-		}
-		switch col.Name {
-		case table.ColumnValue:
-			t.values = b
-		case table.ColumnDistance:
-			t.dist = b
-		case table.ColumnDTW:
-			t.dtw = b
-		}
 	}
 	for _, n := range captureTables(m) { // so that resolving t's capture positions reads memory only
 		if _, ok := v.entries[n]; ok {
@@ -102,7 +56,6 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			}
 		}
 	}
-	t.stats.Positions = t.x.Size()
 	t.captures = make([]uint64, (t.x.Size()+63)/64)
 	var mu sync.Mutex
 	err = parallel(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
@@ -113,21 +66,23 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 				pl, _ = t.x.Next(pl)
 			}
 			p := table.Position(pl)
-			if p.HasCapture() {
+			capture := p.HasCapture()
+			if capture {
 				e, err := v.pt.Probe(p)
 				if err != nil {
 					return fmt.Errorf("capture position %s of %s: %w", p.FEN(), path, err)
 				}
-				t.set(i, e)
+				t.cols.Set(i, e)
 				t.captures[i/64] |= 1 << (i % 64) // a chunk holds whole words
-				s.Captures++
-			} else if _, _, ok := table.UnpackValues(t.values[i]); !ok {
-				return fmt.Errorf("%s: entry %d (%s): bad value byte %#x", path, i, p.FEN(), t.values[i])
 			}
-			count(&s, t.entry(i))
+			e, ok := t.cols.Entry(i)
+			if !ok {
+				return fmt.Errorf("%s: entry %d (%s): bad value byte %#x", path, i, p.FEN(), t.cols[table.ValueColumn][i])
+			}
+			s.Add(e, capture, nil)
 		}
 		mu.Lock()
-		addStats(&t.stats, s)
+		t.stats.Merge(s)
 		mu.Unlock()
 		return nil
 	})
@@ -153,41 +108,6 @@ func captureTables(m index.Material) []index.Material {
 		}
 	}
 	return ms
-}
-
-// count adds an entry to the stats, as table.Stats defines them.
-func count(s *table.Stats, e probe.Result) {
-	s.Theory[e.Theory]++
-	s.Rules[e.Value]++
-	if e.Theory == table.Win && e.Value != table.Win {
-		s.CursedWins++
-	}
-	if e.Theory == table.Loss && e.Value != table.Loss {
-		s.BlessedLosses++
-	}
-	if e.Value == table.Win {
-		s.LongestDistance = max(s.LongestDistance, e.Distance)
-	}
-	if e.Theory == table.Win {
-		s.LongestDTW = max(s.LongestDTW, e.DTW)
-	}
-	if e.Theory != table.Draw && e.DTW > table.Rule2Plies {
-		s.Rule2Candidates++
-	}
-}
-
-// addStats adds the counts of s to dst and keeps the longer wins.
-func addStats(dst *table.Stats, s table.Stats) {
-	dst.Captures += s.Captures
-	for v := range dst.Theory {
-		dst.Theory[v] += s.Theory[v]
-		dst.Rules[v] += s.Rules[v]
-	}
-	dst.CursedWins += s.CursedWins
-	dst.BlessedLosses += s.BlessedLosses
-	dst.LongestDistance = max(dst.LongestDistance, s.LongestDistance)
-	dst.LongestDTW = max(dst.LongestDTW, s.LongestDTW)
-	dst.Rule2Candidates += s.Rule2Candidates
 }
 
 // statsDiff lists the fields, by JSON name, in which the stats of a file
@@ -235,7 +155,7 @@ type checker struct {
 // table.Placement): the board turned by 180 degrees (square s becomes
 // 51-s), Black's pieces made White's and the other way round. So the
 // successors' placements are pl's flip with the moving piece changed.
-func (c *checker) recompute(pl index.Placement, moves []draughts.Move) probe.Result {
+func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Entry {
 	flip := index.Placement{
 		WhiteMen: draughts.MirrorSet(pl.BlackMen), WhiteKings: draughts.MirrorSet(pl.BlackKings),
 		BlackMen: draughts.MirrorSet(pl.WhiteMen), BlackKings: draughts.MirrorSet(pl.WhiteKings),
@@ -262,23 +182,12 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) probe.Res
 			i = s.x.Rank(q)
 		}
 		e := s.entry(i)
-		theory.Add(table.Outcome{Value: e.Theory, Dist: max(e.DTW, 0)})
-		dist := table.NoDistance
-		if e.Distance >= 0 {
-			dist = e.Distance
-		}
-		rules.Add(table.RulesOutcome(c.class, s.class, e.Theory, e.Value, dist))
+		theory.Add(e.TheoryOutcome())
+		rules.Add(e.RulesOutcome(c.class, s.class))
 	}
-	th, ru := theory.Outcome(), rules.Outcome()
-	r := probe.Result{Value: ru.Value, Theory: th.Value, Distance: -1, DTW: -1}
-	if c.dtw && th.Value != table.Draw {
-		r.DTW = th.Dist
-	}
-	if c.class != table.NoClass && ru.Value != table.Draw {
-		r.Distance = ru.Dist
-		if ru.Dist > c.class.Budget() {
-			r.Value = table.Draw
-		}
+	r := table.NewEntry(c.class, theory.Outcome(), rules.Outcome())
+	if !c.dtw {
+		r.DTW = -1
 	}
 	return r
 }

@@ -67,6 +67,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // Options configure Verify.
@@ -110,8 +111,8 @@ func (r *Report) OK() bool { return r.Mismatches == 0 && len(r.Errors) == 0 }
 type Mismatch struct {
 	Index      int64             // in the table
 	Position   draughts.Position // White to move
-	Stored     probe.Result
-	Recomputed probe.Result
+	Stored     table.Entry
+	Recomputed table.Entry
 }
 
 // cacheBytes is the block cache of the prober that resolves capture
@@ -266,9 +267,9 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	}
 	c := &checker{class: own.class, succ: tables[1:], dtw: true}
 	for _, t := range tables {
-		if t.dtw == nil {
+		if !t.cols.Has(table.DTWColumn) {
 			c.dtw = false
-			if own.dtw != nil {
+			if own.cols.Has(table.DTWColumn) {
 				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
 			}
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
@@ -200,9 +199,9 @@ func TestChangedEntry(t *testing.T) {
 		change func(b []byte, i int64)
 		stats  string // how the header's stats differ from the entries, if they do
 	}{
-		{table.ColumnValue, func(b []byte, i int64) { b[i] = table.PackValues(table.Draw, table.Draw) }, "theory [0,39402,19398], counted [0,39403,19397]"},
-		{table.ColumnDistance, func(b []byte, i int64) { b[i]-- }, ""},
-		{table.ColumnDTW, func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
+		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(table.Draw) | byte(table.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
+		{table.DistanceColumn.Name(), func(b []byte, i int64) { b[i]-- }, ""},
+		{table.DTWColumn.Name(), func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
 	} {
 		t.Run(c.column, func(t *testing.T) {
 			dir := copyTables(t)
@@ -215,7 +214,7 @@ func TestChangedEntry(t *testing.T) {
 			if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
 				t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
 			}
-			if got := r.Examples[0].Recomputed; got != (probe.Result{Value: table.Win, Theory: table.Win, Distance: 7, DTW: 7}) {
+			if got := r.Examples[0].Recomputed; got != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7}) {
 				t.Errorf("recomputed %+v, want a win in 7", got)
 			}
 			if c.stats != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
@@ -49,7 +50,7 @@ func init() {
 							Theoretical string `json:"theoretical"`
 							Distance    *int   `json:"distance"`
 							DTW         *int   `json:"dtw"`
-						}{p.FEN(), r.Value.String(), r.Theory.String(), orNull(r.Distance), orNull(r.DTW)})
+						}{p.FEN(), r.Rules.String(), r.Theory.String(), orNull(r.Distance), orNull(r.DTW)})
 					} else {
 						_, err = fmt.Fprintf(e.stdout, "%s  %s\n", p.FEN(), describe(r))
 					}
@@ -72,8 +73,8 @@ func orNull(n int) *int {
 }
 
 // describe returns the values and distances of a probe result in words.
-func describe(r probe.Result) string {
-	return fmt.Sprintf("rules %v  theoretical %v%s%s", r.Value, r.Theory, field("distance", r.Distance), field("dtw", r.DTW))
+func describe(r table.Entry) string {
+	return fmt.Sprintf("rules %v  theoretical %v%s%s", r.Rules, r.Theory, field("distance", r.Distance), field("dtw", r.DTW))
 }
 
 // field returns "  name n", or "" for a missing (negative) distance.

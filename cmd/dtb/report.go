@@ -188,7 +188,7 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	dtw := true
 	for _, m := range mats {
 		h, err := t.Header(m)
-		dtw = dtw && err == nil && hasColumn(h, table.ColumnDTW)
+		dtw = dtw && err == nil && hasColumn(h, table.DTWColumn.Name())
 	}
 	with := "with"
 	if !dtw {

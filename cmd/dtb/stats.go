@@ -40,7 +40,7 @@ func init() {
 					if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
 						return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
 					}
-					rows = append(rows, statsRow{m, s, hasColumn(h, table.ColumnDistance), hasColumn(h, table.ColumnDTW)})
+					rows = append(rows, statsRow{m, s, hasColumn(h, table.DistanceColumn.Name()), hasColumn(h, table.DTWColumn.Name())})
 				}
 				if *asJSON {
 					enc := json.NewEncoder(e.stdout)

@@ -1,0 +1,207 @@
+package table
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/dtb-draughts/dtb/index"
+)
+
+// Entry is what a table says of a position, from the side to move's point
+// of view.
+type Entry struct {
+	Rules  Value // under the rules, clocks as they stand when the material arose
+	Theory Value // when only repetition draws
+	// Distance is the class distance of a class A or B position: the least
+	// budget in plies under which it is won (or lost); -1 for a position
+	// drawn under every budget or not of class A or B.
+	Distance int
+	// DTW is the theoretical number of plies until the loser has no move;
+	// -1 for a draw or where the table has no dtw column.
+	DTW int
+}
+
+// NoDistance marks an entry without a class distance in the distance
+// column: drawn under every budget.
+const NoDistance = 255
+
+// NoDTW marks a draw in the dtw column.
+const NoDTW = 0xffff
+
+// NewEntry returns the entry of a position of class c from its outcomes:
+// theoretical (its distance is the dtw) and under the rules (its distance
+// is the class distance; outside classes A and B it has none). A win or
+// loss whose class distance exceeds the budget of c is a draw under the
+// rules, with the class distance kept for clocks that start lower.
+func NewEntry(c Class, theory, rules Outcome) Entry {
+	e := Entry{Rules: rules.Value, Theory: theory.Value, Distance: -1, DTW: -1}
+	if theory.Value != Draw {
+		e.DTW = theory.Dist
+	}
+	if c != NoClass && rules.Value != Draw {
+		e.Distance = rules.Dist
+		if rules.Dist > c.Budget() {
+			e.Rules = Draw
+		}
+	}
+	return e
+}
+
+// TheoryOutcome returns the theoretical outcome of e, its distance the
+// dtw (0 when unknown).
+func (e Entry) TheoryOutcome() Outcome { return Outcome{Value: e.Theory, Dist: max(e.DTW, 0)} }
+
+// RulesOutcome returns the outcome under the rules of a successor with
+// entry e and class to, seen from a position of class from. A clock that
+// runs on (inside class A, inside class B) keeps the successor's distance;
+// a clock that drops from A to B carries min(budget-1, 10), so only
+// distances up to 10 count; otherwise the successor starts afresh and its
+// rules value holds at distance 0.
+func (e Entry) RulesOutcome(from, to Class) Outcome {
+	if from == NoClass || to == NoClass {
+		return Outcome{Value: e.Rules}
+	}
+	if e.Distance < 0 || from == ClassA && to == ClassB && e.Distance > ClassB.Budget() {
+		return Outcome{Value: Draw}
+	}
+	return Outcome{Value: e.Theory, Dist: e.Distance}
+}
+
+// entryJSON is the JSON form of an Entry: missing distances are null.
+type entryJSON struct {
+	Rules    Value `json:"rules"`
+	Theory   Value `json:"theory"`
+	Distance *int  `json:"distance"`
+	DTW      *int  `json:"dtw"`
+}
+
+// MarshalJSON writes e as {"rules":"win","theory":"win","distance":3,"dtw":null}.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	return json.Marshal(entryJSON{e.Rules, e.Theory, orNull(e.Distance), orNull(e.DTW)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	var j entryJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*e = Entry{Rules: j.Rules, Theory: j.Theory, Distance: orMissing(j.Distance), DTW: orMissing(j.DTW)}
+	return nil
+}
+
+func orNull(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+func orMissing(n *int) int {
+	if n == nil {
+		return -1
+	}
+	return *n
+}
+
+// MarshalText writes v as "win", "draw" or "loss".
+func (v Value) MarshalText() ([]byte, error) {
+	if v > Win {
+		return nil, fmt.Errorf("table: invalid value %d", v)
+	}
+	return []byte(v.String()), nil
+}
+
+// UnmarshalText reads "win", "draw" or "loss".
+func (v *Value) UnmarshalText(b []byte) error {
+	for w := range Win + 1 {
+		if string(b) == w.String() {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("table: invalid value %q", b)
+}
+
+// Column is one of the byte columns a table file may have. Each holds one
+// fixed-width field of every entry; a table lacks the columns it does not
+// need (see Layout).
+type Column int
+
+// The columns, in the order a file lists them.
+const (
+	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2).
+	ValueColumn Column = iota
+	// DistanceColumn, 1 byte: the class distance, NoDistance for none;
+	// class A and B tables only.
+	DistanceColumn
+	// DTWColumn, 2 bytes little-endian: the dtw, NoDTW for a draw;
+	// optional.
+	DTWColumn
+	NumColumns
+)
+
+var columnNames = [NumColumns]string{"value", "distance", "dtw"}
+var columnWidths = [NumColumns]int{1, 1, 2}
+
+// Name returns the column's name in a file header.
+func (c Column) Name() string { return columnNames[c] }
+
+// Width returns the bytes the column takes per entry.
+func (c Column) Width() int { return columnWidths[c] }
+
+// Columns holds the bytes of consecutive entries, column by column; a
+// column the table lacks is nil. Entry i of a Columns is at byte
+// i*Width() of each column.
+type Columns [NumColumns][]byte
+
+// MakeColumns returns zeroed columns for n entries of a table of m, with
+// the dtw column if dtw is set.
+func MakeColumns(m index.Material, n int64, dtw bool) Columns {
+	var c Columns
+	l := NewLayout(m, dtw)
+	for col := range NumColumns {
+		if l.Has(col) {
+			c[col] = make([]byte, n*int64(col.Width()))
+		}
+	}
+	return c
+}
+
+// Has reports whether the column col is present.
+func (c *Columns) Has(col Column) bool { return c[col] != nil }
+
+// Entry decodes entry i; ok is false for a value byte no entry has.
+func (c *Columns) Entry(i int64) (e Entry, ok bool) {
+	b := c[ValueColumn][i]
+	e = Entry{Theory: Value(b & 3), Rules: Value(b >> 2), Distance: -1, DTW: -1}
+	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
+		e.Distance = int(d[i])
+	}
+	if d := c[DTWColumn]; d != nil {
+		if n := binary.LittleEndian.Uint16(d[2*i:]); n != NoDTW {
+			e.DTW = int(n)
+		}
+	}
+	return e, e.Theory <= Win && e.Rules <= Win && b < 16
+}
+
+// Set encodes e as entry i, in the columns present. A distance beyond
+// what the column holds is stored as its largest value.
+func (c *Columns) Set(i int64, e Entry) {
+	c[ValueColumn][i] = byte(e.Theory) | byte(e.Rules)<<2
+	if d := c[DistanceColumn]; d != nil {
+		d[i] = NoDistance
+		if e.Distance >= 0 {
+			d[i] = byte(min(e.Distance, NoDistance-1))
+		}
+	}
+	if d := c[DTWColumn]; d != nil {
+		n := uint16(NoDTW)
+		if e.DTW >= 0 {
+			n = uint16(min(e.DTW, NoDTW-1))
+		}
+		binary.LittleEndian.PutUint16(d[2*i:], n)
+	}
+}

@@ -1,0 +1,117 @@
+package table
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Stats summarises a table (White to move), stored in its file header
+// under StatsKey as JSON. Value counts cover every position, capture
+// positions with their real values.
+type Stats struct {
+	Positions     int64  `json:"positions"`
+	Captures      int64  `json:"captures"`
+	Theory        Counts `json:"theory"`
+	Rules         Counts `json:"rules"`
+	CursedWins    int64  `json:"cursed_wins"`    // theoretical win, not a win under the rules
+	BlessedLosses int64  `json:"blessed_losses"` // theoretical loss, not a loss under the rules
+	// Longest class distance of a win under the rules (class A and B).
+	LongestDistance    int    `json:"longest_distance,omitempty"`
+	LongestDistanceFEN string `json:"longest_distance_fen,omitempty"`
+	// Longest theoretical win (with the dtw column).
+	LongestDTW    int    `json:"longest_dtw,omitempty"`
+	LongestDTWFEN string `json:"longest_dtw_fen,omitempty"`
+	// Rule2Candidates counts the wins and losses (with the dtw column)
+	// whose dtw exceeds Rule2Plies: only there can the untracked 25-move
+	// king rule change a value, since it needs 50 plies without a man move
+	// or capture.
+	Rule2Candidates int64 `json:"rule2_candidates,omitempty"`
+}
+
+// Rule2Plies is the length of the 25-move king rule (rule 2) in plies.
+const Rule2Plies = 50
+
+// Add counts the entry e of a position, a capture position if capture is
+// set. If e is a longer win than any counted so far, fen (if not nil) is
+// called for the position's FEN, kept as the example.
+func (s *Stats) Add(e Entry, capture bool, fen func() string) {
+	s.Positions++
+	if capture {
+		s.Captures++
+	}
+	s.Theory[e.Theory]++
+	s.Rules[e.Rules]++
+	if e.Theory == Win && e.Rules != Win {
+		s.CursedWins++
+	}
+	if e.Theory == Loss && e.Rules != Loss {
+		s.BlessedLosses++
+	}
+	if e.Rules == Win && e.Distance > s.LongestDistance {
+		s.LongestDistance, s.LongestDistanceFEN = e.Distance, example(fen)
+	}
+	if e.Theory == Win && e.DTW > s.LongestDTW {
+		s.LongestDTW, s.LongestDTWFEN = e.DTW, example(fen)
+	}
+	if e.Theory != Draw && e.DTW > Rule2Plies {
+		s.Rule2Candidates++
+	}
+}
+
+func example(fen func() string) string {
+	if fen == nil {
+		return ""
+	}
+	return fen()
+}
+
+// Merge adds the counts of o to s. Of two longest wins of the same length
+// it keeps s's example, so merging the stats of consecutive runs of
+// positions in order gives the stats of the whole.
+func (s *Stats) Merge(o Stats) {
+	s.Positions += o.Positions
+	s.Captures += o.Captures
+	for v := range s.Theory {
+		s.Theory[v] += o.Theory[v]
+		s.Rules[v] += o.Rules[v]
+	}
+	s.CursedWins += o.CursedWins
+	s.BlessedLosses += o.BlessedLosses
+	if o.LongestDistance > s.LongestDistance {
+		s.LongestDistance, s.LongestDistanceFEN = o.LongestDistance, o.LongestDistanceFEN
+	}
+	if o.LongestDTW > s.LongestDTW {
+		s.LongestDTW, s.LongestDTWFEN = o.LongestDTW, o.LongestDTWFEN
+	}
+	s.Rule2Candidates += o.Rule2Candidates
+}
+
+// Counts counts positions by value, indexed by Value. In JSON it is an
+// object {"win":…,"draw":…,"loss":…}.
+type Counts [Win + 1]int64
+
+type countsJSON struct {
+	Win  int64 `json:"win"`
+	Draw int64 `json:"draw"`
+	Loss int64 `json:"loss"`
+}
+
+// MarshalJSON writes c as {"win":…,"draw":…,"loss":…}.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	return json.Marshal(countsJSON{c[Win], c[Draw], c[Loss]})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, and the array [loss, draw,
+// win] of the first version's file headers.
+func (c *Counts) UnmarshalJSON(b []byte) error {
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
+		var a [Win + 1]int64
+		err := json.Unmarshal(b, &a)
+		*c = a
+		return err
+	}
+	var j countsJSON
+	err := json.Unmarshal(b, &j)
+	*c = Counts{Loss: j.Loss, Draw: j.Draw, Win: j.Win}
+	return err
+}
