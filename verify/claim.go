@@ -13,6 +13,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -263,7 +264,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 				DTW: slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == table.DTWColumn.Name() })}
 			x := index.New(tm)
 			var mu sync.Mutex
-			err = parallel(ctx, x.Size(), threads, func(lo, hi int64) error {
+			err = parallel.Range(ctx, x.Size(), threads, func(lo, hi int64) error {
 				var r Row
 				var ex []Example
 				pl := x.Unrank(lo)

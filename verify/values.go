@@ -12,6 +12,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -58,7 +59,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 	}
 	t.captures = make([]uint64, (t.x.Size()+63)/64)
 	var mu sync.Mutex
-	err = parallel(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
+	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
 		var s table.Stats
 		pl := t.x.Unrank(lo)
 		for i := lo; i < hi; i++ {
@@ -195,7 +196,7 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 // checkValues recomputes every stored position of own and tallies the
 // mismatches in r.
 func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) error {
-	return parallel(ctx, own.x.Size(), v.o.Threads, func(lo, hi int64) error {
+	return parallel.Range(ctx, own.x.Size(), v.o.Threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		var checked, found int64
 		var ms []Mismatch

@@ -61,8 +61,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
@@ -307,23 +305,6 @@ func (v *verifier) release(m index.Material) {
 			delete(v.loaded, n)
 		}
 	}
-}
-
-// chunk is the number of positions a goroutine takes at a time.
-const chunk = 1 << 14
-
-// parallel calls f on consecutive chunks [lo, hi) of [0, n) on up to
-// threads goroutines and returns the first error, or ctx's.
-func parallel(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(threads)
-	for lo := int64(0); lo < n && gctx.Err() == nil; lo += chunk {
-		g.Go(func() error { return f(lo, min(lo+chunk, n)) })
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return ctx.Err()
 }
 
 // showProgress calls Options.Progress every so often until the returned
