@@ -1,5 +1,5 @@
 // Package verify checks a directory of endgame tables independently of the
-// generator, and answers questions of endgame theory from them (see Query).
+// generator. Use it like this:
 //
 //	reports, err := verify.Verify(ctx, "tables", verify.Options{})
 //	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package claim
 
 import (
 	"context"
@@ -9,13 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/dtb-draughts/dtb/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
-	"github.com/dtb-draughts/dtb/verify"
 )
 
 // knownClaim is a claim of endgame theory that the report answers.
@@ -24,7 +21,7 @@ type knownClaim struct {
 	queries         [][]string // arguments of dtb claim after --dir, one query each
 	// answer words the answer from the results of the queries, and
 	// returns the position to draw (nil for none).
-	answer func(rs []*verify.Result) (string, *verify.Example)
+	answer func(rs []*Result) (string, *Example)
 }
 
 // publishedLongest are the longest wins under the rules that RULES.md
@@ -38,14 +35,14 @@ var knownClaims = []knownClaim{{
 	title:    "Three kings against a king on the long diagonal",
 	question: "3 kings against 1 king, the lone king on the long diagonal 5-46, either side to move: how many positions of each value?",
 	queries:  [][]string{{"KKKvK", "--where", "bk=diag:5-46", "--examples", "0"}},
-	answer: func(rs []*verify.Result) (string, *verify.Example) {
+	answer: func(rs []*Result) (string, *Example) {
 		return countsText(rs[0].Rows) + ". The example is White's longest win with Black to move.", rs[0].Rows[1].Longest[draughts.White].Distance
 	},
 }, {
 	title:    "Four kings against a king",
 	question: "4 kings against 1 king: is every position a win for the side with 4 kings? The longest win?",
 	queries:  [][]string{{"KKKKvK", "--value", "rules!=win", "--examples", "1"}, {"KKKKvK", "--examples", "0"}},
-	answer: func(rs []*verify.Result) (string, *verify.Example) {
+	answer: func(rs []*Result) (string, *Example) {
 		not, all := total(rs[0].Rows), total(rs[1].Rows)
 		s := fmt.Sprintf("Yes: White wins all %d positions under the rules", all)
 		if not > 0 {
@@ -58,7 +55,7 @@ var knownClaims = []knownClaim{{
 	question: "How many theoretical wins in class-A and class-B material does the 16-move or 5-move rule turn into draws, and which is the longest?",
 	queries: [][]string{{"A", "B", "--value", "theory!=draw", "--value", "rules=draw", "--examples", "0"},
 		{"A", "B", "--value", "theory!=draw", "--examples", "0"}},
-	answer: func(rs []*verify.Result) (string, *verify.Example) {
+	answer: func(rs []*Result) (string, *Example) {
 		var drawn [3]int64
 		for _, r := range rs[0].Rows {
 			drawn[table.ClassOf(r.Material)] += r.Positions
@@ -68,13 +65,13 @@ var knownClaims = []knownClaim{{
 			return "The tables hold no theoretical win in class A or B.", nil
 		}
 		limits := fmt.Sprintf("the longest theoretical wins need %d plies of the %d on the clock in class A, at %s, and %d of the %d in class B, at %s",
-			a.Distance, table.ClassA.Budget(), posText(*a), b.Distance, table.ClassB.Budget(), posText(*b))
+			a.Entry.Distance, table.ClassA.Budget(), posText(*a), b.Entry.Distance, table.ClassB.Budget(), posText(*b))
 		if drawn[table.ClassA]+drawn[table.ClassB] == 0 {
 			return "None: every theoretical win in class A and B material is a win under the rules too, the clock starting when the material arises; " +
 				limits + ". The example is the class A one.", a
 		}
 		l := longestIn(rs[0].Rows, table.ClassA)
-		if l == nil || l.Distance < longestDistance(longestIn(rs[0].Rows, table.ClassB)) {
+		if l == nil || l.Entry.Distance < longestDistance(longestIn(rs[0].Rows, table.ClassB)) {
 			l = longestIn(rs[0].Rows, table.ClassB)
 		}
 		s := fmt.Sprintf("%d in class A (16-move rule) and %d in class B (5-move rule), counting both sides to move and wins of either side; %s",
@@ -82,13 +79,13 @@ var knownClaims = []knownClaim{{
 		if l == nil {
 			return s + ".", nil
 		}
-		return s + fmt.Sprintf(". The longest of the drawn ones, the example, needs %d plies: %s.", l.Distance, posText(*l)), l
+		return s + fmt.Sprintf(". The longest of the drawn ones, the example, needs %d plies: %s.", l.Entry.Distance, posText(*l)), l
 	},
 }, {
 	title:    "Can the lone king beat three kings?",
 	question: "Is there any position of 3 kings against 1 king that the lone king wins?",
 	queries:  [][]string{{"KKKvK", "--value", "theory=loss", "--examples", "1"}},
-	answer: func(rs []*verify.Result) (string, *verify.Example) {
+	answer: func(rs []*Result) (string, *Example) {
 		n := total(rs[0].Rows)
 		if n == 0 {
 			return "No: Black wins no position, not even in theory.", nil
@@ -105,17 +102,17 @@ var knownClaims = []knownClaim{{
 		}
 		return append(args, "--side", "white", "--value", "rules=win", "--examples", "0")
 	}()},
-	answer: func(rs []*verify.Result) (string, *verify.Example) {
+	answer: func(rs []*Result) (string, *Example) {
 		var b strings.Builder
 		b.WriteString("| material | published | tables | agree | longest win |\n|---|---:|---:|---|---|\n")
 		agree := true
-		var longest *verify.Example
+		var longest *Example
 		for i, p := range publishedLongest {
 			l := rs[0].Rows[i].Longest[draughts.White].Distance
 			got, fen := -1, "-"
 			if l != nil {
-				got, fen = l.Distance, "`"+l.Position.FEN()+"`"
-				if longest == nil || got > longest.Distance {
+				got, fen = l.Entry.Distance, "`"+l.Position.FEN()+"`"
+				if longest == nil || got > longest.Entry.Distance {
 					longest = l
 				}
 			}
@@ -126,14 +123,14 @@ var knownClaims = []knownClaim{{
 	},
 }}
 
-// writeReport answers the known claims from the tables of dir and writes
-// them as Markdown to path, with a diagram of each in claims/ beside it.
-func writeReport(ctx context.Context, dir, path string, threads int) error {
-	t, err := probe.Open(dir, probe.Options{})
-	if err != nil {
-		return err
-	}
-	defer t.Close()
+// WriteReport answers the known claims of endgame theory from the tables t
+// on up to threads goroutines (0 means one per CPU) and writes them as
+// Markdown to path, with a diagram of each answer's example as an SVG file
+// in the directory claims beside it. dir is the directory t was opened
+// from, named in the dtb claim commands that the report gives for each
+// answer. The report depends on nothing but the tables, dir and path: the
+// same tables give the same bytes.
+func WriteReport(ctx context.Context, t *probe.Tables, dir, path string, threads int) error {
 	if len(t.Materials()) == 0 {
 		return fmt.Errorf("no tables in %s", dir)
 	}
@@ -145,10 +142,10 @@ func writeReport(ctx context.Context, dir, path string, threads int) error {
 	reportHeader(&b, t, dir, path)
 	for i, c := range knownClaims {
 		fmt.Fprintf(&b, "\n## %d. %s\n\n> %s\n\n", i+1, c.title, c.question)
-		var results []*verify.Result
+		var results []*Result
 		var cmds, tables strings.Builder
 		for _, args := range c.queries {
-			q, err := parseQuery(args)
+			q, err := ParseArgs(args)
 			if err != nil {
 				return fmt.Errorf("claim %d: %v", i+1, err)
 			}
@@ -162,7 +159,7 @@ func writeReport(ctx context.Context, dir, path string, threads int) error {
 				return err
 			}
 			results = append(results, res)
-			fmt.Fprintf(&tables, "\n`%s`\n\n", queryText(q))
+			fmt.Fprintf(&tables, "\n`%s`\n\n", q.String())
 			countsTable(&tables, res.Rows)
 		}
 		if results == nil {
@@ -188,7 +185,7 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	dtw := true
 	for _, m := range mats {
 		h, err := t.Header(m)
-		dtw = dtw && err == nil && hasColumn(h, table.DTWColumn.Name())
+		dtw = dtw && err == nil && hasDTW(h)
 	}
 	with := "with"
 	if !dtw {
@@ -213,19 +210,8 @@ the dtw the plies until the loser has no move.
 `, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with)
 }
 
-// parseQuery builds the query of dtb claim arguments.
-func parseQuery(args []string) (verify.Query, error) {
-	fs := pflag.NewFlagSet("claim", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	build := queryFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return verify.Query{}, err
-	}
-	return build(fs.Args())
-}
-
 // countsTable writes the counts of rows as a Markdown table.
-func countsTable(w io.Writer, rows []verify.Row) {
+func countsTable(w io.Writer, rows []Row) {
 	fmt.Fprintln(w, "| material | to move | positions | rules: White wins | draws | loses | theory: White wins | draws | loses |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
@@ -248,7 +234,7 @@ func shellQuote(args ...string) string {
 }
 
 // countsText words the rules and theoretical counts of each row.
-func countsText(rows []verify.Row) string {
+func countsText(rows []Row) string {
 	var parts []string
 	for _, r := range rows {
 		pc := func(n int64) string {
@@ -263,10 +249,10 @@ func countsText(rows []verify.Row) string {
 }
 
 // longestWinText words White's longest wins over rows.
-func longestWinText(rows []verify.Row) string {
+func longestWinText(rows []Row) string {
 	var parts []string
 	for _, r := range rows {
-		if s := longestText(r, draughts.White); s != "" {
+		if s := r.DescribeLongest(draughts.White); s != "" {
 			parts = append(parts, fmt.Sprintf("with %v to move, %s", r.Side, s))
 		}
 	}
@@ -278,8 +264,8 @@ func longestWinText(rows []verify.Row) string {
 
 // longestIn returns the longest win by class distance, of either side,
 // in the rows of class c; nil if there is none.
-func longestIn(rows []verify.Row, c table.Class) *verify.Example {
-	var l *verify.Example
+func longestIn(rows []Row, c table.Class) *Example {
+	var l *Example
 	for _, r := range rows {
 		for _, w := range r.Longest {
 			if table.ClassOf(r.Material) == c && longestDistance(w.Distance) > longestDistance(l) {
@@ -291,15 +277,15 @@ func longestIn(rows []verify.Row, c table.Class) *verify.Example {
 }
 
 // longestDistance returns the class distance of x, -1 for nil.
-func longestDistance(x *verify.Example) int {
+func longestDistance(x *Example) int {
 	if x == nil {
 		return -1
 	}
-	return x.Distance
+	return x.Entry.Distance
 }
 
 // total returns the positions of rows.
-func total(rows []verify.Row) int64 {
+func total(rows []Row) int64 {
 	var n int64
 	for _, r := range rows {
 		n += r.Positions
@@ -308,7 +294,7 @@ func total(rows []verify.Row) int64 {
 }
 
 // bySide words the positions of rows by side to move.
-func bySide(rows []verify.Row) string {
+func bySide(rows []Row) string {
 	var parts []string
 	for _, r := range rows {
 		parts = append(parts, fmt.Sprintf("%d with %v to move", r.Positions, r.Side))
@@ -317,13 +303,20 @@ func bySide(rows []verify.Row) string {
 }
 
 // posText words a position and its values in Markdown.
-func posText(x verify.Example) string {
-	return fmt.Sprintf("`%s` (%v to move; rules %v, theoretical %v for White%s%s)", x.Position.FEN(), x.Position.Side,
-		x.Rules, x.Theory, strings.ReplaceAll(field("distance", x.Distance), "  ", ", "), strings.ReplaceAll(field("dtw", x.DTW), "  ", ", "))
+func posText(x Example) string {
+	e := x.Entry
+	s := fmt.Sprintf("`%s` (%v to move; rules %v, theoretical %v for White", x.Position.FEN(), x.Position.Side, e.Rules, e.Theory)
+	if e.Distance >= 0 {
+		s += fmt.Sprintf(", distance %d", e.Distance)
+	}
+	if e.DTW >= 0 {
+		s += fmt.Sprintf(", dtw %d", e.DTW)
+	}
+	return s + ")"
 }
 
 // first returns the first example, or nil.
-func first(xs []verify.Example) *verify.Example {
+func first(xs []Example) *Example {
 	if len(xs) == 0 {
 		return nil
 	}

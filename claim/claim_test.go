@@ -1,22 +1,62 @@
-package verify_test
+package claim_test
 
 import (
 	"context"
+	"os"
 	"reflect"
+	"sync"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/claim"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
-	"github.com/dtb-draughts/dtb/verify"
 )
+
+// The tests answer queries from tables of up to 4 pieces with the dtw
+// column, built by the generator once per test binary; the package under
+// test does not use it.
+var tables struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// buildTables returns the directory of the tables, building them on the
+// first call.
+func buildTables() (string, error) {
+	tables.once.Do(func() {
+		if tables.dir, tables.err = os.MkdirTemp("", "dtb-claim-test"); tables.err == nil {
+			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 4, Dir: tables.dir, DTW: true})
+		}
+	})
+	return tables.dir, tables.err
+}
+
+func tablesDir(t *testing.T) string {
+	t.Helper()
+	dir, err := buildTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tables.dir != "" {
+		os.RemoveAll(tables.dir)
+	}
+	os.Exit(code)
+}
 
 // query builds a query of materials, sides to move, constraints and
 // value conditions.
-func query(t *testing.T, mats []string, sides []draughts.Color, where, values []string) verify.Query {
+func query(t *testing.T, mats []string, sides []draughts.Color, where, values []string) claim.Query {
 	t.Helper()
-	q := verify.Query{Sides: sides, Examples: 5}
+	q := claim.Query{Sides: sides, Examples: 5}
 	for _, s := range mats {
 		m, err := index.ParseMaterial(s)
 		if err != nil {
@@ -25,14 +65,14 @@ func query(t *testing.T, mats []string, sides []draughts.Color, where, values []
 		q.Materials = append(q.Materials, m)
 	}
 	for _, s := range where {
-		c, err := verify.ParseConstraint(s)
+		c, err := claim.ParseConstraint(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		q.Where = append(q.Where, c)
 	}
 	for _, s := range values {
-		c, err := verify.ParseValueCond(s)
+		c, err := claim.ParseValueCond(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +87,7 @@ var (
 )
 
 // answer runs q on the tables of dir with threads goroutines.
-func answer(t *testing.T, dir string, q verify.Query, threads int) *verify.Result {
+func answer(t *testing.T, dir string, q claim.Query, threads int) *claim.Result {
 	t.Helper()
 	tb, err := probe.Open(dir, probe.Options{})
 	if err != nil {
@@ -65,10 +105,10 @@ func answer(t *testing.T, dir string, q verify.Query, threads int) *verify.Resul
 // 2024 draws, 2 losses for the side to move) and square constraints
 // against counts by hand.
 func TestClaimCounts(t *testing.T) {
-	dir := tables3.get(t, 3)
+	dir := tablesDir(t)
 	res := answer(t, dir, query(t, []string{"KvK"}, both, nil, nil), 0)
-	if w, b := res.Rows[0], res.Rows[1]; w.Rules != [3]int64{2, 2024, 424} || w.Theory != w.Rules ||
-		b.Rules != [3]int64{424, 2024, 2} || b.Side != draughts.Black || w.Positions != 2450 {
+	if w, b := res.Rows[0], res.Rows[1]; w.Rules != (table.Counts{2, 2024, 424}) || w.Theory != w.Rules ||
+		b.Rules != (table.Counts{424, 2024, 2}) || b.Side != draughts.Black || w.Positions != 2450 {
 		t.Errorf("KvK rows %+v %+v", w, b)
 	}
 	for _, c := range []struct {
@@ -90,11 +130,11 @@ func TestClaimCounts(t *testing.T) {
 		}
 	}
 	res = answer(t, dir, query(t, []string{"KvK"}, white, nil, []string{"rules=win"}), 0)
-	if l := res.Rows[0].Longest[draughts.White].Distance; l == nil || l.Distance != 3 || l.Position.FEN() != "W:WK10:BK5" {
+	if l := res.Rows[0].Longest[draughts.White].Distance; l == nil || l.Entry.Distance != 3 || l.Position.FEN() != "W:WK10:BK5" {
 		t.Errorf("KvK longest win %+v, want 3 plies at W:WK10:BK5", l)
 	}
 	res = answer(t, dir, query(t, []string{"KvK"}, both, nil, []string{"rules!=draw", "theory=loss"}), 0)
-	if res.Rows[0].Positions != 2 || res.Rows[1].Positions != 424 || len(res.Examples) != 5 || res.Examples[0].Rules != table.Loss {
+	if res.Rows[0].Positions != 2 || res.Rows[1].Positions != 424 || len(res.Examples) != 5 || res.Examples[0].Entry.Rules != table.Loss {
 		t.Errorf("KvK White losses: %+v", res)
 	}
 }
@@ -102,7 +142,7 @@ func TestClaimCounts(t *testing.T) {
 // TestClaimThreads checks that the answer does not depend on the number
 // of threads.
 func TestClaimThreads(t *testing.T) {
-	dir := tables3.get(t, 3)
+	dir := tablesDir(t)
 	q := query(t, []string{"KKvK", "KMvK"}, both, []string{"bk~diag:1-45"}, []string{"theory!=draw"})
 	one, many := answer(t, dir, q, 1), answer(t, dir, q, 7)
 	if !reflect.DeepEqual(one, many) || len(one.Examples) != 5 {
@@ -113,11 +153,11 @@ func TestClaimThreads(t *testing.T) {
 // TestPublishedLongestWins checks the longest wins under the rules that
 // RULES.md cites, on the 4-piece tables.
 func TestPublishedLongestWins(t *testing.T) {
-	dir := tables4.get(t, 4)
+	dir := tablesDir(t)
 	names := []string{"KKKvK", "KKMvK", "KMMvK", "KMvK", "KKvK", "KvK"}
 	res := answer(t, dir, query(t, names, white, nil, []string{"rules=win"}), 0)
 	for i, want := range []int{15, 31, 29, 9, 7, 3} {
-		if l := res.Rows[i].Longest[draughts.White].Distance; l == nil || l.Distance != want {
+		if l := res.Rows[i].Longest[draughts.White].Distance; l == nil || l.Entry.Distance != want {
 			t.Errorf("%s: longest win %+v, want %d plies", names[i], l, want)
 		}
 	}
@@ -125,17 +165,17 @@ func TestPublishedLongestWins(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, s := range []string{"", "bk", "bk=", "xk=1", "bk=51", "bk=0", "bk=5-1", "bk=diag:5-45", "bk=diag:5", "bk!1", "bk=1,,2", "bk=a"} {
-		if _, err := verify.ParseConstraint(s); err == nil {
+		if _, err := claim.ParseConstraint(s); err == nil {
 			t.Errorf("ParseConstraint(%q): no error", s)
 		}
 	}
 	for _, s := range []string{"", "rules", "rules=won", "value=win", "rules==win", "theory!draw"} {
-		if _, err := verify.ParseValueCond(s); err == nil {
+		if _, err := claim.ParseValueCond(s); err == nil {
 			t.Errorf("ParseValueCond(%q): no error", s)
 		}
 	}
 	for _, s := range []string{"rules=win", "theory!=draw", "rules!=loss"} {
-		if c, err := verify.ParseValueCond(s); err != nil || c.String() != s {
+		if c, err := claim.ParseValueCond(s); err != nil || c.String() != s {
 			t.Errorf("ParseValueCond(%q) = %v, %v", s, c, err)
 		}
 	}
@@ -144,7 +184,7 @@ func TestParseErrors(t *testing.T) {
 func TestClassMaterials(t *testing.T) {
 	var got []string
 	for _, c := range []table.Class{table.ClassA, table.ClassB} {
-		for _, m := range verify.ClassMaterials(c) {
+		for _, m := range claim.ClassMaterials(c) {
 			got = append(got, m.String())
 		}
 	}

@@ -1,0 +1,284 @@
+// Package claim settles claims of endgame theory from the tables: how many
+// positions of some materials, with some side to move, meeting conditions
+// on their squares and values, are won, drawn or lost, which are the
+// longest wins, and which positions are examples or counterexamples.
+//
+// Use it like this:
+//
+//	t, err := probe.Open("tables", probe.Options{})
+//	if err != nil { ... }
+//	q, err := claim.ParseArgs([]string{"KKKvK", "--where", "bk=diag:5-46"})
+//	if err != nil { ... }
+//	res, err := q.Run(ctx, t, 0)
+//	for _, r := range res.Rows {
+//		fmt.Println(r.Material, r.Side, r.Rules[table.Win], r.Theory[table.Win])
+//	}
+//
+// Queries are written as the arguments of dtb claim (ParseArgs, Flags) or
+// built as a Query. Values are given for White, the side named first in a
+// material (in KKKvK, the three kings), whoever is to move. WriteReport
+// answers a fixed list of well-known claims as a Markdown report, the
+// repository's docs/claims.md.
+package claim
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A Query selects positions to settle a claim of endgame theory: every
+// position of some materials with some side to move that meets square
+// constraints and value conditions. Values are given for White, the side
+// named first in a material (in KKKvK, the three kings), whoever is to
+// move.
+//
+//	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White, draughts.Black}, Examples: 3}
+//	c, _ := claim.ParseConstraint("bk=diag:5-46") // the black king on the long diagonal
+//	q.Where = append(q.Where, c)
+//	res, err := q.Run(ctx, tables, 0) // res.Rows: counts by value, longest wins
+type Query struct {
+	Materials []index.Material
+	Sides     []draughts.Color // the sides to move
+	Where     []Constraint     // all must hold
+	Values    []ValueCond      // all must hold
+	Examples  int              // positions to list
+}
+
+// String describes q in words: its materials, the side to move, its
+// square constraints and value conditions, separated by semicolons.
+func (q Query) String() string {
+	var names []string
+	for _, m := range q.Materials {
+		names = append(names, m.String())
+	}
+	parts := []string{strings.Join(names, ", "), "either side to move"}
+	if len(q.Sides) == 1 {
+		parts[1] = q.Sides[0].String() + " to move"
+	}
+	for _, c := range q.Where {
+		parts = append(parts, c.String())
+	}
+	for _, c := range q.Values {
+		parts = append(parts, c.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Result answers a Query.
+type Result struct {
+	Rows     []Row     // one per material and side to move, in query order
+	Examples []Example // the first positions that match, in query order then index order
+}
+
+// Row counts the positions of one material and side to move that match.
+type Row struct {
+	Material  index.Material
+	Side      draughts.Color // to move
+	Distance  bool           // the table has class distances (class A and B)
+	DTW       bool           // the table has the dtw column
+	Positions int64
+	Rules     table.Counts // by rules value for White (table.Win: White wins)
+	Theory    table.Counts // by theoretical value for White
+	// Longest[c] holds the longest wins of side c: by class distance
+	// and by dtw; nil if there is none.
+	Longest [2]struct{ Distance, DTW *Example }
+}
+
+// DescribeLongest describes the longest wins of side c in r in words:
+// by class distance and by dtw, as far as the table has them, each with
+// its position; "" if c wins no position.
+func (r Row) DescribeLongest(c draughts.Color) string {
+	wins := r.Theory[table.Win]
+	if c == draughts.Black {
+		wins = r.Theory[table.Loss]
+	}
+	if wins == 0 {
+		return ""
+	}
+	l := r.Longest[c]
+	var parts []string
+	if r.Distance && l.Distance != nil {
+		parts = append(parts, fmt.Sprintf("class distance %d plies (%s)", l.Distance.Entry.Distance, l.Distance.Position.FEN()))
+	}
+	if r.DTW && l.DTW != nil {
+		parts = append(parts, fmt.Sprintf("dtw %d plies (%s)", l.DTW.Entry.DTW, l.DTW.Position.FEN()))
+	}
+	if len(parts) == 0 {
+		return "no distance in the tables (no class distance outside class A and B, no dtw column)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Example is a position with its entry for White: its values for White
+// whoever is to move, its class distance and dtw (-1 for none).
+type Example struct {
+	Position draughts.Position
+	Entry    table.Entry
+	key      int64
+}
+
+// ClassMaterials returns the materials of class A or B with White the
+// strong side (and KvK): with both sides to move, every position of the
+// class up to colour symmetry, once.
+func ClassMaterials(c table.Class) []index.Material {
+	var ms []index.Material
+	for _, m := range index.Materials(4) {
+		if table.ClassOf(m) == c && m.WhiteMen+m.WhiteKings >= m.BlackMen+m.BlackKings {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// Run answers q from the tables t on up to threads goroutines (0 means
+// one per CPU).
+func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result, error) {
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	res := &Result{}
+	var base int64 // key of the first position of the row
+	for _, m := range q.Materials {
+		for _, side := range q.Sides {
+			tm := m // the table: m, or its colour flip with Black to move
+			if side == draughts.Black {
+				tm = m.Flip()
+			}
+			h, err := t.Header(tm)
+			if err != nil {
+				return nil, err
+			}
+			row := Row{Material: m, Side: side, Distance: table.ClassOf(m) != table.NoClass, DTW: hasDTW(h)}
+			x := index.New(tm)
+			var mu sync.Mutex
+			err = parallel.Range(ctx, x.Size(), threads, func(lo, hi int64) error {
+				var r Row
+				var ex []Example
+				pl := x.Unrank(lo)
+				for i := lo; i < hi; i++ {
+					if i > lo {
+						pl, _ = x.Next(pl)
+					}
+					e, ok, err := q.match(t, table.Position(pl), side)
+					if err != nil {
+						return err
+					}
+					if ok {
+						e.key = base + i
+						r.add(e)
+						if len(ex) < q.Examples {
+							ex = append(ex, e)
+						}
+					}
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				row.merge(&r)
+				res.Examples = firstExamples(append(res.Examples, ex...), q.Examples)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			res.Rows = append(res.Rows, row)
+			base += x.Size()
+		}
+	}
+	return res, nil
+}
+
+// hasDTW reports whether the table of header h has the dtw column.
+func hasDTW(h codec.Header) bool {
+	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == table.DTWColumn.Name() })
+}
+
+// match returns the position whose table entry is tp (White to move in
+// its table) when side is to move, with its values for White, and whether
+// it meets the query.
+func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color) (Example, bool, error) {
+	p := tp
+	if side == draughts.Black {
+		p = tp.Flip()
+	}
+	e := Example{Position: p}
+	for _, c := range q.Where {
+		if !c.holds(&p) {
+			return e, false, nil
+		}
+	}
+	var err error
+	if e.Entry, err = t.Probe(tp); err != nil {
+		return e, false, err
+	}
+	if side == draughts.Black {
+		e.Entry.Rules, e.Entry.Theory = e.Entry.Rules.Neg(), e.Entry.Theory.Neg()
+	}
+	for _, c := range q.Values {
+		if !c.holds(&e) {
+			return e, false, nil
+		}
+	}
+	return e, true, nil
+}
+
+// add counts a matching position.
+func (r *Row) add(e Example) {
+	r.Positions++
+	r.Rules[e.Entry.Rules]++
+	r.Theory[e.Entry.Theory]++
+	winner := draughts.White
+	if e.Entry.Theory == table.Loss {
+		winner = draughts.Black
+	}
+	if e.Entry.Theory != table.Draw {
+		keep(&r.Longest[winner].Distance, &e, byDistance)
+		keep(&r.Longest[winner].DTW, &e, byDTW)
+	}
+}
+
+// merge adds the counts and longest wins of o to r.
+func (r *Row) merge(o *Row) {
+	r.Positions += o.Positions
+	for v := range r.Rules {
+		r.Rules[v] += o.Rules[v]
+		r.Theory[v] += o.Theory[v]
+	}
+	for c, l := range o.Longest {
+		keep(&r.Longest[c].Distance, l.Distance, byDistance)
+		keep(&r.Longest[c].DTW, l.DTW, byDTW)
+	}
+}
+
+// keep makes *best a copy of e if e (if not nil) is longer by length, or
+// as long and earlier. A negative length is none.
+func keep(best **Example, e *Example, length func(*Example) int) {
+	if e == nil {
+		return
+	}
+	if n := length(e); n >= 0 && (*best == nil || n > length(*best) || n == length(*best) && e.key < (*best).key) {
+		c := *e
+		*best = &c
+	}
+}
+
+func byDistance(e *Example) int { return e.Entry.Distance }
+
+func byDTW(e *Example) int { return e.Entry.DTW }
+
+// firstExamples returns the first n examples in query order.
+func firstExamples(ex []Example, n int) []Example {
+	slices.SortFunc(ex, func(a, b Example) int { return cmp.Compare(a.key, b.key) })
+	return ex[:min(len(ex), n)]
+}
