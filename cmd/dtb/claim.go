@@ -128,50 +128,40 @@ func printCounts(w io.Writer, name, side string, r claim.Row) {
 		r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss], r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss])
 }
 
-// claimJSON returns the answer to q as a JSON value.
+// claimJSON returns the answer to q as a JSON value: rows of counts as
+// table.Counts write them, and positions as fenEntry.
 func claimJSON(q claim.Query, res *claim.Result) any {
-	type example struct {
-		FEN      string `json:"fen"`
-		Rules    string `json:"rules"`
-		Theory   string `json:"theory"`
-		Distance *int   `json:"distance"`
-		DTW      *int   `json:"dtw"`
-	}
-	ex := func(x *claim.Example) *example {
+	ex := func(x *claim.Example) *fenEntry {
 		if x == nil {
 			return nil
 		}
-		return &example{x.Position.FEN(), x.Entry.Rules.String(), x.Entry.Theory.String(), orNull(x.Entry.Distance), orNull(x.Entry.DTW)}
-	}
-	counts := func(c table.Counts) map[string]int64 {
-		return map[string]int64{"win": c[table.Win], "draw": c[table.Draw], "loss": c[table.Loss]}
+		return &fenEntry{x.Position.FEN(), x.Entry}
 	}
 	type longest struct {
-		Distance *example `json:"distance"`
-		DTW      *example `json:"dtw"`
+		Distance *fenEntry `json:"distance"`
+		DTW      *fenEntry `json:"dtw"`
 	}
 	type row struct {
 		Material  string             `json:"material"`
 		ToMove    string             `json:"to_move"`
 		Positions int64              `json:"positions"`
-		Rules     map[string]int64   `json:"rules"`
-		Theory    map[string]int64   `json:"theory"`
+		Rules     table.Counts       `json:"rules"`
+		Theory    table.Counts       `json:"theory"`
 		Longest   map[string]longest `json:"longest"`
 	}
 	var out struct {
-		Query     string    `json:"query"`
-		ValuesFor string    `json:"values_for"`
-		Rows      []row     `json:"rows"`
-		Examples  []example `json:"examples"`
+		Query     string     `json:"query"`
+		ValuesFor string     `json:"values_for"`
+		Rows      []row      `json:"rows"`
+		Examples  []fenEntry `json:"examples"`
 	}
-	out.Query, out.ValuesFor, out.Examples = q.String(), "white", []example{}
+	out.Query, out.ValuesFor, out.Examples = q.String(), "white", []fenEntry{}
 	for _, r := range res.Rows {
 		l := map[string]longest{}
 		for c, name := range []string{"white", "black"} {
 			l[name] = longest{ex(r.Longest[c].Distance), ex(r.Longest[c].DTW)}
 		}
-		out.Rows = append(out.Rows, row{r.Material.String(), strings.ToLower(r.Side.String()), r.Positions,
-			counts(r.Rules), counts(r.Theory), l})
+		out.Rows = append(out.Rows, row{r.Material.String(), strings.ToLower(r.Side.String()), r.Positions, r.Rules, r.Theory, l})
 	}
 	for _, x := range res.Examples {
 		out.Examples = append(out.Examples, *ex(&x))

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,16 +26,15 @@ func TestClaimCommand(t *testing.T) {
 		Rows []struct {
 			ToMove    string           `json:"to_move"`
 			Positions int64            `json:"positions"`
+			Rules     map[string]int64 `json:"rules"`
 			Theory    map[string]int64 `json:"theory"`
 		} `json:"rows"`
-		Examples []struct {
-			FEN    string `json:"fen"`
-			Theory string `json:"theory"`
-		} `json:"examples"`
+		Examples []map[string]any `json:"examples"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || len(res.Rows) != 2 ||
-		res.Rows[1].ToMove != "black" || res.Rows[1].Positions != 424 || res.Rows[0].Theory["loss"] != 2 ||
-		len(res.Examples) != 1 || res.Examples[0].Theory != "loss" {
+		res.Rows[1].ToMove != "black" || res.Rows[1].Positions != 424 ||
+		!maps.Equal(res.Rows[0].Theory, map[string]int64{"win": 0, "draw": 0, "loss": 2}) || !maps.Equal(res.Rows[0].Rules, res.Rows[0].Theory) ||
+		len(res.Examples) != 1 || !maps.Equal(res.Examples[0], map[string]any{"fen": "W:WK5:BK46", "rules": "loss", "theory": "loss", "distance": 2.0, "dtw": 2.0}) {
 		t.Errorf("claim --json: status %d, %v, stdout %q", code, err, out)
 	}
 

@@ -16,7 +16,7 @@ func init() {
 		name: "probe", args: "FEN...", summary: "look positions up in the tables",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","value":"win","theoretical":"win","distance":3,"dtw":3}`)
+			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}`)
 			return func(e *env, args []string) error {
 				if len(args) == 0 {
 					return badInput("expected one or more FEN arguments")
@@ -44,13 +44,7 @@ func init() {
 						return err
 					}
 					if *asJSON {
-						err = enc.Encode(struct {
-							FEN         string `json:"fen"`
-							Value       string `json:"value"`
-							Theoretical string `json:"theoretical"`
-							Distance    *int   `json:"distance"`
-							DTW         *int   `json:"dtw"`
-						}{p.FEN(), r.Rules.String(), r.Theory.String(), orNull(r.Distance), orNull(r.DTW)})
+						err = enc.Encode(fenEntry{p.FEN(), r})
 					} else {
 						_, err = fmt.Fprintf(e.stdout, "%s  %s\n", p.FEN(), describe(r))
 					}
@@ -64,12 +58,24 @@ func init() {
 	})
 }
 
-// orNull returns nil for a missing (negative) distance, for JSON null.
-func orNull(n int) *int {
-	if n < 0 {
-		return nil
+// fenEntry is a position and its table entry, in JSON one object with the
+// entry's keys as table.Entry writes them after the FEN:
+// {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}.
+type fenEntry struct {
+	FEN   string
+	Entry table.Entry
+}
+
+func (f fenEntry) MarshalJSON() ([]byte, error) {
+	fen, err := json.Marshal(f.FEN)
+	if err != nil {
+		return nil, err
 	}
-	return &n
+	e, err := json.Marshal(f.Entry) // {"rules":…}
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, `{"fen":%s,%s`, fen, e[1:]), nil
 }
 
 // describe returns the values and distances of a probe result in words.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,9 +76,9 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
-	want = `{"fen":"W:WK10:BK5","value":"win","theoretical":"win","distance":3,"dtw":3}` + "\n" +
-		`{"fen":"W:WK2:BK26","value":"draw","theoretical":"draw","distance":null,"dtw":null}` + "\n" +
-		`{"fen":"W:W28:B23,K45","value":"loss","theoretical":"loss","distance":null,"dtw":6}` + "\n"
+	want = `{"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}` + "\n" +
+		`{"fen":"W:WK2:BK26","rules":"draw","theory":"draw","distance":null,"dtw":null}` + "\n" +
+		`{"fen":"W:W28:B23,K45","rules":"loss","theory":"loss","distance":null,"dtw":6}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
@@ -126,15 +127,19 @@ func TestStatsCommand(t *testing.T) {
 	names = nil
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		var row struct {
-			Material        string `json:"material"`
-			Positions       int64  `json:"positions"`
-			LongestDistance int    `json:"longest_distance"`
+			Material        string           `json:"material"`
+			Positions       int64            `json:"positions"`
+			Rules           map[string]int64 `json:"rules"`
+			Theory          map[string]int64 `json:"theory"`
+			LongestDistance int              `json:"longest_distance"`
+			LongestDTW      int              `json:"longest_dtw"`
 		}
 		if err := json.Unmarshal([]byte(l), &row); err != nil || row.Positions == 0 {
 			t.Errorf("stats --json: line %q: %v", l, err)
 		}
-		if row.Material == "KvK" && row.LongestDistance != 3 {
-			t.Errorf("stats --json: KvK: %q, want longest_distance 3", l)
+		counts := map[string]int64{"win": 424, "draw": 2024, "loss": 2}
+		if row.Material == "KvK" && (row.LongestDistance != 3 || row.LongestDTW != 3 || !maps.Equal(row.Rules, counts) || !maps.Equal(row.Theory, counts)) {
+			t.Errorf("stats --json: KvK: %q, want longest_distance and longest_dtw 3, rules and theory %v", l, counts)
 		}
 		names = append(names, row.Material)
 	}
