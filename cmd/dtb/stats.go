@@ -115,21 +115,7 @@ func printRow(w *tabwriter.Writer, name string, r statsRow) {
 // add adds the counts of r to t and keeps the longer of their longest
 // wins.
 func (t *statsRow) add(r statsRow) {
-	t.Positions += r.Positions
-	t.Captures += r.Captures
-	for v := range t.Rules {
-		t.Rules[v] += r.Rules[v]
-		t.Theory[v] += r.Theory[v]
-	}
-	t.CursedWins += r.CursedWins
-	t.Rule2Candidates += r.Rule2Candidates
-	t.BlessedLosses += r.BlessedLosses
-	if r.LongestDistance > t.LongestDistance {
-		t.LongestDistance, t.LongestDistanceFEN = r.LongestDistance, r.LongestDistanceFEN
-	}
-	if r.LongestDTW > t.LongestDTW {
-		t.LongestDTW, t.LongestDTWFEN = r.LongestDTW, r.LongestDTWFEN
-	}
+	t.Merge(r.Stats)
 	t.distance = t.distance || r.distance
 	t.dtw = t.dtw || r.dtw
 }
