@@ -205,4 +205,3 @@ func TestProbeMissingTables(t *testing.T) {
 		t.Errorf("stderr has %d lines, want 2: %q", n, errOut)
 	}
 }
-
