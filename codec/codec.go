@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/dtb-draughts/dtb/internal/fault"
 )
 
 // Version is the file format version written by Write and accepted by Open.
@@ -393,7 +395,8 @@ func Write(path string, h Header, data [][]byte) error {
 
 // writeAtomic writes a file through a temporary file in the same
 // directory, then renames it to path and syncs the directory. On error it
-// removes the temporary file and leaves nothing new under path.
+// removes the temporary file and leaves nothing new under path. Its writes
+// go through package fault, which tests use to make them fail.
 func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -407,10 +410,12 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			if !fault.Killed() {
+				os.Remove(tmp)
+			}
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := bufio.NewWriterSize(fault.Writer(f), 1<<20)
 	if err = write(bw); err != nil {
 		return err
 	}
