@@ -65,10 +65,17 @@ type Report struct {
 // rulesFlags are the rules every table honours.
 const rulesFlags = table.RulesRepetition | table.RulesClassLimits | table.RulesNo25Move | table.RulesCapturesDontCare
 
-// Generate builds the tables described by o.
-func Generate(ctx context.Context, o Options) error {
+// Generate builds the tables described by o. However it ends (done,
+// failed or cancelled), it leaves a manifest that lists exactly the valid
+// tables in o.Dir, and it starts by removing the temporary files an
+// interrupted run left there: rerunning it resumes and repairs. One
+// Generate at a time may write to a directory.
+func Generate(ctx context.Context, o Options) (err error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
+	}
+	if err := checkPieces(o); err != nil {
+		return err
 	}
 	mats, err := plan(o)
 	if err != nil {
@@ -77,6 +84,15 @@ func Generate(ctx context.Context, o Options) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
+	if err := removeTemps(o.Dir); err != nil {
+		return err
+	}
+	cat := newCatalog(o.Dir)
+	defer func() {
+		if merr := cat.write(); merr != nil {
+			err = errors.Join(err, merr)
+		}
+	}()
 	var total int64
 	for _, m := range mats {
 		total += index.New(m).Size()
@@ -113,7 +129,7 @@ func Generate(ctx context.Context, o Options) error {
 			}
 		}
 		if built {
-			if err := writeManifest(o.Dir); err != nil {
+			if err := cat.write(); err != nil {
 				return err
 			}
 		}
@@ -467,30 +483,4 @@ func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) tab
 		return table.Outcome{Value: table.Loss, Dist: int(t.loss)}
 	}
 	return table.Outcome{Value: table.Draw}
-}
-
-// writeManifest lists every table file of dir in its manifest.
-func writeManifest(dir string) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
-	if err != nil {
-		return err
-	}
-	var entries []codec.ManifestEntry
-	for _, f := range files {
-		r, err := codec.Open(f)
-		if err != nil {
-			if errors.Is(err, codec.ErrCorrupt) {
-				continue // a damaged leftover: not listed, rebuilt when needed
-			}
-			return err
-		}
-		h := r.Header()
-		r.Close()
-		size, crc, err := codec.FileCRC(f)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, codec.ManifestEntry{File: filepath.Base(f), Material: h.Material, Positions: h.Positions, Size: size, CRC32C: crc})
-	}
-	return codec.WriteManifest(dir, entries)
 }
