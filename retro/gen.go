@@ -5,9 +5,10 @@
 // Generate solves every material of 2..Pieces pieces in dependency order
 // (fewer pieces first, then fewer men, so that every capture and crowning
 // leads to a table already solved) and writes one file per material with
-// package codec, atomically, plus the manifest. Tables already in the
-// directory and valid are loaded instead of solved, so an interrupted run
-// resumes where it stopped.
+// package codec, atomically, plus the manifest, which lists exactly the
+// valid tables of the directory however the run ends. Tables already in
+// the directory and valid are loaded instead of solved, so an interrupted
+// run resumes where it stopped.
 //
 // A material and its colour flip are solved together (a quiet move leads
 // from one to the other): a min-max retrograde analysis over their
