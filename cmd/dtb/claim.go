@@ -36,6 +36,11 @@ func init() {
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
 				}
+				if *svg != "" { // check the output before the work
+					if err := os.MkdirAll(*svg, 0o755); err != nil {
+						return err
+					}
+				}
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 				defer stop()
 				if *report != "" {

@@ -64,11 +64,12 @@ var errReported = errors.New("reported")
 
 // run executes the command line args and returns the exit status.
 func run(args []string, e *env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+	if len(args) == 0 { // bad usage: the usage goes to stderr
+		printUsage(e.stderr)
+		return 2
+	}
+	if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
 		printUsage(e.stdout)
-		if len(args) == 0 {
-			return 2
-		}
 		return 0
 	}
 	var cmd *command
