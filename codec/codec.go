@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/dtb-draughts/dtb/internal/fault"
 )
 
 // Version is the file format version written by Write and accepted by Open.
@@ -393,7 +395,8 @@ func Write(path string, h Header, data [][]byte) error {
 
 // writeAtomic writes a file through a temporary file in the same
 // directory, then renames it to path and syncs the directory. On error it
-// removes the temporary file and leaves nothing new under path.
+// removes the temporary file and leaves nothing new under path. Its writes
+// go through package fault, which tests use to make them fail.
 func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -407,10 +410,12 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			if !fault.Killed() {
+				os.Remove(tmp)
+			}
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := bufio.NewWriterSize(fault.Writer(f), 1<<20)
 	if err = write(bw); err != nil {
 		return err
 	}
@@ -452,7 +457,9 @@ func syncDir(dir string) error {
 // memory and reads blocks on demand with ReadAt, so it is safe for
 // concurrent use by many goroutines without locking.
 type Reader struct {
-	f       *os.File
+	f       io.ReaderAt
+	close   func() error
+	size    int64
 	path    string
 	h       Header
 	nblocks int
@@ -472,9 +479,26 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("codec: %w", err)
 	}
-	r := &Reader{f: f, path: path}
-	if err := r.load(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
+		return nil, fmt.Errorf("codec: %w", err)
+	}
+	r, err := newReader(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.close = f.Close
+	return r, nil
+}
+
+// newReader reads the table of size bytes that f holds, named path in
+// errors, as Open does; Close does nothing until the caller sets close.
+// The fuzz tests read from memory with it.
+func newReader(f io.ReaderAt, size int64, path string) (*Reader, error) {
+	r := &Reader{f: f, close: func() error { return nil }, size: size, path: path}
+	if err := r.load(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -485,11 +509,7 @@ func (r *Reader) corrupt(format string, args ...any) error {
 }
 
 func (r *Reader) load() error {
-	st, err := r.f.Stat()
-	if err != nil {
-		return fmt.Errorf("codec: %w", err)
-	}
-	size := st.Size()
+	size := r.size
 	if size < prefixLen+4 {
 		return r.corrupt("truncated: %d bytes", size)
 	}
@@ -516,10 +536,11 @@ func (r *Reader) load() error {
 	if got, want := crc32.Checksum(meta[:dataStart-4], castagnoli), binary.LittleEndian.Uint32(meta[dataStart-4:]); got != want {
 		return r.corrupt("header checksum mismatch")
 	}
-	r.h, err = decodeHeader(meta[prefixLen : prefixLen+hl])
+	h, err := decodeHeader(meta[prefixLen : prefixLen+hl])
 	if err != nil {
 		return r.corrupt("bad header: %v", err)
 	}
+	r.h = h
 	nb := numBlocks(r.h.Positions, r.h.BlockSize)
 	if uint64(nb) > tl/entryLen || uint64(nb)*uint64(len(r.h.Columns))*entryLen != tl {
 		return r.corrupt("block table length %d does not match %d columns of %d blocks", tl, len(r.h.Columns), nb)
@@ -684,4 +705,4 @@ func (r *Reader) Check() error {
 }
 
 // Close closes the file. Reads after Close return an error.
-func (r *Reader) Close() error { return r.f.Close() }
+func (r *Reader) Close() error { return r.close() }

@@ -45,6 +45,18 @@ type Options struct {
 // table in the directory.
 var ErrMissing = errors.New("probe: no table")
 
+// MissingError is the error of a probe that needs a table the directory
+// lacks: the table of the position itself, or of a position its captures
+// lead to. It wraps ErrMissing.
+type MissingError struct {
+	Material index.Material // the material of the missing table
+}
+
+func (e *MissingError) Error() string { return fmt.Sprintf("probe: no table for %s", e.Material) }
+
+// Unwrap returns ErrMissing.
+func (e *MissingError) Unwrap() error { return ErrMissing }
+
 // maxPieces is the most pieces a material may have: the index of some
 // materials with more does not fit in an int64.
 const maxPieces = 14
@@ -140,7 +152,7 @@ func materialKey(m index.Material) uint32 {
 func (t *Tables) file(m index.Material) (*file, error) {
 	f := t.files[materialKey(m)]
 	if f == nil || f.m != m {
-		return nil, fmt.Errorf("%w for %s", ErrMissing, m)
+		return nil, &MissingError{Material: m}
 	}
 	f.once.Do(func() { f.err = f.open() })
 	return f, f.err
@@ -157,8 +169,8 @@ func (f *file) open() (err error) {
 }
 
 // Probe returns the entry of p. A position whose side to move has no
-// pieces is lost at distance 0 without a table. Probe returns an error
-// wrapping ErrMissing if a table it needs is not in the directory, one
+// pieces is lost at distance 0 without a table. Probe returns a
+// *MissingError if a table it needs is not in the directory, an error
 // wrapping codec.ErrCorrupt (naming the file and block) if a table is
 // damaged, and an error for a position that is not legal or whose side to
 // move has pieces but the other side none.

@@ -5,9 +5,10 @@
 // Generate solves every material of 2..Pieces pieces in dependency order
 // (fewer pieces first, then fewer men, so that every capture and crowning
 // leads to a table already solved) and writes one file per material with
-// package codec, atomically, plus the manifest. Tables already in the
-// directory and valid are loaded instead of solved, so an interrupted run
-// resumes where it stopped.
+// package codec, atomically, plus the manifest, which lists exactly the
+// valid tables of the directory however the run ends. Tables already in
+// the directory and valid are loaded instead of solved, so an interrupted
+// run resumes where it stopped.
 //
 // A material and its colour flip are solved together (a quiet move leads
 // from one to the other): a min-max retrograde analysis over their
@@ -27,7 +28,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
@@ -61,10 +61,17 @@ type Report struct {
 	Elapsed  time.Duration // time spent on its group (shared by a material and its flip)
 }
 
-// Generate builds the tables described by o.
-func Generate(ctx context.Context, o Options) error {
+// Generate builds the tables described by o. However it ends (done,
+// failed or cancelled), it leaves a manifest that lists exactly the valid
+// tables in o.Dir, and it starts by removing the temporary files an
+// interrupted run left there: rerunning it resumes and repairs. One
+// Generate at a time may write to a directory.
+func Generate(ctx context.Context, o Options) (err error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
+	}
+	if err := checkPieces(o); err != nil {
+		return err
 	}
 	mats, err := plan(o)
 	if err != nil {
@@ -73,6 +80,15 @@ func Generate(ctx context.Context, o Options) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
+	if err := removeTemps(o.Dir); err != nil {
+		return err
+	}
+	cat := newCatalog(o.Dir)
+	defer func() {
+		if merr := cat.write(); merr != nil {
+			err = errors.Join(err, merr)
+		}
+	}()
 	var total int64
 	for _, m := range mats {
 		total += index.New(m).Size()
@@ -109,7 +125,7 @@ func Generate(ctx context.Context, o Options) error {
 			}
 		}
 		if built {
-			if err := writeManifest(o.Dir); err != nil {
+			if err := cat.write(); err != nil {
 				return err
 			}
 		}
@@ -337,30 +353,4 @@ func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) tab
 		return table.Outcome{Value: table.Loss, Dist: int(t.loss)}
 	}
 	return table.Outcome{Value: table.Draw}
-}
-
-// writeManifest lists every table file of dir in its manifest.
-func writeManifest(dir string) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
-	if err != nil {
-		return err
-	}
-	var entries []codec.ManifestEntry
-	for _, f := range files {
-		r, err := codec.Open(f)
-		if err != nil {
-			if errors.Is(err, codec.ErrCorrupt) {
-				continue // a damaged leftover: not listed, rebuilt when needed
-			}
-			return err
-		}
-		h := r.Header()
-		r.Close()
-		size, crc, err := codec.FileCRC(f)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, codec.ManifestEntry{File: filepath.Base(f), Material: h.Material, Positions: h.Positions, Size: size, CRC32C: crc})
-	}
-	return codec.WriteManifest(dir, entries)
 }

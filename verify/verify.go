@@ -16,9 +16,10 @@
 // Files: every table the manifest lists is there with the size and CRC-32C
 // the manifest records, its header fits its material (index version,
 // number of positions, rules flags, columns, stats) and every block
-// decodes to its checksum; a table file the manifest does not list is
-// reported too. A damaged table is reported by file and block, and the
-// other tables are still checked.
+// decodes to its checksum; a table file the manifest does not list, and a
+// temporary file left by an unfinished write, are reported too. A damaged
+// table is reported by file and block, and the other tables are still
+// checked.
 //
 // Values: for every stored position of a table (White to move, no capture:
 // capture positions hold no real value on disk), Verify generates the
@@ -118,7 +119,7 @@ type Mismatch struct {
 const cacheBytes = 512 << 20
 
 // Verify checks the tables of dir and returns a report per table file, in
-// dependency order (the files the manifest does not list last). It returns
+// dependency order (the stray files, unlisted or temporary, last). It returns
 // an error only when it cannot start (no readable manifest, or no table of
 // Options.Only in it) or when ctx is done.
 func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
@@ -337,8 +338,9 @@ func (v *verifier) showProgress(p *Progress) (stop func()) {
 	}
 }
 
-// unlisted reports the table files of the directory that the manifest
-// does not list.
+// unlisted reports the stray files of the directory: the table files
+// that the manifest does not list, and the temporary files of writes that
+// never finished (dtb gen removes them when it runs again).
 func (v *verifier) unlisted() ([]Report, error) {
 	files, err := filepath.Glob(filepath.Join(v.dir, "*.dtb"))
 	if err != nil {
@@ -353,6 +355,13 @@ func (v *verifier) unlisted() ([]Report, error) {
 		if !listed {
 			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})
 		}
+	}
+	tmps, err := filepath.Glob(filepath.Join(v.dir, "*.tmp"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range tmps {
+		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: temporary file of an unfinished write", f)}})
 	}
 	return reports, nil
 }

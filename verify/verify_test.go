@@ -278,3 +278,17 @@ func TestOnly(t *testing.T) {
 		t.Error("--only KKKKvK: no error, but there is no such table")
 	}
 }
+
+// TestGolden verifies the committed golden tables (every table up to 3
+// pieces with the dtw column): files and every value.
+func TestGolden(t *testing.T) {
+	reports := run(t, filepath.Join("..", "testdata", "golden"), verify.Options{})
+	if len(reports) != len(index.Materials(3)) {
+		t.Errorf("%d reports, want one per material: %d", len(reports), len(index.Materials(3)))
+	}
+	for name, r := range reports {
+		if !r.OK() || r.Checked == 0 {
+			t.Errorf("%s: %d of %d positions checked, %d mismatches %v, errors %v", name, r.Checked, r.Positions, r.Mismatches, r.Examples, r.Errors)
+		}
+	}
+}

@@ -45,6 +45,11 @@ func init() {
 						return usageError{err}
 					}
 				}
+				if *svg != "" { // check the output before the work
+					if err := os.MkdirAll(*svg, 0o755); err != nil {
+						return err
+					}
+				}
 				t, err := probe.Open(*dir, probe.Options{})
 				if err != nil {
 					return err

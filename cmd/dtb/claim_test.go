@@ -45,6 +45,11 @@ func TestClaimCommand(t *testing.T) {
 	for _, name := range []string{"example-1.svg", "example-2.svg"} {
 		checkSVG(t, filepath.Join(svgs, name))
 	}
+	// An --svg that is a file: the failure comes before any answer.
+	file := filepath.Join(svgs, "example-1.svg")
+	if out, errOut, code := dtb("claim", "--dir", dir, "KMvK", "--svg", file); code != 1 || out != "" || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("claim --svg FILE: status %d, stdout %q, stderr %q; want status 1, no answer, one line on stderr", code, out, errOut)
+	}
 
 	for _, args := range [][]string{
 		{"claim", "--dir", dir},

@@ -8,12 +8,19 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
+)
+
+// A build estimated to take more time or memory than this gets a warning.
+const (
+	bigTime   = time.Hour
+	bigMemory = 16 << 30
 )
 
 func init() {
@@ -35,12 +42,23 @@ func init() {
 					if err != nil {
 						return usageError{err}
 					}
+					if m.Pieces() > retro.MaxPieces {
+						return badInput("--only %s: %d pieces, but tables of more than %d pieces cannot be built", m, m.Pieces(), retro.MaxPieces)
+					}
 					o.Only = &m
-				} else if *pieces < 2 || *pieces > 7 {
-					return badInput("--pieces %d out of range 2..7", *pieces)
+				} else if *pieces < 2 || *pieces > retro.MaxPieces {
+					return badInput("--pieces %d out of range 2..%d", *pieces, retro.MaxPieces)
 				}
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
+				}
+				est, err := retro.EstimateOf(o)
+				if err != nil {
+					return usageError{err}
+				}
+				if est.Time > bigTime || est.Memory > bigMemory {
+					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 pieces)\n",
+						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
 				bar := newProgressBar(e)
 				o.Progress = func(p retro.Progress) {
@@ -60,9 +78,9 @@ func init() {
 				// The solved tables stay in memory while others need them:
 				// collect garbage early rather than let the heap double.
 				debug.SetGCPercent(25)
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
-				err := retro.Generate(ctx, o)
+				err = retro.Generate(ctx, o)
 				bar.clear()
 				if errors.Is(err, context.Canceled) {
 					return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")

@@ -43,15 +43,30 @@ func TestGenBadInput(t *testing.T) {
 		{"gen", "--only", "KXvK"},
 		{"gen", "--threads", "0"},
 		{"gen", "extra"},
+		{"gen", "--only", "KKKKKMMMvKKKKKMM"}, // its size overflows an int64
+		{"gen", "--only", "KKKKKKKvK"},        // 8 pieces
+		{"gen", "--only", strings.Repeat("K", 21) + "v" + strings.Repeat("K", 21)},
+		{"gen", "--only", "MMMMMMMMMMMMMMMMMMMMMvK"}, // 21 men
 	} {
-		out, errOut, code := dtb(args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("dtb %q: status %d, stdout %q, stderr %q", args, code, out, errOut)
+		out := filepath.Join(t.TempDir(), "tables")
+		stdout, errOut, code := dtb(append(args, "--out", out)...)
+		if code != 2 || stdout != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q", args, code, stdout, errOut)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("dtb %q: created the output directory", args)
 		}
 	}
-	// An output path that is a file: a failure, not bad usage.
+	// A big build says what it will take before it starts (here it fails
+	// at once: the output is a file).
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
+	_, errOut, code := dtb("gen", "--pieces", "7", "--threads", "2", "--out", file)
+	if lines := strings.Split(errOut, "\n"); code != 1 || len(lines) != 3 ||
+		!strings.HasPrefix(lines[0], "dtb gen: warning: a big build: 259 tables of 1167503943565 positions, about 1279.5 GiB of memory and 115h49m0s on 2 threads") {
+		t.Errorf("gen --pieces 7: status %d, stderr %q; want a warning, then the failure", code, errOut)
+	}
+	// An output path that is a file: a failure, not bad usage.
 	if _, errOut, code := dtb("gen", "--pieces", "2", "--out", file); code != 1 || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("gen into a file: status %d, stderr %q", code, errOut)
 	}

@@ -58,13 +58,18 @@ func main() {
 	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr)}))
 }
 
+// errReported is returned by a command that has already said on stderr
+// what went wrong, one line per problem: the exit status is 1.
+var errReported = errors.New("reported")
+
 // run executes the command line args and returns the exit status.
 func run(args []string, e *env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+	if len(args) == 0 { // bad usage: the usage goes to stderr
+		printUsage(e.stderr)
+		return 2
+	}
+	if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
 		printUsage(e.stdout)
-		if len(args) == 0 {
-			return 2
-		}
 		return 0
 	}
 	var cmd *command
@@ -89,7 +94,9 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb %s: %v\n", cmd.name, err)
 		return 2
 	}
-	if err := runCmd(e, fs.Args()); err != nil {
+	if err := runCmd(e, fs.Args()); errors.Is(err, errReported) {
+		return 1
+	} else if err != nil {
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		fmt.Fprintf(e.stderr, "dtb %s: %s\n", cmd.name, msg)
 		var ue usageError

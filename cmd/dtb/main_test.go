@@ -73,4 +73,7 @@ func TestHelp(t *testing.T) {
 	if out, _, code := dtb("help"); code != 0 || !strings.Contains(out, "perft") {
 		t.Errorf("dtb help: %d %q", code, out)
 	}
+	if out, errOut, code := dtb(); code != 2 || out != "" || !strings.HasPrefix(errOut, "usage: dtb") {
+		t.Errorf("dtb: status %d, stdout %q, stderr %q; want status 2 and the usage on stderr", code, out, errOut)
+	}
 }

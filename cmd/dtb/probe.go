@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/pflag"
@@ -38,10 +39,13 @@ func init() {
 				}
 				defer t.Close()
 				enc := json.NewEncoder(e.stdout)
+				failed := 0
 				for _, p := range positions {
 					r, err := t.Probe(p)
 					if err != nil {
-						return err
+						fmt.Fprintf(e.stderr, "dtb probe: %s\n", probeError(p, *dir, err))
+						failed++
+						continue
 					}
 					if *asJSON {
 						err = enc.Encode(fenEntry{p.FEN(), r})
@@ -52,10 +56,28 @@ func init() {
 						return err
 					}
 				}
+				if failed > 0 {
+					return errReported
+				}
 				return nil
 			}
 		},
 	})
+}
+
+// probeError says why the position p could not be probed in dir: for a
+// missing table, which one and how to build it.
+func probeError(p draughts.Position, dir string, err error) string {
+	var missing *probe.MissingError
+	if !errors.As(err, &missing) {
+		return fmt.Sprintf("%s: %v", p.FEN(), err)
+	}
+	own := table.MaterialOf(&p)
+	why := fmt.Sprintf("its table %s is not in %s", own, dir)
+	if missing.Material != own {
+		why = fmt.Sprintf("its captures lead to %s, which has no table in %s", missing.Material, dir)
+	}
+	return fmt.Sprintf("%s: %s (build it with: dtb gen --only %s --out %s)", p.FEN(), why, own, dir)
 }
 
 // fenEntry is a position and its table entry, in JSON one object with the

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
 )
@@ -176,5 +177,36 @@ func TestProbeErrors(t *testing.T) {
 		if code != c.code || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb "+c.args[0]+": ") {
 			t.Errorf("dtb %q: status %d, stdout %q, stderr %q; want status %d and one line on stderr", c.args, code, out, errOut, c.code)
 		}
+	}
+}
+
+// TestProbeMissingTables probes a batch in which some positions need a
+// table the directory lacks: each is named with the table and how to
+// build it, the others are answered.
+func TestProbeMissingTables(t *testing.T) {
+	dir := copyTables(t, nil)
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries = slices.DeleteFunc(entries, func(e codec.ManifestEntry) bool { return e.Material == "KvM" })
+	if err := codec.WriteManifest(dir, entries); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:WK10:BK5")
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3\n"
+	if code != 1 || out != want+want {
+		t.Errorf("status %d, stdout %q; want 1 and %q twice", code, out, want)
+	}
+	for _, line := range []string{
+		"dtb probe: B:WK1,K2,K3:BK40: its table KvKKK is not in " + dir + " (build it with: dtb gen --only KvKKK --out " + dir + ")\n",
+		"dtb probe: W:W28:B23,K45: its captures lead to KvM, which has no table in " + dir + " (build it with: dtb gen --only MvKM --out " + dir + ")\n",
+	} {
+		if !strings.Contains(errOut, line) {
+			t.Errorf("stderr %q, want the line %q", errOut, line)
+		}
+	}
+	if n := strings.Count(errOut, "\n"); n != 2 {
+		t.Errorf("stderr has %d lines, want 2: %q", n, errOut)
 	}
 }

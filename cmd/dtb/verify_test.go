@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,6 +27,12 @@ func TestVerifyCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "KvK.dtb: column") || !strings.Contains(out, "block 0") ||
 		strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb verify: ") {
 		t.Errorf("verify of a damaged KvK: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	stray := copyTables(t, nil)
+	os.WriteFile(filepath.Join(stray, "KvK.dtb.123.tmp"), []byte("partial"), 0o644)
+	out, _, code = dtb("verify", "--dir", stray)
+	if code != 1 || !strings.Contains(out, "KvK.dtb.123.tmp ERROR ") || !strings.Contains(out, "KvK.dtb.123.tmp: temporary file of an unfinished write") {
+		t.Errorf("verify of a directory with a temporary file: status %d, stdout %q", code, out)
 	}
 	for _, c := range []struct {
 		args []string

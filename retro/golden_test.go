@@ -1,0 +1,63 @@
+package retro
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden tables in ../testdata/golden")
+
+// golden is the directory of the golden tables: every table up to 3
+// pieces with the dtw column.
+var golden = filepath.Join("..", "testdata", "golden")
+
+// TestGolden checks that Generate reproduces the golden tables byte for
+// byte, manifest included: a change to the ranking, the packing of an
+// entry, the stats or the framing of a file fails here.
+func TestGolden(t *testing.T) {
+	dir := t.TempDir()
+	if err := Generate(context.Background(), Options{Pieces: 3, Dir: dir, DTW: true, Threads: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if *updateGolden {
+		if err := os.RemoveAll(golden); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(golden, os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	got, want := names(dir), names(golden)
+	if !slices.Equal(got, want) {
+		t.Fatalf("files %v, golden %v", got, want)
+	}
+	for _, name := range got {
+		a, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(golden, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs from the golden file (%d bytes, golden %d): regenerate on purpose with -update", name, len(a), len(b))
+		}
+	}
+}
