@@ -30,7 +30,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
@@ -160,7 +159,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 			if err != nil {
 				return nil, err
 			}
-			row := Row{Material: m, Side: side, Distance: table.ClassOf(m) != table.NoClass, DTW: hasDTW(h)}
+			row := Row{Material: m, Side: side, Distance: table.ClassOf(m) != table.NoClass, DTW: table.HasColumn(h, table.DTWColumn)}
 			x := index.New(tm)
 			var mu sync.Mutex
 			err = parallel.Range(ctx, x.Size(), threads, func(lo, hi int64) error {
@@ -197,11 +196,6 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 		}
 	}
 	return res, nil
-}
-
-// hasDTW reports whether the table of header h has the dtw column.
-func hasDTW(h codec.Header) bool {
-	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == table.DTWColumn.Name() })
 }
 
 // match returns the position whose table entry is tp (White to move in

@@ -185,7 +185,7 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	dtw := true
 	for _, m := range mats {
 		h, err := t.Header(m)
-		dtw = dtw && err == nil && hasDTW(h)
+		dtw = dtw && err == nil && table.HasColumn(h, table.DTWColumn)
 	}
 	with := "with"
 	if !dtw {

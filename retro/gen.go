@@ -30,6 +30,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -324,7 +325,7 @@ func load(ctx context.Context, st *store, path string, x *index.Index, o Options
 func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) error {
 	rules := st.rules(s.class)
 	s.captures = make([]uint64, (s.x.Size()+63)/64)
-	return parallel(ctx, s.x.Size(), threads, func(lo, hi int64) error {
+	return parallel.Range(ctx, s.x.Size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		for i := lo; i < hi; i++ {
 			p := table.Position(s.x.Unrank(i))

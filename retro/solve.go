@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -195,7 +194,7 @@ func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, t
 	a.res = res
 	state := a.state
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
-		err := parallel(ctx, g.size, threads, func(lo, hi int64) error {
+		err := parallel.Range(ctx, g.size, threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
 			for id := lo; id < hi; id++ {
 				if res.value[id] != table.Draw {
@@ -289,7 +288,7 @@ func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32))
 // walk calls f for every position of the group, on up to threads
 // goroutines, with a move buffer of the goroutine's own.
 func (g *group) walk(ctx context.Context, threads int, f func(id int64, p draughts.Position, buf []draughts.Move) error) error {
-	return parallel(ctx, g.size, threads, func(lo, hi int64) error {
+	return parallel.Range(ctx, g.size, threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		for lo < hi {
 			t, i := g.locate(lo)
@@ -305,24 +304,4 @@ func (g *group) walk(ctx context.Context, threads int, f func(id int64, p draugh
 		}
 		return nil
 	})
-}
-
-// chunk is the number of positions a goroutine of parallel takes at once,
-// a multiple of 64.
-const chunk = 1 << 14
-
-// parallel runs f over [0, n) in chunks on up to threads goroutines.
-func parallel(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
-	eg, egctx := errgroup.WithContext(ctx)
-	eg.SetLimit(threads)
-	for lo := int64(0); lo < n; lo += chunk {
-		if egctx.Err() != nil {
-			break
-		}
-		eg.Go(func() error { return f(lo, min(lo+chunk, n)) })
-	}
-	if err := eg.Wait(); err != nil {
-		return err
-	}
-	return ctx.Err()
 }

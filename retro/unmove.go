@@ -2,7 +2,6 @@ package retro
 
 import (
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -21,10 +20,7 @@ func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 func (g *group) predecessors(id int64, captures []uint64, buf []int64) []int64 {
 	t, i := g.locate(id)
 	pl := g.tables[t].Unrank(i)
-	q := index.Placement{ // the flip of pl: White has just moved
-		WhiteMen: draughts.MirrorSet(pl.BlackMen), WhiteKings: draughts.MirrorSet(pl.BlackKings),
-		BlackMen: draughts.MirrorSet(pl.WhiteMen), BlackKings: draughts.MirrorSet(pl.WhiteKings),
-	}
+	q := table.FlipPlacement(pl) // White has just moved
 	qb := table.Position(q)
 	empty := qb.Empty()
 	o := g.other(t)

@@ -49,6 +49,11 @@ func NewLayout(m index.Material, dtw bool) Layout {
 // Has reports whether the layout has the column col.
 func (l Layout) Has(col Column) bool { return l[col] >= 0 }
 
+// HasColumn reports whether the file of header h has the column col.
+func HasColumn(h codec.Header, col Column) bool {
+	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == col.Name() })
+}
+
 // A File is a table file opened for reading, its header checked.
 type File struct {
 	*codec.Reader

@@ -170,6 +170,17 @@ func Placement(p *draughts.Position) index.Placement {
 	}
 }
 
+// FlipPlacement returns the colour flip of pl: the board turned by 180
+// degrees (square s becomes 51-s), White's pieces made Black's and the
+// other way round. A position with Black to move and placement pl is held
+// in its table as FlipPlacement(pl) with White to move.
+func FlipPlacement(pl index.Placement) index.Placement {
+	return index.Placement{
+		WhiteMen: draughts.MirrorSet(pl.BlackMen), WhiteKings: draughts.MirrorSet(pl.BlackKings),
+		BlackMen: draughts.MirrorSet(pl.WhiteMen), BlackKings: draughts.MirrorSet(pl.WhiteKings),
+	}
+}
+
 // Position returns the position of a placement with White to move.
 func Position(pl index.Placement) draughts.Position {
 	return draughts.Position{

@@ -157,10 +157,7 @@ type checker struct {
 // 51-s), Black's pieces made White's and the other way round. So the
 // successors' placements are pl's flip with the moving piece changed.
 func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Entry {
-	flip := index.Placement{
-		WhiteMen: draughts.MirrorSet(pl.BlackMen), WhiteKings: draughts.MirrorSet(pl.BlackKings),
-		BlackMen: draughts.MirrorSet(pl.WhiteMen), BlackKings: draughts.MirrorSet(pl.WhiteKings),
-	}
+	flip := table.FlipPlacement(pl)
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
 	var theory, rules table.Minimax

@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
@@ -40,7 +38,7 @@ func init() {
 					if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
 						return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
 					}
-					rows = append(rows, statsRow{m, s, hasColumn(h, table.DistanceColumn.Name()), hasColumn(h, table.DTWColumn.Name())})
+					rows = append(rows, statsRow{m, s, table.HasColumn(h, table.DistanceColumn), table.HasColumn(h, table.DTWColumn)})
 				}
 				if *asJSON {
 					enc := json.NewEncoder(e.stdout)
@@ -65,11 +63,6 @@ type statsRow struct {
 	m index.Material
 	table.Stats
 	distance, dtw bool // the table has the distance and dtw columns
-}
-
-// hasColumn reports whether the table of h has the column name.
-func hasColumn(h codec.Header, name string) bool {
-	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == name })
 }
 
 // printStats prints one aligned row per table, a totals row and the
