@@ -41,6 +41,15 @@ type Options struct {
 	Dir     string          // output directory, created if missing
 	Threads int             // 0 means runtime.NumCPU()
 	DTW     bool            // also store the theoretical distance of every position
+	// Mem bounds the memory of the solver: a group is solved in units of
+	// at most Mem/20 positions (see unit). 0 means no bound: one unit per
+	// level.
+	Mem int64
+
+	// unitDone, if set, is called after each unit is solved or read back,
+	// with the unit's name and whether it was solved; an error stops the
+	// build there (a crash point for the tests).
+	unitDone func(name string, solved bool) error
 	// Progress, if set, is called after every table and during long solves.
 	Progress func(Progress)
 	// Done, if set, is called once for each table, built or kept.
@@ -234,51 +243,13 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options) (bool, erro
 		for t, x := range g.tables {
 			st.put(x.Material(), loaded[t])
 		}
-		return false, nil
+		// Units left by a run stopped after the tables were written.
+		return false, removeWork(o.Dir, g)
 	}
-	class := table.ClassOf(g.tables[0].Material())
-	// The rules analysis can be skipped where no successor's value differs
-	// under the rules, but not in class A and B, whose distances count the
-	// budget.
-	results, captures, err := solve(ctx, g, []externalFunc{st.theory, st.rules(class)}, class == table.NoClass, o.Threads)
-	if err != nil {
+	if err := newGroupBuild(st, g, o).run(ctx); err != nil {
 		return false, err
 	}
-	for t, x := range g.tables {
-		s, err := assemble(g, t, class, results[0], results[1], captures, o.DTW)
-		if err != nil {
-			return false, err
-		}
-		if err := s.write(filepath.Join(o.Dir, table.FileName(x.Material()))); err != nil {
-			return false, err
-		}
-		st.put(x.Material(), s)
-	}
 	return true, nil
-}
-
-// assemble builds table t of the group from the two solutions.
-func assemble(g *group, t int, class table.Class, theory, rules *result, captures []uint64, dtw bool) (*solved, error) {
-	x := g.tables[t]
-	s := &solved{x: x, class: class, cols: table.MakeColumns(x.Material(), x.Size(), dtw), captures: make([]uint64, (x.Size()+63)/64)}
-	for i := range x.Size() {
-		id := g.offset[t] + i
-		th := table.Outcome{Value: theory.value[id], Dist: int(theory.dist[id])}
-		ru := table.Outcome{Value: rules.value[id], Dist: int(rules.dist[id])}
-		if class != table.NoClass && ru.Value != table.Draw {
-			if ru.Dist >= table.NoDistance {
-				return nil, fmt.Errorf("%s: class distance %d too long", x.Material(), ru.Dist)
-			}
-			if ru.Value != th.Value {
-				return nil, fmt.Errorf("%s index %d: rules %v but theoretical %v", x.Material(), i, ru.Value, th.Value)
-			}
-		}
-		s.cols.Set(i, table.NewEntry(class, th, ru))
-		if captures[id/64]&(1<<(id%64)) != 0 {
-			s.captures[i/64] |= 1 << (i % 64)
-		}
-	}
-	return s, nil
 }
 
 func (s *solved) write(path string) error {

@@ -16,52 +16,26 @@ import (
 // A quiet move from a position of M (White to move) leads to a position of
 // M with Black to move, which the flip table holds; so every quiet move
 // goes from one table of the group to the other, and every capture and
-// crowning leaves the group for a table solved earlier.
+// crowning leaves the group for a table solved earlier. A group is solved
+// in units (see unit).
 type group struct {
 	tables []*index.Index // [M] or [M, flip(M)]
-	offset []int64        // global id of each table's first position
-	size   int64
 }
 
 func newGroup(m index.Material) *group {
-	g := &group{}
-	for _, mm := range []index.Material{m, m.Flip()} {
-		if len(g.tables) == 1 && mm == m {
-			break
-		}
-		x := index.New(mm)
-		g.tables = append(g.tables, x)
-		g.offset = append(g.offset, g.size)
-		g.size += x.Size()
+	g := &group{tables: []*index.Index{index.New(m)}}
+	if m.Flip() != m {
+		g.tables = append(g.tables, index.New(m.Flip()))
 	}
 	return g
-}
-
-// locate returns the table and index of global id.
-func (g *group) locate(id int64) (int, int64) {
-	if len(g.tables) == 2 && id >= g.offset[1] {
-		return 1, id - g.offset[1]
-	}
-	return 0, id
 }
 
 // other returns the table of the group holding the successors of table t.
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
-// position returns the position of global id, White to move.
-func (g *group) position(id int64) draughts.Position {
-	t, i := g.locate(id)
-	return table.Position(g.tables[t].Unrank(i))
-}
-
-// internal reports whether the move m of p stays in the group: no capture
-// and no crowning.
-func internal(p *draughts.Position, m draughts.Move) bool {
-	return !m.IsCapture() && (p.Kings&(1<<m.From) != 0 || (1<<m.To)&draughts.WhiteCrown == 0)
-}
-
 // externalFunc returns the outcome, for its side to move, of the position q
-// that a capture or crowning leads to (Black to move, outside the group).
+// that a capture, a crowning or a man move leads to (Black to move, outside
+// the unit).
 type externalFunc func(q draughts.Position) table.Outcome
 
 // The per-position solver state packs three fields in a uint32 so that
@@ -112,19 +86,19 @@ func (a *analysis) raise(d uint32) {
 // same value as the first and sameIfEqual is set, its values are the
 // first's and its analysis is skipped (its distances are then the first's
 // too). captures marks the positions where the side to move must capture.
-func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
+func solve(ctx context.Context, u *unit, exts []externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
 	if len(exts) > 2 {
 		return nil, nil, fmt.Errorf("solve: %d ratings, at most 2", len(exts))
 	}
 	as := make([]*analysis, len(exts))
 	for k, ext := range exts {
-		as[k] = &analysis{ext: ext, state: make([]uint32, g.size)}
+		as[k] = &analysis{ext: ext, state: make([]uint32, u.size())}
 	}
-	captures = make([]uint64, (g.size+63)/64)
+	captures = make([]uint64, (u.size()+63)/64)
 	var differ atomic.Bool
 	// Initialise from the moves of every position. Chunks are multiples of
 	// 64 positions, so each word of captures has one writer.
-	err = g.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
+	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
 		moves := p.Moves(buf)
 		if len(moves) > 0 && moves[0].IsCapture() {
 			captures[id/64] |= 1 << (id % 64)
@@ -171,7 +145,7 @@ func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool,
 			a.res = as[0].res
 			continue
 		}
-		if err := a.propagate(ctx, g, captures, threads); err != nil {
+		if err := a.propagate(ctx, u, captures, threads); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -183,18 +157,18 @@ func solve(ctx context.Context, g *group, exts []externalFunc, sameIfEqual bool,
 
 // propagate decides the positions layer by layer: every position whose win
 // or loss distance is d, then tells its predecessors.
-func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, threads int) error {
-	res := &result{value: make([]table.Value, g.size), dist: make([]uint16, g.size)}
+func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int) error {
+	res := &result{value: make([]table.Value, u.size()), dist: make([]uint16, u.size())}
 	// decided marks the positions decided so far, so that updates to them
 	// can be skipped: a bitmap small enough to stay in cache.
-	decided := make([]uint64, (g.size+63)/64)
+	decided := make([]uint64, (u.size()+63)/64)
 	for i := range res.value {
 		res.value[i] = table.Draw
 	}
 	a.res = res
 	state := a.state
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
-		err := parallel.Range(ctx, g.size, threads, func(lo, hi int64) error {
+		err := parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
 			for id := lo; id < hi; id++ {
 				if res.value[id] != table.Draw {
@@ -212,7 +186,7 @@ func (a *analysis) propagate(ctx context.Context, g *group, captures []uint64, t
 				}
 				res.value[id], res.dist[id] = v, uint16(d)
 				atomic.OrUint64(&decided[id/64], 1<<(id%64))
-				for _, pred := range g.predecessors(id, captures, buf[:0]) {
+				for _, pred := range u.predecessors(id, captures, buf[:0]) {
 					if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
 						continue
 					}
@@ -283,25 +257,4 @@ func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32))
 			return n
 		}
 	}
-}
-
-// walk calls f for every position of the group, on up to threads
-// goroutines, with a move buffer of the goroutine's own.
-func (g *group) walk(ctx context.Context, threads int, f func(id int64, p draughts.Position, buf []draughts.Move) error) error {
-	return parallel.Range(ctx, g.size, threads, func(lo, hi int64) error {
-		var buf [draughts.MaxMoves]draughts.Move
-		for lo < hi {
-			t, i := g.locate(lo)
-			x := g.tables[t]
-			pl := x.Unrank(i)
-			for ok := true; ok && lo < hi; pl, ok = x.Next(pl) {
-				p := table.Position(pl)
-				if err := f(lo, p, buf[:0]); err != nil {
-					return err
-				}
-				lo++
-			}
-		}
-		return nil
-	})
 }

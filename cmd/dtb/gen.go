@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,6 +34,7 @@ func init() {
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			dtw := fs.Bool("dtw", false, "also store the theoretical distance to the end of the game")
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
+			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB (default: half of the physical memory)")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
@@ -51,6 +54,10 @@ func init() {
 				}
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
+				}
+				var err error
+				if o.Mem, err = memBudget(*mem); err != nil {
+					return usageError{err}
 				}
 				est, err := retro.EstimateOf(o)
 				if err != nil {
@@ -76,8 +83,11 @@ func init() {
 						s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
 				}
 				// The solved tables stay in memory while others need them:
-				// collect garbage early rather than let the heap double.
+				// collect garbage early rather than let the heap double,
+				// and harder as the heap nears the budget.
 				debug.SetGCPercent(25)
+				debug.SetMemoryLimit(o.Mem)
+				fmt.Fprintf(e.stdout, "memory budget %s: units of at most %d positions\n", formatBytes(o.Mem), o.UnitPositions())
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
 				err = retro.Generate(ctx, o)
@@ -89,4 +99,54 @@ func init() {
 			}
 		},
 	})
+}
+
+// memBudget parses a --mem value: a number of bytes with an optional unit
+// (KiB, MiB, GiB, TiB or K, M, G, T, all powers of 1024). The empty
+// string means half of the physical memory.
+func memBudget(s string) (int64, error) {
+	if s == "" {
+		return physicalMemory() / 2, nil
+	}
+	num := strings.TrimRight(s, "KMGTiBb")
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("--mem %q: want a size such as 512MiB or 8GiB", s)
+	}
+	switch strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i") {
+	case "":
+	case "K":
+		n *= 1 << 10
+	case "M":
+		n *= 1 << 20
+	case "G":
+		n *= 1 << 30
+	case "T":
+		n *= 1 << 40
+	default:
+		return 0, fmt.Errorf("--mem %q: unknown unit", s)
+	}
+	return int64(n), nil
+}
+
+// physicalMemory returns the machine's memory in bytes, from
+// /proc/meminfo, or 4 GiB where that cannot be read.
+func physicalMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); err == nil && len(f) >= 2 && f[0] == "MemTotal:" {
+			if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 4 << 30
+}
+
+// formatBytes writes n in GiB or MiB.
+func formatBytes(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 }

@@ -71,3 +71,22 @@ func TestGenBadInput(t *testing.T) {
 		t.Errorf("gen into a file: status %d, stderr %q", code, errOut)
 	}
 }
+
+func TestMemBudget(t *testing.T) {
+	for in, want := range map[string]int64{"512MiB": 512 << 20, "8GiB": 8 << 30, "1G": 1 << 30, "1.5K": 1536, "1000": 1000} {
+		if got, err := memBudget(in); got != want || err != nil {
+			t.Errorf("memBudget(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"abc", "-1G", "5X", "0"} {
+		if _, err := memBudget(in); err == nil {
+			t.Errorf("memBudget(%q) accepted", in)
+		}
+	}
+	if n, err := memBudget(""); n <= 0 || err != nil {
+		t.Errorf("default budget %d, %v", n, err)
+	}
+	if _, errOut, code := dtb("gen", "--mem", "lots", "--out", t.TempDir()); code != 2 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("--mem lots: status %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,282 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// WorkDir is the folder of the output directory where a group's finished
+// units are kept, one folder per group, until its tables are written.
+const WorkDir = "work"
+
+// A groupBuild solves one group unit by unit. Each finished unit is
+// written to the group's work folder (atomically, checksummed: a codec
+// file), so that a run that stops resumes with the units not yet
+// finished, and read back to write the tables. While a level is solved,
+// the finished units of the level above are held in memory, read-only:
+// the man moves of the level lead there.
+type groupBuild struct {
+	g     *group
+	st    *store
+	o     Options
+	class table.Class
+	dir   string // the group's work folder
+	units []*unit
+	at    [2][]unitRef     // at[t][r]: where the block of men configuration r of table t is
+	above []*table.Columns // by unit: the finished units of the level above, nil for others
+}
+
+// unitRef locates a block: its unit and its number in the unit.
+type unitRef struct{ unit, block int32 }
+
+// Columns of a unit's work file besides the entry's columns: 1 where the
+// side to move must capture, else 0.
+const captureColumn = "capture"
+
+func newGroupBuild(st *store, g *group, o Options) *groupBuild {
+	m := g.tables[0].Material()
+	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
+	b.units = g.units(o.UnitPositions())
+	for t, x := range g.tables {
+		b.at[t] = make([]unitRef, x.MenConfigs())
+	}
+	for n, u := range b.units {
+		for j, bl := range u.blocks {
+			b.at[bl.t][bl.r] = unitRef{int32(n), int32(j)}
+		}
+	}
+	b.above = make([]*table.Columns, len(b.units))
+	return b
+}
+
+// UnitPositions returns the most positions a unit may have under the
+// memory budget Mem: the solver takes about 20 bytes a position of a unit.
+func (o Options) UnitPositions() int64 {
+	if o.Mem <= 0 {
+		return 1 << 62
+	}
+	return max(o.Mem/20, 1)
+}
+
+// run solves every unit of the group (or reads it back from the work
+// folder) and writes the group's tables.
+func (b *groupBuild) run(ctx context.Context) error {
+	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		return err
+	}
+	if err := removeTemps(b.dir); err != nil {
+		return err
+	}
+	finished := make([]*table.Columns, len(b.units))
+	for n, u := range b.units {
+		if n > 0 && u.level != b.units[n-1].level {
+			// The level above is no longer read; the one just finished is.
+			for m := range b.above {
+				b.above[m] = nil
+			}
+			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
+				b.above[m], finished[m] = finished[m], nil
+			}
+		}
+		cols, _, err := b.readUnit(n)
+		solved := err != nil
+		if solved {
+			if cols, err = b.solveUnit(ctx, n); err != nil {
+				return err
+			}
+		}
+		finished[n] = cols
+		if b.o.unitDone != nil {
+			if err := b.o.unitDone(u.name, solved); err != nil {
+				return err
+			}
+		}
+	}
+	clear(b.above)
+	clear(finished)
+	for t, x := range b.g.tables {
+		s, err := b.assemble(t)
+		if err != nil {
+			return err
+		}
+		if err := s.write(filepath.Join(b.o.Dir, table.FileName(x.Material()))); err != nil {
+			return err
+		}
+		b.st.put(x.Material(), s)
+	}
+	return removeWork(b.o.Dir, b.g)
+}
+
+// removeWork removes the work folder of group g in dir, and the work
+// folder itself once no group has work in it.
+func removeWork(dir string, g *group) error {
+	work := filepath.Join(dir, WorkDir)
+	if err := os.RemoveAll(filepath.Join(work, g.tables[0].Material().String())); err != nil {
+		return err
+	}
+	os.Remove(work) // fails while another group's work is there
+	return nil
+}
+
+// solveUnit solves unit n, writes it to the work folder and returns its
+// entries.
+func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, error) {
+	u := b.units[n]
+	rules := b.st.rules(b.class)
+	exts := []externalFunc{
+		func(q draughts.Position) table.Outcome {
+			if e, ok := b.entry(&q); ok {
+				return e.TheoryOutcome()
+			}
+			return b.st.theory(q)
+		},
+		func(q draughts.Position) table.Outcome {
+			if e, ok := b.entry(&q); ok {
+				return e.RulesOutcome(b.class, b.class)
+			}
+			return rules(q)
+		},
+	}
+	// The rules analysis can be skipped where no successor's value differs
+	// under the rules, but not in class A and B, whose distances count the
+	// budget.
+	results, captures, err := solve(ctx, u, exts, b.class == table.NoClass, b.o.Threads)
+	if err != nil {
+		return nil, err
+	}
+	theory, rules2 := results[0], results[1]
+	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), true)
+	capture := make([]byte, u.size())
+	for id := range u.size() {
+		th := table.Outcome{Value: theory.value[id], Dist: int(theory.dist[id])}
+		ru := table.Outcome{Value: rules2.value[id], Dist: int(rules2.dist[id])}
+		if b.class != table.NoClass && ru.Value != table.Draw {
+			if ru.Dist >= table.NoDistance {
+				return nil, fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
+			}
+			if ru.Value != th.Value {
+				return nil, fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
+			}
+		}
+		cols.Set(id, table.NewEntry(b.class, th, ru))
+		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
+	}
+	return &cols, b.writeUnit(n, &cols, capture)
+}
+
+// entry returns the entry of q if it lies in the group: then it is in a
+// finished unit of the level above.
+func (b *groupBuild) entry(q *draughts.Position) (table.Entry, bool) {
+	m := table.MaterialOf(q)
+	for t, x := range b.g.tables {
+		if x.Material() == m {
+			i := x.Rank(table.Placement(q))
+			k := x.KingPlacements()
+			ref := b.at[t][i/k]
+			e, _ := b.above[ref.unit].Entry(int64(ref.block)*k + i%k)
+			return e, true
+		}
+	}
+	return table.Entry{}, false
+}
+
+// unitPath returns the work file of unit n.
+func (b *groupBuild) unitPath(n int) string {
+	return filepath.Join(b.dir, b.units[n].name+".unit")
+}
+
+// unitHeader returns the header of the work file of unit n, without
+// columns: its name, size and first block identify it.
+func (b *groupBuild) unitHeader(n int) codec.Header {
+	u := b.units[n]
+	return codec.Header{
+		Material:     u.name,
+		IndexVersion: table.IndexVersion,
+		Rules:        table.RulesFlags,
+		Positions:    u.size(),
+		Meta:         map[string]string{"first": strconv.FormatInt(u.blocks[0].r, 10)},
+	}
+}
+
+// writeUnit writes the entries and capture flags of unit n to its work
+// file.
+func (b *groupBuild) writeUnit(n int, cols *table.Columns, capture []byte) error {
+	h := b.unitHeader(n)
+	var data [][]byte
+	for col := range table.NumColumns {
+		if cols.Has(col) {
+			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+			data = append(data, cols[col])
+		}
+	}
+	h.Columns = append(h.Columns, codec.Column{Name: captureColumn, Width: 1})
+	return codec.Write(b.unitPath(n), h, append(data, capture))
+}
+
+// readUnit reads the work file of unit n, if it is there and whole.
+func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
+	r, err := codec.Open(b.unitPath(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	h, want := r.Header(), b.unitHeader(n)
+	if h.Material != want.Material || h.Positions != want.Positions || h.Meta["first"] != want.Meta["first"] {
+		return nil, nil, fmt.Errorf("%s: not unit %s", b.unitPath(n), want.Material)
+	}
+	var cols table.Columns
+	var capture []byte
+	for c, col := range h.Columns {
+		data, err := r.ReadColumn(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if col.Name == captureColumn {
+			capture = data
+			continue
+		}
+		for k := range table.NumColumns {
+			if k.Name() == col.Name {
+				cols[k] = data
+			}
+		}
+	}
+	if capture == nil || cols[table.ValueColumn] == nil || cols[table.DTWColumn] == nil {
+		return nil, nil, fmt.Errorf("%s: columns missing", b.unitPath(n))
+	}
+	return &cols, capture, nil
+}
+
+// assemble reads the finished units back into table t of the group.
+func (b *groupBuild) assemble(t int) (*solved, error) {
+	x := b.g.tables[t]
+	k := x.KingPlacements()
+	s := &solved{x: x, class: b.class, cols: table.MakeColumns(x.Material(), x.Size(), b.o.DTW), captures: make([]uint64, (x.Size()+63)/64)}
+	for n, u := range b.units {
+		cols, capture, err := b.readUnit(n)
+		if err != nil {
+			return nil, err
+		}
+		for j, bl := range u.blocks {
+			if bl.t != t {
+				continue
+			}
+			for i := range k {
+				id, at := int64(j)*k+i, bl.r*k+i
+				e, _ := cols.Entry(id)
+				s.cols.Set(at, e)
+				if capture[id] != 0 {
+					s.captures[at/64] |= 1 << (at % 64)
+				}
+			}
+		}
+	}
+	return s, nil
+}

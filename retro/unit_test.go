@@ -1,0 +1,168 @@
+package retro
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// TestUnits checks the split of groups into units: every block is in
+// exactly one unit, next to its pair (the same men turned and recoloured,
+// in the other table), units stay within the budget, levels come highest
+// first, and every man move leads one level up.
+func TestUnits(t *testing.T) {
+	for _, name := range []string{"KvK", "MvM", "KMvM", "KMvKM", "MMvMM", "KKMvK", "MMMvK"} {
+		m, _ := index.ParseMaterial(name)
+		g := newGroup(m)
+		k := g.tables[0].KingPlacements()
+		for _, max := range []int64{1, 4 * k, 1 << 62} {
+			seen := [2]map[int64]bool{{}, {}}
+			prev := 1 << 30
+			for _, u := range g.units(max) {
+				if u.level > prev {
+					t.Fatalf("%s: unit %s after level %d", name, u.name, prev)
+				}
+				prev = u.level
+				if u.size() > max && len(u.blocks) > 2 {
+					t.Errorf("%s: unit %s has %d positions, budget %d", name, u.name, u.size(), max)
+				}
+				for j, b := range u.blocks {
+					if seen[b.t][b.r] {
+						t.Fatalf("%s: block %d/%d twice", name, b.t, b.r)
+					}
+					seen[b.t][b.r] = true
+					wm, bm := g.tables[b.t].UnrankMen(b.r)
+					if level(wm, bm) != u.level {
+						t.Errorf("%s: block %d/%d of level %d in unit %s", name, b.t, b.r, level(wm, bm), u.name)
+					}
+					p := u.blocks[b.pair]
+					flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
+					if u.blocks[b.pair].pair != j || p.t != g.other(b.t) || g.tables[p.t].RankMen(flip.WhiteMen, flip.BlackMen) != p.r {
+						t.Errorf("%s: block %d/%d paired with %d/%d", name, b.t, b.r, p.t, p.r)
+					}
+					checkManMoves(t, g, b, u.level)
+				}
+			}
+			for tt, x := range g.tables {
+				if int64(len(seen[tt])) != x.MenConfigs() {
+					t.Errorf("%s, table %d: %d blocks in units, want %d", name, tt, len(seen[tt]), x.MenConfigs())
+				}
+			}
+		}
+	}
+}
+
+// checkManMoves checks that the man moves of block b that stay in the
+// group lead to blocks of level l+1.
+func checkManMoves(t *testing.T, g *group, b block, l int) {
+	t.Helper()
+	x := g.tables[b.t]
+	p := table.Position(x.Unrank(b.r * x.KingPlacements()))
+	for _, m := range p.Moves(nil) {
+		if m.IsCapture() || p.Kings&(1<<m.From) != 0 || (1<<m.To)&draughts.WhiteCrown != 0 {
+			continue
+		}
+		q := p.Play(m)
+		pl := table.Placement(&q)
+		if got := level(pl.WhiteMen, pl.BlackMen); got != l+1 {
+			t.Errorf("%s: man move %v leads from level %d to %d", p.FEN(), m, l, got)
+		}
+	}
+}
+
+// buildFiles generates the tables of o into a new directory and returns
+// every file's bytes by name.
+func buildFiles(t *testing.T, o Options) (map[string][]byte, error) {
+	o.Dir = t.TempDir()
+	err := Generate(context.Background(), o)
+	files := map[string][]byte{}
+	entries, _ := os.ReadDir(o.Dir)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(o.Dir, e.Name())); err == nil {
+			files[e.Name()] = b
+		}
+	}
+	return files, err
+}
+
+// TestBudgetAndResume builds KKvKM and what it needs with the smallest
+// budget (one pair of blocks a unit) and checks that the files are byte
+// for byte those of a build without a budget; then stops a build after
+// some units and checks that the rerun reads them back and ends with the
+// same files.
+func TestBudgetAndResume(t *testing.T) {
+	only, _ := index.ParseMaterial("KKvKM")
+	want, err := buildFiles(t, Options{Only: &only, DTW: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := buildFiles(t, Options{Only: &only, DTW: true, Mem: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, "with the smallest budget", got, want)
+
+	dir := t.TempDir()
+	stop := errors.New("stop")
+	units, read := 0, 0
+	o := Options{Only: &only, DTW: true, Mem: 1 << 20, Dir: dir, unitDone: func(name string, solved bool) error {
+		if units++; units == 40 {
+			return stop
+		}
+		return nil
+	}}
+	if err := Generate(context.Background(), o); !errors.Is(err, stop) {
+		t.Fatalf("interrupted build: %v", err)
+	}
+	work, _ := filepath.Glob(filepath.Join(dir, WorkDir, "*", "*.unit"))
+	if len(work) == 0 {
+		t.Fatal("no unit files after the interruption")
+	}
+	o.unitDone = func(name string, solved bool) error {
+		if !solved {
+			read++
+		}
+		return nil
+	}
+	if err := Generate(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if read != len(work) {
+		t.Errorf("the rerun read %d units back, want the %d on disk", read, len(work))
+	}
+	got = map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		got[e.Name()] = b
+	}
+	sameFiles(t, "after resuming", got, want)
+}
+
+func sameFiles(t *testing.T, what string, got, want map[string][]byte) {
+	t.Helper()
+	names := func(m map[string][]byte) []string {
+		var s []string
+		for k := range m {
+			s = append(s, k)
+		}
+		slices.Sort(s)
+		return s
+	}
+	if !slices.Equal(names(got), names(want)) {
+		t.Fatalf("%s: files %v, want %v", what, names(got), names(want))
+	}
+	for name, b := range want {
+		if !bytes.Equal(got[name], b) {
+			t.Errorf("%s: %s differs", what, name)
+		}
+	}
+}
