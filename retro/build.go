@@ -31,6 +31,9 @@ type groupBuild struct {
 	units []*unit
 	at    [2][]unitRef     // at[t][r]: where the block of men configuration r of table t is
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
+	// progress, if set, is called as each unit starts and is finished,
+	// with the unit's name and the positions of the units finished.
+	progress func(unit string, done int64)
 }
 
 // unitRef locates a block: its unit and its number in the unit.
@@ -75,6 +78,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 		return err
 	}
 	finished := make([]*table.Columns, len(b.units))
+	var done int64
 	for n, u := range b.units {
 		if n > 0 && u.level != b.units[n-1].level {
 			// The level above is no longer read; the one just finished is.
@@ -85,6 +89,9 @@ func (b *groupBuild) run(ctx context.Context) error {
 				b.above[m], finished[m] = finished[m], nil
 			}
 		}
+		if b.progress != nil {
+			b.progress(u.name, done)
+		}
 		cols, _, err := b.readUnit(n)
 		solved := err != nil
 		if solved {
@@ -93,6 +100,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 			}
 		}
 		finished[n] = cols
+		done += u.size()
 		if b.o.unitDone != nil {
 			if err := b.o.unitDone(u.name, solved); err != nil {
 				return err

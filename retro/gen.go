@@ -59,8 +59,8 @@ type Options struct {
 // Progress tells how far Generate is.
 type Progress struct {
 	Tables, TablesTotal       int
-	Positions, PositionsTotal int64 // positions of the tables done
-	Current                   string
+	Positions, PositionsTotal int64  // positions of the tables and units done
+	Current                   string // the group or unit at work
 }
 
 // Report describes one finished table.
@@ -121,7 +121,11 @@ func Generate(ctx context.Context, o Options) (err error) {
 		prog.Current = m.String()
 		report()
 		start := time.Now()
-		built, err := buildGroup(ctx, st, g, o)
+		base := prog.Positions
+		built, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
+			prog.Current, prog.Positions = unit, base+done
+			report()
+		})
 		if err != nil {
 			return err
 		}
@@ -129,7 +133,6 @@ func Generate(ctx context.Context, o Options) (err error) {
 			t := st.get(x.Material())
 			done[x.Material()] = true
 			prog.Tables++
-			prog.Positions += x.Size()
 			if o.Done != nil {
 				o.Done(Report{Material: x.Material(), Stats: t.stats(), Built: built, Elapsed: time.Since(start)})
 			}
@@ -139,6 +142,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 				return err
 			}
 		}
+		prog.Positions = base + g.size()
 		// Forget the tables that no later group reads.
 		for _, d := range mats[:i+1] {
 			if last[d] <= i {
@@ -231,7 +235,7 @@ func successors(m index.Material) []index.Material {
 // buildGroup loads the group's tables from o.Dir if they are all there and
 // valid, and solves and writes them otherwise. It reports whether it
 // solved.
-func buildGroup(ctx context.Context, st *store, g *group, o Options) (bool, error) {
+func buildGroup(ctx context.Context, st *store, g *group, o Options, progress func(unit string, done int64)) (bool, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
 		loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o)
@@ -246,7 +250,9 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options) (bool, erro
 		// Units left by a run stopped after the tables were written.
 		return false, removeWork(o.Dir, g)
 	}
-	if err := newGroupBuild(st, g, o).run(ctx); err != nil {
+	b := newGroupBuild(st, g, o)
+	b.progress = progress
+	if err := b.run(ctx); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -30,6 +30,15 @@ func newGroup(m index.Material) *group {
 	return g
 }
 
+// size returns the positions of the group's tables.
+func (g *group) size() int64 {
+	var n int64
+	for _, x := range g.tables {
+		n += x.Size()
+	}
+	return n
+}
+
 // other returns the table of the group holding the successors of table t.
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
