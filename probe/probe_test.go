@@ -2,10 +2,8 @@ package probe
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -18,31 +16,15 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// dir holds the golden tables: every table up to 3 pieces with the dtw
-// column, as committed (see ../testdata/README.md). plain holds the same
-// tables without the dtw column, built by the tests.
-var dir, plain = filepath.Join("..", "testdata", "golden"), ""
-
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		d, err := os.MkdirTemp("", "probe-test")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(d)
-		plain = d
-		if err := retro.Generate(context.Background(), retro.Options{Pieces: 3, Dir: plain}); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		return m.Run()
-	}())
-}
+// dir and plain hold the golden tables (see ../testdata/README.md):
+// every table up to 3 pieces, with and without the dtw column.
+var (
+	dir   = filepath.Join("..", "testdata", "golden")
+	plain = filepath.Join("..", "testdata", "golden-plain")
+)
 
 func open(tb testing.TB, dir string, o Options) *Tables {
 	tb.Helper()

@@ -10,18 +10,22 @@ import (
 	"testing"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden tables in ../testdata/golden")
-
-// golden is the directory of the golden tables: every table up to 3
-// pieces with the dtw column.
-var golden = filepath.Join("..", "testdata", "golden")
+var updateGolden = flag.Bool("update", false, "rewrite the golden tables in ../testdata")
 
 // TestGolden checks that Generate reproduces the golden tables byte for
-// byte, manifest included: a change to the ranking, the packing of an
-// entry, the stats or the framing of a file fails here.
+// byte, manifest included: every table up to 3 pieces with the dtw column
+// (testdata/golden) and without (testdata/golden-plain). A change to the
+// ranking, the packing of an entry, the stats or the framing of a file
+// fails here.
 func TestGolden(t *testing.T) {
+	for name, dtw := range map[string]bool{"golden": true, "golden-plain": false} {
+		t.Run(name, func(t *testing.T) { checkGolden(t, filepath.Join("..", "testdata", name), dtw) })
+	}
+}
+
+func checkGolden(t *testing.T, golden string, dtw bool) {
 	dir := t.TempDir()
-	if err := Generate(context.Background(), Options{Pieces: 3, Dir: dir, DTW: true, Threads: 2}); err != nil {
+	if err := Generate(context.Background(), Options{Pieces: 3, Dir: dir, DTW: dtw, Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if *updateGolden {
