@@ -113,9 +113,13 @@ func Materials(maxPieces int) []Material {
 			}
 		}
 	}
-	slices.SortFunc(ms, func(a, b Material) int {
-		return cmp.Or(cmp.Compare(a.Pieces(), b.Pieces()), cmp.Compare(a.Men(), b.Men()),
-			strings.Compare(a.String(), b.String()))
-	})
+	slices.SortFunc(ms, Compare)
 	return ms
+}
+
+// Compare orders materials as Materials lists them: by pieces, then by
+// men, then by name.
+func Compare(a, b Material) int {
+	return cmp.Or(cmp.Compare(a.Pieces(), b.Pieces()), cmp.Compare(a.Men(), b.Men()),
+		strings.Compare(a.String(), b.String()))
 }

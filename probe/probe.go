@@ -92,29 +92,40 @@ func Open(dir string, o Options) (*Tables, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.CacheBytes <= 0 {
-		o.CacheBytes = 64 << 20
-	}
-	t := &Tables{files: make(map[uint32]*file, len(entries))}
-	most := 0
-	for i, e := range entries {
+	t := New(o)
+	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
-		if err == nil && (t.files[materialKey(m)] != nil || m.Pieces() > maxPieces) {
-			err = fmt.Errorf("duplicate or more than %d pieces", maxPieces)
+		if err == nil {
+			err = t.Add(m, filepath.Join(dir, e.File))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("probe: %s: entry %q: %v: %w", filepath.Join(dir, codec.ManifestName), e.File, err, codec.ErrCorrupt)
 		}
-		t.files[materialKey(m)] = &file{id: i, path: filepath.Join(dir, e.File), m: m, class: table.ClassOf(m)}
-		most = max(most, m.Pieces())
 	}
-	for _, m := range index.Materials(most) {
-		if t.files[materialKey(m)] != nil {
-			t.mats = append(t.mats, m)
-		}
-	}
-	t.cache.init(o.CacheBytes)
 	return t, nil
+}
+
+// New returns Tables without tables; Add adds them. Open is New and Add
+// for every table of a directory's manifest.
+func New(o Options) *Tables {
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 64 << 20
+	}
+	t := &Tables{files: map[uint32]*file{}}
+	t.cache.init(o.CacheBytes)
+	return t
+}
+
+// Add adds the table of m in the file at path, which is opened on its
+// first use. It must not run concurrently with other methods of t.
+func (t *Tables) Add(m index.Material, path string) error {
+	if t.files[materialKey(m)] != nil || m.Pieces() > maxPieces {
+		return fmt.Errorf("duplicate or more than %d pieces", maxPieces)
+	}
+	t.files[materialKey(m)] = &file{id: len(t.files), path: path, m: m, class: table.ClassOf(m)}
+	i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
+	t.mats = slices.Insert(t.mats, i, m)
+	return nil
 }
 
 // Close closes the table files. The Tables must not be used afterwards.

@@ -114,10 +114,12 @@ func (b *groupBuild) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.write(filepath.Join(b.o.Dir, table.FileName(x.Material()))); err != nil {
+		if err := s.write(s.path); err != nil {
 			return err
 		}
-		b.st.put(x.Material(), s)
+		if err := b.st.put(x.Material(), s); err != nil {
+			return err
+		}
 	}
 	return removeWork(b.o.Dir, b.g)
 }
@@ -156,6 +158,9 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, erro
 	// under the rules, but not in class A and B, whose distances count the
 	// budget.
 	results, captures, err := solve(ctx, u, exts, b.class == table.NoClass, b.o.Threads)
+	if err == nil {
+		err = b.st.failed()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +271,7 @@ func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
 func (b *groupBuild) assemble(t int) (*solved, error) {
 	x := b.g.tables[t]
 	k := x.KingPlacements()
-	s := &solved{x: x, class: b.class, cols: table.MakeColumns(x.Material(), x.Size(), b.o.DTW), captures: make([]uint64, (x.Size()+63)/64)}
+	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(x.Material())), cols: table.MakeColumns(x.Material(), x.Size(), b.o.DTW), captures: make([]uint64, (x.Size()+63)/64)}
 	for n, u := range b.units {
 		cols, capture, err := b.readUnit(n)
 		if err != nil {

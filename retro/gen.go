@@ -110,7 +110,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 		}
 	}
 	report()
-	st := &store{}
+	st := newStore(o.Mem)
 	last := lastUses(mats)
 	done := map[index.Material]bool{}
 	for i, m := range mats {
@@ -146,7 +146,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 		// Forget the tables that no later group reads.
 		for _, d := range mats[:i+1] {
 			if last[d] <= i {
-				st.put(d, nil)
+				st.put(d, nil) // cannot fail
 			}
 		}
 		report()
@@ -245,7 +245,9 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 	}
 	if !slices.Contains(loaded, nil) {
 		for t, x := range g.tables {
-			st.put(x.Material(), loaded[t])
+			if err := st.put(x.Material(), loaded[t]); err != nil {
+				return false, err
+			}
 		}
 		// Units left by a run stopped after the tables were written.
 		return false, removeWork(o.Dir, g)
@@ -284,7 +286,15 @@ func load(ctx context.Context, st *store, path string, x *index.Index, o Options
 		return nil
 	}
 	defer f.Close()
-	s := &solved{x: x, class: table.ClassOf(x.Material())}
+	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path}
+	if n := x.Size() * int64(f.Layout.Width(o.DTW)+1); !st.fits(n) {
+		// The store reads it from the file: check it whole, keep its stats.
+		if f.Check() != nil {
+			return nil
+		}
+		s.summary = &f.Stats
+		return s
+	}
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
@@ -299,9 +309,14 @@ func load(ctx context.Context, st *store, path string, x *index.Index, o Options
 
 // resolveCaptures computes the real entries of the capture positions of a
 // table read from disk. Their successors all lie in smaller tables.
-func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) error {
+func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (err error) {
 	rules := st.rules(s.class)
 	s.captures = make([]uint64, (s.x.Size()+63)/64)
+	defer func() {
+		if err == nil {
+			err = st.failed()
+		}
+	}()
 	return parallel.Range(ctx, s.x.Size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		for i := lo; i < hi; i++ {

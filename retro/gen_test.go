@@ -23,13 +23,15 @@ import (
 // loadAll reads every table of dir for the given materials into a store,
 // resolving capture positions as a later run of Generate would.
 func loadAll(t testing.TB, dir string, mats []index.Material, dtw bool) *store {
-	st := &store{}
+	st := newStore(0)
 	for _, m := range mats {
 		s := load(context.Background(), st, filepath.Join(dir, table.FileName(m)), index.New(m), Options{DTW: dtw, Threads: 2})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}
-		st.put(m, s)
+		if err := st.put(m, s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return st
 }

@@ -1,17 +1,24 @@
 package retro
 
 import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// solved is one solved table held in memory with the real values of every
-// position, capture positions included.
+// solved is one solved table: in memory with the real entries of every
+// position, capture positions included, or only its stats when the store
+// reads it from its file.
 type solved struct {
 	x     *index.Index
 	class table.Class
-	cols  table.Columns // the dtw column with Options.DTW only
+	path  string
+	cols  table.Columns // the dtw column with Options.DTW only; none when on disk
 	// captures marks the positions where the side to move must capture
 	// (bit i%64 of word i/64).
 	captures []uint64
@@ -27,22 +34,95 @@ func (s *solved) fen(i int64) string {
 	return p.FEN()
 }
 
-// store holds the solved tables by material. It is filled between solves
-// and only read during one.
-type store struct{ tables [8 * 8 * 8 * 8]*solved }
+// bytes returns the memory s takes.
+func (s *solved) bytes() int64 {
+	n := int64(len(s.captures)) * 8
+	for _, c := range s.cols {
+		n += int64(len(c))
+	}
+	return n
+}
+
+// store holds the solved tables that groups still to be solved read: in
+// memory while they fit in limit bytes, else read from their files
+// through a prober, which keeps a bounded cache of decoded blocks and
+// resolves capture positions by search. It is filled between solves and
+// only read during one.
+type store struct {
+	tables [8 * 8 * 8 * 8]*solved
+	limit  int64 // bytes of tables in memory
+	used   int64
+	disk   *probe.Tables
+	err    atomic.Pointer[error] // of the first lookup that failed
+}
+
+// newStore returns a store for the memory budget mem (0: no bound): a
+// quarter for the tables in memory, a sixteenth for the prober's cache.
+func newStore(mem int64) *store {
+	if mem <= 0 {
+		return &store{limit: math.MaxInt64, disk: probe.New(probe.Options{})}
+	}
+	return &store{limit: mem / 4, disk: probe.New(probe.Options{CacheBytes: max(mem/16, 16<<20)})}
+}
 
 // key returns the slot of m in a store; every count is at most 7.
 func key(m index.Material) int {
 	return ((m.WhiteMen*8+m.WhiteKings)*8+m.BlackMen)*8 + m.BlackKings
 }
 
-func (s *store) get(m index.Material) *solved    { return s.tables[key(m)] }
-func (s *store) put(m index.Material, t *solved) { s.tables[key(m)] = t }
+func (s *store) get(m index.Material) *solved { return s.tables[key(m)] }
 
-// entry returns the table and index of position q.
-func (s *store) entry(q *draughts.Position) (*solved, int64) {
+// fits reports whether a table of n bytes can be held in memory.
+func (s *store) fits(n int64) bool { return s.used+n <= s.limit }
+
+// put adds the table t of m, in memory if it fits (else only its stats
+// are kept, and it is read from t.path), or forgets the entries of the
+// table of m if t is nil.
+func (s *store) put(m index.Material, t *solved) error {
+	if old := s.get(m); old != nil {
+		s.used -= old.bytes()
+	}
+	s.tables[key(m)] = t
+	if t == nil {
+		return nil
+	}
+	// The prober knows every table, even those in memory: it resolves the
+	// capture positions of a table on disk by probing smaller tables.
+	if err := s.disk.Add(m, t.path); err != nil {
+		return fmt.Errorf("%s: %v", t.path, err)
+	}
+	if t.cols.Has(table.ValueColumn) && s.fits(t.bytes()) {
+		s.used += t.bytes()
+		return nil
+	}
+	t.stats() // from the entries, before they go
+	t.cols, t.captures = table.Columns{}, nil
+	return nil
+}
+
+// lookup returns the entry of position q, which some table of the store
+// holds. A failure to read it is kept for failed, and the entry is then
+// a draw.
+func (s *store) lookup(q *draughts.Position) (*solved, table.Entry) {
 	t := s.get(table.MaterialOf(q))
-	return t, t.x.Rank(table.Placement(q))
+	if t.cols.Has(table.ValueColumn) {
+		e, _ := t.cols.Entry(t.x.Rank(table.Placement(q)))
+		return t, e
+	}
+	e, err := s.disk.Probe(*q)
+	if err != nil {
+		s.err.CompareAndSwap(nil, &err)
+		return t, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
+	}
+	return t, e
+}
+
+// failed returns the error of the first lookup that failed, if any.
+func (s *store) failed() error {
+	if err := s.err.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // lost reports whether the side to move in q has no pieces: the game is
@@ -54,8 +134,7 @@ func (s *store) theory(q draughts.Position) table.Outcome {
 	if lost(&q) {
 		return table.Outcome{Value: table.Loss}
 	}
-	t, i := s.entry(&q)
-	e, _ := t.cols.Entry(i)
+	_, e := s.lookup(&q)
 	return e.TheoryOutcome()
 }
 
@@ -66,8 +145,7 @@ func (s *store) rules(from table.Class) externalFunc {
 		if lost(&q) {
 			return table.Outcome{Value: table.Loss}
 		}
-		t, i := s.entry(&q)
-		e, _ := t.cols.Entry(i)
+		t, e := s.lookup(&q)
 		return e.RulesOutcome(from, t.class)
 	}
 }

@@ -49,6 +49,18 @@ func NewLayout(m index.Material, dtw bool) Layout {
 // Has reports whether the layout has the column col.
 func (l Layout) Has(col Column) bool { return l[col] >= 0 }
 
+// Width returns the bytes an entry takes in the columns of l, the dtw
+// column counted only if dtw is set.
+func (l Layout) Width(dtw bool) int {
+	n := 0
+	for col := range NumColumns {
+		if l.Has(col) && (col != DTWColumn || dtw) {
+			n += col.Width()
+		}
+	}
+	return n
+}
+
 // HasColumn reports whether the file of header h has the column col.
 func HasColumn(h codec.Header, col Column) bool {
 	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == col.Name() })
