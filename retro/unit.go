@@ -95,6 +95,16 @@ func heldBytes(m index.Material, n int64, dtw bool) int64 {
 	return n*width + (n+63)/64*8
 }
 
+// ParseUnit checks that id names a unit of at most MaxPieces pieces and
+// returns the material it is named after.
+func ParseUnit(id string) (index.Material, error) {
+	m, err := index.ParseMaterial(id)
+	if err != nil || UnitID(m) != id {
+		return index.Material{}, fmt.Errorf("no unit %q: a unit is named by the first material in index order of a material and its flip, e.g. KKMvK", id)
+	}
+	return m, checkPieces(Options{Only: &m})
+}
+
 // BuildUnit builds the tables of the unit id in o.Dir (with o.Threads and
 // o.DTW; the other fields of o are ignored but Done), reading the tables
 // of the units it depends on from their files there: they must have been
@@ -103,11 +113,8 @@ func heldBytes(m index.Material, n int64, dtw bool) int64 {
 // units: it removes only its own tables' temporary files and leaves the
 // manifest alone (see WriteManifest).
 func BuildUnit(ctx context.Context, id string, o Options) error {
-	m, err := index.ParseMaterial(id)
-	if err != nil || UnitID(m) != id {
-		return fmt.Errorf("no unit %q: a unit is named by the first material of a material and its flip, e.g. KKMvK", id)
-	}
-	if err := checkPieces(Options{Only: &m}); err != nil {
+	m, err := ParseUnit(id)
+	if err != nil {
 		return err
 	}
 	if o.Threads <= 0 {
