@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -43,8 +44,7 @@ func UnitID(m index.Material) string {
 
 // Units returns the units of the build o describes (o.Pieces, o.Only and,
 // for the memory estimate, o.DTW), each after the units it depends on. It
-// builds no index bigger than a material's counts, so it is quick up to
-// MaxPieces.
+// sizes the tables without building them, so it is quick up to MaxPieces.
 func Units(o Options) ([]Unit, error) {
 	if err := checkPieces(o); err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 		return err
 	}
 	if o.Threads <= 0 {
-		o.Threads = 1
+		o.Threads = runtime.NumCPU()
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
