@@ -74,7 +74,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(b.dir); err != nil {
+	if err := removeTemps(b.dir, "*.tmp"); err != nil {
 		return err
 	}
 	finished := make([]*table.Columns, len(b.units))
@@ -124,15 +124,10 @@ func (b *groupBuild) run(ctx context.Context) error {
 	return removeWork(b.o.Dir, b.g)
 }
 
-// removeWork removes the work folder of group g in dir, and the work
-// folder itself once no group has work in it.
+// removeWork removes the work folder of group g in dir. Generate and
+// WriteManifest remove the work folder itself once it is empty.
 func removeWork(dir string, g *group) error {
-	work := filepath.Join(dir, WorkDir)
-	if err := os.RemoveAll(filepath.Join(work, g.tables[0].Material().String())); err != nil {
-		return err
-	}
-	os.Remove(work) // fails while another group's work is there
-	return nil
+	return os.RemoveAll(filepath.Join(dir, WorkDir, g.tables[0].Material().String()))
 }
 
 // solveUnit solves unit n, writes it to the work folder and returns its

@@ -72,11 +72,11 @@ func checkPieces(o Options) error {
 	return nil
 }
 
-// removeTemps removes the temporary files that an interrupted run of
-// Generate left in dir: those of the table files and of the manifest.
-// Only one Generate may write to a directory at a time.
-func removeTemps(dir string) error {
-	for _, pattern := range []string{"*.dtb.*.tmp", codec.ManifestName + ".*.tmp"} {
+// removeTemps removes the temporary files that an interrupted run left in
+// dir, those that match the glob patterns. Only one run may write a file
+// of a directory at a time.
+func removeTemps(dir string, patterns ...string) error {
+	for _, pattern := range patterns {
 		files, err := filepath.Glob(filepath.Join(dir, pattern))
 		if err != nil {
 			return err

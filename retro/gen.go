@@ -10,6 +10,15 @@
 // the directory and valid are loaded instead of solved, so an interrupted
 // run resumes where it stopped.
 //
+// A scheduler (make, ninja, Slurm: see package plan) runs the build as
+// units instead: Units lists them with their dependencies, BuildUnit
+// builds one from the tables of those it depends on, several at once in
+// one directory, and WriteManifest writes the manifest at the end.
+//
+//	units, err := retro.Units(retro.Options{Pieces: 4})
+//	err = retro.BuildUnit(ctx, units[0].ID, retro.Options{Dir: "tables"})
+//	err = retro.WriteManifest("tables")
+//
 // A material and its colour flip are solved together (a quiet move leads
 // from one to the other): a min-max retrograde analysis over their
 // positions (see solve), once for the theoretical value with its distance
@@ -25,9 +34,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"time"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
@@ -54,6 +63,13 @@ type Options struct {
 	Progress func(Progress)
 	// Done, if set, is called once for each table, built or kept.
 	Done func(Report)
+}
+
+// done calls o.Done, if set.
+func (o Options) done(r Report) {
+	if o.Done != nil {
+		o.Done(r)
+	}
 }
 
 // Progress tells how far Generate is.
@@ -90,7 +106,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(o.Dir); err != nil {
+	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp"); err != nil {
 		return err
 	}
 	cat := newCatalog(o.Dir)
@@ -133,9 +149,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 			t := st.get(x.Material())
 			done[x.Material()] = true
 			prog.Tables++
-			if o.Done != nil {
-				o.Done(Report{Material: x.Material(), Stats: t.stats(), Built: built, Elapsed: time.Since(start)})
-			}
+			o.done(Report{Material: x.Material(), Stats: t.stats(), Built: built, Elapsed: time.Since(start)})
 		}
 		if built {
 			if err := cat.write(); err != nil {
@@ -143,14 +157,10 @@ func Generate(ctx context.Context, o Options) (err error) {
 			}
 		}
 		prog.Positions = base + g.size()
-		// Forget the tables that no later group reads.
-		for _, d := range mats[:i+1] {
-			if last[d] <= i {
-				st.put(d, nil) // cannot fail
-			}
-		}
+		forget(st, mats, last, i)
 		report()
 	}
+	os.Remove(filepath.Join(o.Dir, WorkDir)) // empty once every group is built
 	return nil
 }
 
@@ -174,6 +184,16 @@ func lastUses(mats []index.Material) map[index.Material]int {
 		}
 	}
 	return last
+}
+
+// forget removes from st the tables of mats[:i+1] that no group after the
+// i-th reads (last is lastUses(mats)).
+func forget(st *store, mats []index.Material, last map[index.Material]int, i int) {
+	for _, d := range mats[:i+1] {
+		if last[d] <= i {
+			st.put(d, nil) // cannot fail
+		}
+	}
 }
 
 // plan returns the materials to build, in dependency order.
@@ -232,25 +252,33 @@ func successors(m index.Material) []index.Material {
 	return out
 }
 
-// buildGroup loads the group's tables from o.Dir if they are all there and
-// valid, and solves and writes them otherwise. It reports whether it
-// solved.
-func buildGroup(ctx context.Context, st *store, g *group, o Options, progress func(unit string, done int64)) (bool, error) {
+// loadGroup puts the group's tables into st if they are all in o.Dir and
+// valid, and returns nil; otherwise it returns the first that is missing
+// or invalid and leaves st as it was.
+func loadGroup(ctx context.Context, st *store, g *group, o Options) (*index.Index, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
-		loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o)
-		if loaded[t] == nil {
-			break
+		if loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o); loaded[t] == nil {
+			return x, nil
 		}
 	}
-	if !slices.Contains(loaded, nil) {
-		for t, x := range g.tables {
-			if err := st.put(x.Material(), loaded[t]); err != nil {
-				return false, err
-			}
+	for t, x := range g.tables {
+		if err := st.put(x.Material(), loaded[t]); err != nil {
+			return nil, err
 		}
-		// Units left by a run stopped after the tables were written.
-		return false, removeWork(o.Dir, g)
+	}
+	return nil, nil
+}
+
+// buildGroup loads the group's tables from o.Dir if they are all there and
+// valid, and solves and writes them otherwise, calling progress (if not
+// nil) as each unit starts and ends. It reports whether it solved.
+func buildGroup(ctx context.Context, st *store, g *group, o Options, progress func(unit string, done int64)) (bool, error) {
+	if missing, err := loadGroup(ctx, st, g, o); err != nil || missing == nil {
+		if err == nil { // units left by a run stopped after the tables were written
+			err = removeWork(o.Dir, g)
+		}
+		return false, err
 	}
 	b := newGroupBuild(st, g, o)
 	b.progress = progress
@@ -278,31 +306,39 @@ func (s *solved) stats() table.Stats {
 }
 
 // load reads the table of x from path if it is there, valid and has what o
-// asks for, resolving its capture positions from the tables in st; it
-// returns nil otherwise.
+// asks for, its entries if st can hold them, resolving its capture
+// positions from the tables in st; it returns nil otherwise.
 func load(ctx context.Context, st *store, path string, x *index.Index, o Options) *solved {
+	keep := st.fits(x.Size() * int64(table.NewLayout(x.Material(), o.DTW).Width(o.DTW)+1))
+	s := read(path, x, o.DTW, keep)
+	if s == nil || keep && s.resolveCaptures(ctx, st, o.Threads) != nil {
+		return nil
+	}
+	return s
+}
+
+// read reads the table of x from path if it is there, valid and has the
+// dtw column if dtw is set, with its stats from the header, and with its
+// entries if keep is set (capture positions hold no real values then: see
+// load), else only checking every block; it returns nil otherwise.
+func read(path string, x *index.Index, dtw, keep bool) *solved {
 	f, err := table.Open(path, x.Material())
-	if err != nil || o.DTW && !f.Layout.Has(table.DTWColumn) {
+	if err != nil || dtw && !f.Layout.Has(table.DTWColumn) {
 		return nil
 	}
 	defer f.Close()
-	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path}
-	if n := x.Size() * int64(f.Layout.Width(o.DTW)+1); !st.fits(n) {
-		// The store reads it from the file: check it whole, keep its stats.
+	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, summary: &f.Stats}
+	if !keep {
 		if f.Check() != nil {
 			return nil
 		}
-		s.summary = &f.Stats
 		return s
 	}
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
-	if !o.DTW {
+	if !dtw {
 		s.cols[table.DTWColumn] = nil
-	}
-	if err := s.resolveCaptures(ctx, st, o.Threads); err != nil {
-		return nil
 	}
 	return s
 }

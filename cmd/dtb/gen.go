@@ -34,30 +34,41 @@ func init() {
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			dtw := fs.Bool("dtw", false, "also store the theoretical distance to the end of the game")
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
+			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
+			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
 			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB (default: half of the physical memory)")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
 				}
-				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw}
-				if *only != "" {
-					m, err := index.ParseMaterial(*only)
-					if err != nil {
-						return usageError{err}
-					}
-					if m.Pieces() > retro.MaxPieces {
-						return badInput("--only %s: %d pieces, but tables of more than %d pieces cannot be built", m, m.Pieces(), retro.MaxPieces)
-					}
-					o.Only = &m
-				} else if *pieces < 2 || *pieces > retro.MaxPieces {
-					return badInput("--pieces %d out of range 2..%d", *pieces, retro.MaxPieces)
-				}
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
 				}
+				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw}
 				var err error
 				if o.Mem, err = memBudget(*mem); err != nil {
 					return usageError{err}
+				}
+				// The solved tables stay in memory while others need them:
+				// collect garbage early rather than let the heap double,
+				// and harder as the heap nears the budget.
+				debug.SetGCPercent(25)
+				debug.SetMemoryLimit(o.Mem)
+				if *unit != "" || *manifest {
+					if *only != "" || fs.Changed("pieces") || *unit != "" && *manifest {
+						return badInput("--unit and --manifest exclude each other, --pieces and --only")
+					}
+					if *manifest {
+						return retro.WriteManifest(*out)
+					}
+					if _, err := retro.ParseUnit(*unit); err != nil {
+						return usageError{err}
+					}
+					o.Done = genReport(e, newProgressBar(e))
+					return interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) })
+				}
+				if err := setTables(&o, *pieces, *only); err != nil {
+					return err
 				}
 				est, err := retro.EstimateOf(o)
 				if err != nil {
@@ -67,38 +78,66 @@ func init() {
 					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 pieces)\n",
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
+				fmt.Fprintf(e.stdout, "memory budget %s: units of at most %d positions\n", formatBytes(o.Mem), o.UnitPositions())
 				bar := newProgressBar(e)
 				o.Progress = func(p retro.Progress) {
 					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
 				}
-				o.Done = func(r retro.Report) {
-					bar.clear()
-					s := r.Stats
-					how := "built"
-					if !r.Built {
-						how = "kept"
-					}
-					fmt.Fprintf(e.stdout, "%-8s %s %12d positions  theory %d/%d/%d  rules %d/%d/%d (win/draw/loss)  cursed %d  blessed %d  %s\n",
-						r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
-						s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
-				}
-				// The solved tables stay in memory while others need them:
-				// collect garbage early rather than let the heap double,
-				// and harder as the heap nears the budget.
-				debug.SetGCPercent(25)
-				debug.SetMemoryLimit(o.Mem)
-				fmt.Fprintf(e.stdout, "memory budget %s: units of at most %d positions\n", formatBytes(o.Mem), o.UnitPositions())
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-				defer stop()
-				err = retro.Generate(ctx, o)
+				o.Done = genReport(e, bar)
+				err = interruptible(func(ctx context.Context) error { return retro.Generate(ctx, o) })
 				bar.clear()
-				if errors.Is(err, context.Canceled) {
-					return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
-				}
 				return err
 			}
 		},
 	})
+}
+
+// genReport returns the Done function of gen: one line per table.
+func genReport(e *env, bar *progressBar) func(retro.Report) {
+	return func(r retro.Report) {
+		bar.clear()
+		s := r.Stats
+		how := "built"
+		if !r.Built {
+			how = "kept"
+		}
+		fmt.Fprintf(e.stdout, "%-8s %s %12d positions  theory %d/%d/%d  rules %d/%d/%d (win/draw/loss)  cursed %d  blessed %d  %s\n",
+			r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
+			s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
+	}
+}
+
+// interruptible runs f with a context cancelled by SIGINT or SIGTERM, and
+// says how to resume if it is.
+func interruptible(f func(ctx context.Context) error) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := f(ctx)
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
+	}
+	return err
+}
+
+// setTables sets the tables o builds from the flags --pieces and --only,
+// or returns a usage error.
+func setTables(o *retro.Options, pieces int, only string) error {
+	if only == "" {
+		if pieces < 2 || pieces > retro.MaxPieces {
+			return badInput("--pieces %d out of range 2..%d", pieces, retro.MaxPieces)
+		}
+		o.Pieces = pieces
+		return nil
+	}
+	m, err := index.ParseMaterial(only)
+	if err != nil {
+		return usageError{err}
+	}
+	if m.Pieces() > retro.MaxPieces {
+		return badInput("--only %s: %d pieces, but tables of more than %d pieces cannot be built", m, m.Pieces(), retro.MaxPieces)
+	}
+	o.Only = &m
+	return nil
 }
 
 // memBudget parses a --mem value: a number of bytes with an optional unit

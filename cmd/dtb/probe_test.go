@@ -25,8 +25,10 @@ var tables struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if tables.dir != "" {
-		os.RemoveAll(tables.dir)
+	for _, dir := range []string{tables.dir, binary.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/plan"
+	"github.com/dtb-draughts/dtb/retro"
+)
+
+func init() {
+	register(&command{
+		name: "plan", args: "", summary: "print the build as units for make, ninja, Slurm or as JSON",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			pieces := fs.IntP("pieces", "n", 4, "build every material of 2..N pieces")
+			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
+			out := fs.StringP("out", "o", "tables", "output directory of the jobs (made absolute)")
+			dtw := fs.Bool("dtw", false, "build the tables with the dtw column")
+			threads := fs.IntP("threads", "t", 1, "threads of each job")
+			format := fs.String("format", "json", "output format: "+strings.Join(plan.Formats, ", "))
+			dtb := fs.String("dtb", "", "the dtb binary the jobs run (default: this one)")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				if *threads < 1 {
+					return badInput("--threads must be at least 1")
+				}
+				if !slices.Contains(plan.Formats, *format) {
+					return badInput("--format %q: one of %s", *format, strings.Join(plan.Formats, ", "))
+				}
+				o := retro.Options{DTW: *dtw}
+				if err := setTables(&o, *pieces, *only); err != nil {
+					return err
+				}
+				units, err := retro.Units(o)
+				if err != nil {
+					return usageError{err}
+				}
+				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, DTW: *dtw}
+				if b.Dir, err = filepath.Abs(*out); err != nil {
+					return err
+				}
+				if b.Dtb == "" {
+					if b.Dtb, err = os.Executable(); err != nil {
+						b.Dtb = "dtb"
+					}
+				}
+				if err := b.Write(e.stdout, *format); err != nil {
+					return usageError{err}
+				}
+				return nil
+			}
+		},
+	})
+}

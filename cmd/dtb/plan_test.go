@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// binary is the dtb command built once, for the tests that run it as a
+// scheduler would, with the reference builds it made (see reference).
+var binary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+	refs map[int]string // by pieces
+}
+
+// dtbBinary returns the path of the dtb binary.
+func dtbBinary(t *testing.T) string {
+	t.Helper()
+	binary.once.Do(func() {
+		if binary.dir, binary.err = os.MkdirTemp("", "dtb-bin"); binary.err != nil {
+			return
+		}
+		binary.path = filepath.Join(binary.dir, "dtb")
+		out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
+		if err != nil {
+			binary.err = fmt.Errorf("go build: %v: %s", err, out)
+		}
+		binary.refs = map[int]string{}
+	})
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+// reference returns the directory of the tables up to n pieces built by
+// dtb gen, once.
+func reference(t *testing.T, n int) string {
+	t.Helper()
+	bin := dtbBinary(t)
+	if dir, ok := binary.refs[n]; ok {
+		return dir
+	}
+	dir := filepath.Join(binary.dir, fmt.Sprint("ref", n))
+	runTool(t, "", bin, "gen", "--pieces", fmt.Sprint(n), "--threads", "2", "--out", dir)
+	binary.refs[n] = dir
+	return dir
+}
+
+// runTool runs name with args in dir and fails the test if it fails; it
+// returns the output.
+func runTool(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v: %s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// writePlan writes the plan of the tables up to n pieces into work/tables
+// in format as the file work/name and returns the table directory.
+func writePlan(t *testing.T, work string, n int, format, name string) string {
+	t.Helper()
+	tables := filepath.Join(work, "tables")
+	out := runTool(t, "", dtbBinary(t), "plan", "--pieces", fmt.Sprint(n), "--out", tables, "--format", format)
+	if err := os.WriteFile(filepath.Join(work, name), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tables
+}
+
+// needTool fails the test if name is not on the PATH, saying what to
+// install.
+func needTool(t *testing.T, name, pkg string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Fatalf("%s not found on the PATH: install %s (apt-get install %s)", name, pkg, pkg)
+	}
+}
+
+func TestPlanMake(t *testing.T) {
+	needTool(t, "make", "make")
+	work := t.TempDir()
+	tables := writePlan(t, work, 4, "make", "Makefile")
+	runTool(t, work, "make", "-f", "Makefile", "-j2")
+	checkSame(t, "make -j2", tables, reference(t, 4))
+	runTool(t, work, "make", "-q", "-f", "Makefile") // everything up to date
+}
+
+func TestPlanNinja(t *testing.T) {
+	needTool(t, "ninja", "ninja-build")
+	work := t.TempDir()
+	tables := writePlan(t, work, 4, "ninja", "build.ninja")
+	runTool(t, work, "ninja", "-j2")
+	checkSame(t, "ninja -j2", tables, reference(t, 4))
+	if out := runTool(t, work, "ninja", "-n"); !strings.Contains(out, "no work to do") {
+		t.Errorf("ninja after the build: %s", out)
+	}
+}
+
+// fakeSbatch stands in for Slurm's sbatch: it runs the job script it reads
+// on stdin at once, every task of its array, checks that a dependency
+// names the job submitted last, and prints a job ID with a cluster name
+// as sbatch --parsable does.
+const fakeSbatch = `#!/usr/bin/env bash
+set -euo pipefail
+state=$(dirname "$0")/last-job
+last=$(cat "$state" 2>/dev/null || echo 0)
+lo=0 hi=0
+for a in "$@"; do
+  case $a in
+  --array=*) r=${a#--array=}; lo=${r%-*}; hi=${r#*-} ;;
+  --dependency=*) [[ ${a#--dependency=} == "afterok:$last" ]] || { echo "sbatch: $a, but the last job is $last" >&2; exit 1; } ;;
+  esac
+done
+script=$(cat)
+for ((i = lo; i <= hi; i++)); do SLURM_ARRAY_TASK_ID=$i bash -c "$script" >/dev/null; done
+echo $((last + 1)) >"$state"
+echo "$((last + 1));cluster"
+`
+
+// TestPlanSlurm runs the Slurm script with a stand-in for sbatch.
+func TestPlanSlurm(t *testing.T) {
+	work := t.TempDir()
+	tables := writePlan(t, work, 3, "slurm", "submit.sh")
+	bin := filepath.Join(work, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fakeSbatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "submit.sh")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasSuffix(string(out), "manifest: job 6\n") {
+		t.Fatalf("bash submit.sh: %v: %s", err, out)
+	}
+	checkSame(t, "the Slurm script", tables, reference(t, 3))
+}
+
+func TestPlanBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"plan", "--pieces", "1"},
+		{"plan", "--pieces", "8"},
+		{"plan", "--only", "KXvK"},
+		{"plan", "--only", "KKKKvKKKK"},
+		{"plan", "--threads", "0"},
+		{"plan", "--format", "xml"},
+		{"plan", "--format", "make", "--out", "my tables"},
+		{"plan", "--format", "slurm", "--dtb", "/a b/dtb"},
+		{"plan", "--format", "ninja", "--out", "a:b"},
+		{"plan", "extra"},
+		{"gen", "--unit", "KvKK"},
+		{"gen", "--unit", "KKKKvKKKK"},
+		{"gen", "--unit", "KvK", "--only", "KvK"},
+		{"gen", "--unit", "KvK", "--pieces", "3"},
+		{"gen", "--unit", "KvK", "--manifest"},
+	} {
+		if args[0] == "gen" {
+			args = append(args, "--out", filepath.Join(t.TempDir(), "x"))
+		}
+		out, errOut, code := dtb(args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("dtb %q: status %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	dir := t.TempDir()
+	_, errOut, code := dtb("gen", "--unit", "KKMvK", "--out", dir)
+	if want := "dtb gen: unit KKMvK needs KvK.dtb in " + dir + ": build unit KvK first\n"; code != 1 || errOut != want {
+		t.Errorf("gen --unit KKMvK into an empty directory: status %d, stderr %q, want %q", code, errOut, want)
+	}
+}
+
+// TestPlanSevenPieces checks that the plan of the largest build is quick
+// to make (no index is built).
+func TestPlanSevenPieces(t *testing.T) {
+	out, errOut, code := dtb("plan", "--pieces", "7", "--format", "slurm", "--dtb", "/opt/dtb")
+	if code != 0 || strings.Count(out, "\nunits=(") != 13 || !strings.Contains(out, "units=(MMMMMMvM MMMMMvMM MMMMvMMM)") {
+		t.Errorf("plan --pieces 7: status %d, stderr %q, stdout %.200q", code, errOut, out)
+	}
+}

@@ -1,0 +1,259 @@
+// Package plan writes the unit graph of a table build (retro.Units) for a
+// scheduler to run: as a JSON document, a Makefile, a build.ninja or a
+// Slurm submission script. Each job runs `dtb gen --unit ID` for one unit
+// once the units it depends on are done, and a last one `dtb gen
+// --manifest`.
+//
+//	units, err := retro.Units(retro.Options{Pieces: 4})
+//	b := plan.Build{Units: units, Dtb: "/usr/local/bin/dtb", Dir: "/data/tables", Threads: 1}
+//	err = b.Write(os.Stdout, "make") // then: make -f FILE -j 8
+//
+// The files name the paths of the dtb binary and of the table directory
+// as given, so that they work from any directory when those are absolute.
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// Formats are the formats Write knows.
+var Formats = []string{"json", "make", "ninja", "slurm"}
+
+// Build is a build to write out.
+type Build struct {
+	Units   []retro.Unit // in build order, as retro.Units returns them
+	Dtb     string       // the dtb binary the jobs run
+	Dir     string       // the table directory, which every job must see
+	Threads int          // threads of each job
+	DTW     bool         // build the tables with the dtw column
+}
+
+// Write writes b in format, one of Formats. A Makefile, a build.ninja and
+// a Slurm script take paths of letters, digits and /._+- only, which need
+// no quoting in any of them; an error says so for other paths.
+func (b *Build) Write(w io.Writer, format string) error {
+	if len(b.Units) == 0 {
+		return errors.New("no units")
+	}
+	if format == "json" {
+		return b.json(w)
+	}
+	write := map[string]func(*strings.Builder){"make": b.make, "ninja": b.ninja, "slurm": b.slurm}[format]
+	if write == nil {
+		return fmt.Errorf("unknown format %q: one of %s", format, strings.Join(Formats, ", "))
+	}
+	for _, p := range []struct{ what, path string }{{"dtb", b.Dtb}, {"table directory", b.Dir}} {
+		if !safePath.MatchString(p.path) {
+			return fmt.Errorf("%s path %q: the %s format takes only letters, digits and /._+-", p.what, p.path, format)
+		}
+	}
+	var s strings.Builder
+	write(&s)
+	_, err := io.WriteString(w, s.String())
+	return err
+}
+
+var safePath = regexp.MustCompile(`^[A-Za-z0-9/._+-]+$`)
+
+// jsonUnit is a unit in the JSON document.
+type jsonUnit struct {
+	ID        string   `json:"id"`
+	Deps      []string `json:"deps"`
+	Materials []string `json:"materials"`
+	Files     []string `json:"files"`
+	Positions int64    `json:"positions"`
+	Memory    int64    `json:"memory"`
+	Wave      int      `json:"wave"`
+}
+
+// json writes {"units": [...]}, the units in build order.
+func (b *Build) json(w io.Writer) error {
+	doc := struct {
+		Units []jsonUnit `json:"units"`
+	}{Units: []jsonUnit{}}
+	waves := b.waves()
+	for _, u := range b.Units {
+		j := jsonUnit{ID: u.ID, Deps: append([]string{}, u.Deps...), Positions: u.Positions, Memory: u.Memory, Wave: waves[u.ID]}
+		for _, m := range u.Materials {
+			j.Materials = append(j.Materials, m.String())
+			j.Files = append(j.Files, table.FileName(m))
+		}
+		doc.Units = append(doc.Units, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// waves returns the wave of each unit: 0 for a unit without deps, else
+// one more than its deps' greatest.
+func (b *Build) waves() map[string]int {
+	wave := map[string]int{}
+	for _, u := range b.Units {
+		for _, d := range u.Deps {
+			wave[u.ID] = max(wave[u.ID], wave[d]+1)
+		}
+	}
+	return wave
+}
+
+// genFlags returns the flags of every dtb gen --unit after the unit's ID.
+func (b *Build) genFlags() string {
+	f := fmt.Sprintf("--threads %d", b.Threads)
+	if b.DTW {
+		f += " --dtw"
+	}
+	return f
+}
+
+// files returns the table files of u, each prefixed with dir.
+func files(dir string, u retro.Unit) []string {
+	var out []string
+	for _, m := range u.Materials {
+		out = append(out, dir+"/"+table.FileName(m))
+	}
+	return out
+}
+
+// depFiles returns the table files of the deps of u, each prefixed with
+// dir.
+func (b *Build) depFiles(dir string, u retro.Unit) []string {
+	var out []string
+	for _, v := range b.Units {
+		for _, d := range u.Deps {
+			if v.ID == d {
+				out = append(out, files(dir, v)...)
+			}
+		}
+	}
+	return out
+}
+
+// allFiles returns every table file of the build, each prefixed with dir.
+func (b *Build) allFiles(dir string) []string {
+	var out []string
+	for _, u := range b.Units {
+		out = append(out, files(dir, u)...)
+	}
+	return out
+}
+
+// header writes the comment that opens a Makefile or build.ninja.
+func (b *Build) header(s *strings.Builder, run string) {
+	fmt.Fprintf(s, "# Written by dtb plan: %d units of tables into %s.\n", len(b.Units), b.Dir)
+	fmt.Fprintf(s, "#   %-28s every table, then the manifest\n", run)
+	fmt.Fprintf(s, "#   %-28s one unit and those it needs\n", run+" "+b.Units[len(b.Units)-1].ID)
+	fmt.Fprintf(s, "# Each unit's tables are built from those of its deps by dtb gen --unit;\n")
+	fmt.Fprintf(s, "# dtb gen --manifest lists the valid tables at the end.\n")
+}
+
+// make writes a Makefile for GNU make 4.3 or later (grouped targets).
+func (b *Build) make(s *strings.Builder) {
+	b.header(s, "make -f FILE -j N")
+	fmt.Fprintf(s, "# Needs GNU make 4.3 or later (grouped targets, &:).\n\n")
+	fmt.Fprintf(s, "DTB := %s\nDIR := %s\nGEN := $(DTB) gen --out $(DIR) %s\n\n", b.Dtb, b.Dir, b.genFlags())
+	fmt.Fprintf(s, ".PHONY: manifest")
+	for _, u := range b.Units {
+		fmt.Fprintf(s, " %s", u.ID)
+	}
+	fmt.Fprintf(s, "\n\nmanifest: $(DIR)/MANIFEST.json\n\n$(DIR)/MANIFEST.json:%s\n", continued(b.allFiles("$(DIR)")))
+	fmt.Fprintf(s, "\t$(DTB) gen --manifest --out $(DIR)\n")
+	for _, u := range b.Units {
+		out := strings.Join(files("$(DIR)", u), " ")
+		fmt.Fprintf(s, "\n%s: %s\n%s &:%s\n\t$(GEN) --unit %s\n", u.ID, out, out, continued(b.depFiles("$(DIR)", u)), u.ID)
+	}
+}
+
+// continued returns the words of a long list, each on its own line after
+// a backslash.
+func continued(words []string) string {
+	var s strings.Builder
+	for _, w := range words {
+		s.WriteString(" \\\n    " + w)
+	}
+	return s.String()
+}
+
+// ninja writes a build.ninja.
+func (b *Build) ninja(s *strings.Builder) {
+	b.header(s, "ninja -f FILE -j N")
+	fmt.Fprintf(s, "\n")
+	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
+	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags())
+	fmt.Fprintf(s, "rule manifest\n  command = $dtb gen --manifest --out $dir\n  description = manifest\n\n")
+	for _, u := range b.Units {
+		out := strings.Join(files("$dir", u), " ")
+		fmt.Fprintf(s, "build %s: unit%s\n  id = %s\nbuild %s: phony %s\n\n", out, implicit(b.depFiles("$dir", u)), u.ID, u.ID, out)
+	}
+	fmt.Fprintf(s, "build $dir/MANIFEST.json: manifest%s\nbuild manifest: phony $dir/MANIFEST.json\ndefault manifest\n", implicit(b.allFiles("$dir")))
+}
+
+// implicit returns the implicit inputs of a ninja build line: " |" and
+// the words, each on its own line after a $; nothing for no words.
+func implicit(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	return " |" + strings.ReplaceAll(continued(words), `\`, "$")
+}
+
+// slurm writes a bash script that submits the build as Slurm jobs.
+func (b *Build) slurm(s *strings.Builder) {
+	waves := b.waves()
+	n := 0
+	for _, w := range waves {
+		n = max(n, w+1)
+	}
+	fmt.Fprintf(s, `#!/usr/bin/env bash
+# Written by dtb plan: submits %d units of tables into %s as Slurm jobs.
+# %s and the dtb binary must be on a file system that every node
+# shares. Run it where sbatch works: bash FILE. A unit's wave is its depth
+# in the graph (as in dtb plan --format json): each wave is one job array
+# whose task i builds the wave's i-th unit (dtb gen --unit) once the
+# previous wave has succeeded, and a last job writes the manifest (dtb gen
+# --manifest). --mem is the wave's largest estimate, plus a quarter and 64
+# MiB. The jobs' logs go to slurm-*.out here; the script prints the job
+# IDs.
+set -euo pipefail
+
+# submit runs sbatch with the options given and the job script on stdin,
+# and prints the job ID.
+submit() {
+  local id
+  id=$(sbatch --parsable "$@")
+  echo "${id%%%%;*}"
+}
+`, len(b.Units), b.Dir, b.Dir)
+	prev := ""
+	for w := range n {
+		var ids []string
+		var mem int64
+		for _, u := range b.Units {
+			if waves[u.ID] == w {
+				ids = append(ids, u.ID)
+				mem = max(mem, u.Memory)
+			}
+		}
+		comment, dep := "units without deps", ""
+		if prev != "" {
+			comment, dep = "after wave "+strconv.Itoa(w-1), " --dependency=afterok:$"+prev
+		}
+		mib := (mem+mem/4)>>20 + 64
+		fmt.Fprintf(s, "\n# Wave %d: %s.\n", w, comment)
+		fmt.Fprintf(s, "wave%d=$(submit --job-name=dtb-wave%d%s --array=0-%d --cpus-per-task=%d --mem=%dM <<'EOF'\n", w, w, dep, len(ids)-1, b.Threads, mib)
+		fmt.Fprintf(s, "#!/bin/bash\nunits=(%s)\nexec %s gen --unit \"${units[SLURM_ARRAY_TASK_ID]}\" --out %s %s\nEOF\n)\n", strings.Join(ids, " "), b.Dtb, b.Dir, b.genFlags())
+		fmt.Fprintf(s, "echo \"wave %d: job $wave%d\"\n", w, w)
+		prev = "wave" + strconv.Itoa(w)
+	}
+	fmt.Fprintf(s, "\nmanifest=$(submit --job-name=dtb-manifest --dependency=afterok:$%s <<'EOF'\n", prev)
+	fmt.Fprintf(s, "#!/bin/bash\nexec %s gen --manifest --out %s\nEOF\n)\necho \"manifest: job $manifest\"\n", b.Dtb, b.Dir)
+}

@@ -1,0 +1,194 @@
+package retro
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A Unit is one job of a build that a scheduler (make, ninja, Slurm) runs
+// on its own, once the units it depends on are done: BuildUnit builds it.
+// Today a unit is a group, a material and its colour flip, solved
+// together.
+type Unit struct {
+	// ID names the unit: the group's first material in index order
+	// (index.Materials), e.g. KKMvK for KKMvK and KvKKM. Finer units
+	// (a group split by men advancement level and chunks of men
+	// placements) will extend the scheme with dotted suffixes, e.g.
+	// KKMMvKM.l12.3. An ID is a safe file name: letters, digits and dots.
+	ID string
+	// Deps are the IDs of the units whose tables the unit's captures and
+	// crownings lead to, in build order.
+	Deps []string
+	// Materials are the tables the unit writes, one file each.
+	Materials []index.Material
+	// Positions counts the positions of those tables.
+	Positions int64
+	// Memory estimates the unit's peak memory in bytes: the solver's
+	// bytesPerGroupPosition for each of its positions, plus the tables
+	// of its deps held while it solves (their columns and capture bits).
+	Memory int64
+}
+
+// UnitID returns the ID of the unit that writes the table of m.
+func UnitID(m index.Material) string {
+	return min(m.String(), m.Flip().String())
+}
+
+// Units returns the units of the build o describes (o.Pieces, o.Only and,
+// for the memory estimate, o.DTW), each after the units it depends on. It
+// sizes the tables without building them, so it is quick up to MaxPieces.
+func Units(o Options) ([]Unit, error) {
+	if err := checkPieces(o); err != nil {
+		return nil, err
+	}
+	mats, err := plan(o)
+	if err != nil {
+		return nil, err
+	}
+	var units []Unit
+	size := map[index.Material]int64{}
+	for _, m := range mats {
+		if UnitID(m) != m.String() {
+			continue
+		}
+		g := newGroup(m)
+		u := Unit{ID: m.String(), Positions: g.size(), Memory: g.size() * bytesPerGroupPosition}
+		for _, x := range g.tables {
+			u.Materials = append(u.Materials, x.Material())
+			size[x.Material()] = x.Size()
+		}
+		deps := map[string]bool{}
+		for _, s := range successors(m) {
+			deps[UnitID(s)] = true
+		}
+		for _, v := range units { // in build order
+			if deps[v.ID] {
+				u.Deps = append(u.Deps, v.ID)
+				for _, x := range v.Materials {
+					u.Memory += heldBytes(x, size[x], o.DTW)
+				}
+			}
+		}
+		units = append(units, u)
+	}
+	return units, nil
+}
+
+// heldBytes returns the memory that a solved table of m with n positions
+// takes in a store: its columns and its capture bits.
+func heldBytes(m index.Material, n int64, dtw bool) int64 {
+	l := table.NewLayout(m, dtw)
+	var width int64
+	for col := range table.NumColumns {
+		if l.Has(col) {
+			width += int64(col.Width())
+		}
+	}
+	return n*width + (n+63)/64*8
+}
+
+// ParseUnit checks that id names a unit of at most MaxPieces pieces and
+// returns the material it is named after.
+func ParseUnit(id string) (index.Material, error) {
+	m, err := index.ParseMaterial(id)
+	if err != nil || UnitID(m) != id {
+		return index.Material{}, fmt.Errorf("no unit %q: a unit is named by the first material in index order of a material and its flip, e.g. KKMvK", id)
+	}
+	return m, checkPieces(Options{Only: &m})
+}
+
+// BuildUnit builds the tables of the unit id in o.Dir (with o.Threads and
+// o.DTW; the other fields of o are ignored but Done), reading the tables
+// of the units it depends on from their files there: they must have been
+// built first. A unit whose tables are already there and valid returns at
+// once. Several BuildUnit may run at once in one directory, for different
+// units: it removes only its own tables' temporary files and leaves the
+// manifest alone (see WriteManifest).
+func BuildUnit(ctx context.Context, id string, o Options) error {
+	m, err := ParseUnit(id)
+	if err != nil {
+		return err
+	}
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	g := newGroup(m)
+	var own []string
+	for _, x := range g.tables {
+		own = append(own, table.FileName(x.Material())+".*.tmp")
+	}
+	if err := removeTemps(o.Dir, own...); err != nil {
+		return err
+	}
+	if kept := readGroup(g, o); kept != nil {
+		for _, s := range kept {
+			o.done(Report{Material: s.x.Material(), Stats: s.stats()})
+		}
+		return nil
+	}
+	mats, _ := plan(Options{Only: &m})
+	last := lastUses(mats)
+	st := newStore(o.Mem)
+	for i, d := range mats {
+		if UnitID(d) != d.String() || d == m {
+			continue
+		}
+		x, err := loadGroup(ctx, st, newGroup(d), o)
+		if err != nil {
+			return err
+		}
+		if x != nil {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return fmt.Errorf("unit %s needs %s in %s: build unit %s first", id, table.FileName(x.Material()), o.Dir, UnitID(x.Material()))
+		}
+		forget(st, mats, last, i)
+	}
+	start := time.Now()
+	if _, err := buildGroup(ctx, st, g, o, nil); err != nil {
+		return err
+	}
+	for _, x := range g.tables {
+		o.done(Report{Material: x.Material(), Stats: st.get(x.Material()).stats(), Built: true, Elapsed: time.Since(start)})
+	}
+	return nil
+}
+
+// readGroup reads the group's tables from o.Dir, without resolving their
+// capture positions, if they are all there and valid; it returns nil
+// otherwise.
+func readGroup(g *group, o Options) []*solved {
+	var out []*solved
+	for _, x := range g.tables {
+		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o.DTW, false)
+		if s == nil {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// WriteManifest writes the manifest of dir, listing exactly the valid
+// tables there, as Generate leaves it; it removes a temporary manifest
+// file that an interrupted WriteManifest left. Run it once the BuildUnit
+// of every unit is done, and one at a time per directory.
+func WriteManifest(dir string) error {
+	if err := removeTemps(dir, codec.ManifestName+".*.tmp"); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, WorkDir)) // empty once every unit is built
+	return newCatalog(dir).write()
+}

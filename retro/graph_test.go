@@ -1,0 +1,171 @@
+package retro
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+func TestUnitsOrderAndCounts(t *testing.T) {
+	for pieces, want := range map[int]int{2: 3, 3: 9, 4: 23, 5: 45, 7: 134} {
+		units, err := Units(Options{Pieces: pieces})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(units) != want {
+			t.Errorf("%d pieces: %d units, want %d", pieces, len(units), want)
+		}
+		seen := map[string]bool{}
+		tables := 0
+		for _, u := range units {
+			if seen[u.ID] {
+				t.Errorf("%d pieces: unit %s twice", pieces, u.ID)
+			}
+			for _, d := range u.Deps {
+				if !seen[d] {
+					t.Errorf("%d pieces: unit %s comes before its dep %s", pieces, u.ID, d)
+				}
+			}
+			seen[u.ID] = true
+			if u.ID != u.Materials[0].String() || UnitID(u.Materials[len(u.Materials)-1]) != u.ID {
+				t.Errorf("%d pieces: unit %s writes %v", pieces, u.ID, u.Materials)
+			}
+			tables += len(u.Materials)
+		}
+		if n := len(index.Materials(pieces)); tables != n {
+			t.Errorf("%d pieces: the units write %d tables, want %d", pieces, tables, n)
+		}
+	}
+}
+
+// TestUnitDepsAreReached checks, for every unit up to 4 pieces, that its
+// deps are exactly the units whose tables the captures and crownings of
+// its positions lead to (its other moves stay in the unit's group).
+func TestUnitDepsAreReached(t *testing.T) {
+	units, err := Units(Options{Pieces: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		reached := map[string]bool{}
+		for _, m := range u.Materials {
+			x := index.New(m)
+			var buf [draughts.MaxMoves]draughts.Move
+			for pl, ok := x.Unrank(0), true; ok; pl, ok = x.Next(pl) {
+				p := table.Position(pl)
+				for _, mv := range p.Moves(buf[:0]) {
+					if q := p.Play(mv); !lost(&q) && UnitID(table.MaterialOf(&q)) != u.ID {
+						reached[UnitID(table.MaterialOf(&q))] = true
+					}
+				}
+			}
+		}
+		var want []string
+		for _, v := range units {
+			if reached[v.ID] {
+				want = append(want, v.ID)
+			}
+		}
+		if !slices.Equal(u.Deps, want) {
+			t.Errorf("unit %s: deps %v, but its moves reach %v", u.ID, u.Deps, want)
+		}
+	}
+}
+
+func TestUnitsOnly(t *testing.T) {
+	m, _ := index.ParseMaterial("KvKKM")
+	units, err := Units(Options{Only: &m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range units {
+		ids = append(ids, u.ID)
+	}
+	if want := []string{"KvK", "KvM", "KKvK", "KMvK", "KKKvK", "KKMvK"}; !slices.Equal(ids, want) {
+		t.Errorf("units of KvKKM: %v, want %v", ids, want)
+	}
+	if big, _ := index.ParseMaterial("KKKKvKKKK"); !errorsOf(Units(Options{Only: &big})) {
+		t.Error("Units of 8 pieces: no error")
+	}
+}
+
+func errorsOf(_ []Unit, err error) bool { return err != nil }
+
+// TestBuildUnit builds the 3-piece units one by one into a directory and
+// compares the files with those of Generate.
+func TestBuildUnit(t *testing.T) {
+	ref, err := generated()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	o := Options{Dir: dir, DTW: true, Threads: 2}
+	// A unit needs its deps' tables first.
+	err = BuildUnit(context.Background(), "KKvK", o)
+	if want := "unit KKvK needs KvK.dtb in " + dir + ": build unit KvK first"; err == nil || err.Error() != want {
+		t.Errorf("KKvK before KvK: %v, want %q", err, want)
+	}
+	// Another unit's temporary file stays; the unit's own goes.
+	other, own := filepath.Join(dir, "KKKvK.dtb.1.tmp"), filepath.Join(dir, "KvK.dtb.1.tmp")
+	for _, f := range []string{other, own} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	units, err := Units(Options{Pieces: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		if err := BuildUnit(context.Background(), u.ID, o); err != nil {
+			t.Fatalf("unit %s: %v", u.ID, err)
+		}
+	}
+	if _, err := os.Stat(own); err == nil {
+		t.Error("the unit's own temporary file is left")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another unit's temporary file is gone: %v", err)
+	}
+	os.Remove(other)
+	for _, m := range index.Materials(3) {
+		got, err1 := os.ReadFile(filepath.Join(dir, table.FileName(m)))
+		want, err2 := os.ReadFile(filepath.Join(ref, table.FileName(m)))
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from Generate's (%v, %v)", m, err1, err2)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.json")); err == nil {
+		t.Error("BuildUnit wrote the manifest")
+	}
+	// A unit already built is kept; the manifest lists every table.
+	var reports []Report
+	o.Done = func(r Report) { reports = append(reports, r) }
+	if err := BuildUnit(context.Background(), "KMvK", o); err != nil || len(reports) != 2 || reports[0].Built {
+		t.Errorf("KMvK again: %v, %+v", err, reports)
+	}
+	if err := WriteManifest(dir); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
+	if err != nil || strings.Count(string(entries), `"file"`) != len(index.Materials(3)) {
+		t.Errorf("manifest: %v %s", err, entries)
+	}
+}
+
+func TestBuildUnitBadID(t *testing.T) {
+	for _, id := range []string{"KvKKM", "KXvK", "", "KKKKvKKKK", "KvK.l1"} {
+		if err := BuildUnit(context.Background(), id, Options{Dir: t.TempDir()}); err == nil {
+			t.Errorf("unit %q: no error", id)
+		}
+	}
+}
