@@ -282,7 +282,11 @@ func assemble(g *group, t int, class table.Class, theory, rules *result, capture
 }
 
 func (s *solved) write(path string) error {
-	return table.Write(path, s.x.Material(), s.cols, s.captures, s.stats())
+	st, err := table.Write(path, s.x.Material(), s.cols, s.captures)
+	if err == nil {
+		s.summary = &st
+	}
+	return err
 }
 
 // stats summarises s, once: the file header and the report share it.
