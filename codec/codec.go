@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -17,8 +15,6 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/dtb-draughts/dtb/internal/fault"
 )
 
 // Version is the file format version written by Write and accepted by Open.
@@ -100,6 +96,13 @@ func newError(kind error, path, col string, block int, cause error, format strin
 // numBlocks returns ceil(positions/blockSize).
 func numBlocks(positions int64, blockSize int) int64 {
 	return (positions + int64(blockSize) - 1) / int64(blockSize)
+}
+
+// blockLen returns the decoded length in bytes of block block of column
+// col.
+func (h *Header) blockLen(col, block int) int {
+	lo := int64(block) * int64(h.BlockSize)
+	return int(min(int64(h.BlockSize), h.Positions-lo)) * h.Columns[col].Width
 }
 
 // validate checks the header fields that both Write and Open rely on.
@@ -317,142 +320,6 @@ var (
 	})
 )
 
-// Write writes the table to path atomically: it writes a temporary file in
-// the same directory (name ending in ".tmp"), syncs it, renames it to path
-// and syncs the directory. data[i] holds column i of h.Columns and must be
-// h.Positions*h.Columns[i].Width bytes long. Blocks are compressed in
-// parallel. On any error the temporary file is removed and no new file
-// carries the name path; an older file there is left alone unless the
-// error is the failure to sync the directory after the rename, in which
-// case the new file is removed.
-func Write(path string, h Header, data [][]byte) error {
-	fail := func(err error) error { return fmt.Errorf("codec: write %s: %w", path, err) }
-	if h.BlockSize == 0 {
-		h.BlockSize = DefaultBlockSize
-	}
-	head, err := encodeHeader(&h)
-	if err != nil {
-		return fail(err)
-	}
-	if len(data) != len(h.Columns) {
-		return fail(fmt.Errorf("%d data columns for %d header columns", len(data), len(h.Columns)))
-	}
-	for i, c := range h.Columns {
-		if want := h.Positions * int64(c.Width); int64(len(data[i])) != want {
-			return fail(fmt.Errorf("column %q: %d bytes, want %d", c.Name, len(data[i]), want))
-		}
-	}
-	enc, err := encoder()
-	if err != nil {
-		return fail(err)
-	}
-
-	nb := int(numBlocks(h.Positions, h.BlockSize))
-	blocks := make([][]byte, len(h.Columns)*nb)
-	crcs := make([]uint32, len(blocks))
-	forEach(len(blocks), func(i int) error {
-		w := h.Columns[i/nb].Width
-		lo := i % nb * h.BlockSize
-		hi := min(lo+h.BlockSize, int(h.Positions))
-		raw := data[i/nb][lo*w : hi*w]
-		blocks[i] = enc.EncodeAll(raw, nil)
-		crcs[i] = crc32.Checksum(raw, castagnoli)
-		return nil
-	})
-
-	dataStart := prefixLen + len(head) + len(blocks)*entryLen + 4
-	meta := make([]byte, prefixLen, dataStart)
-	copy(meta, magic)
-	binary.LittleEndian.PutUint32(meta[8:], Version)
-	binary.LittleEndian.PutUint32(meta[12:], uint32(len(head)))
-	binary.LittleEndian.PutUint64(meta[16:], uint64(len(blocks)*entryLen))
-	meta = append(meta, head...)
-	off := uint64(dataStart)
-	for i, b := range blocks {
-		meta = binary.LittleEndian.AppendUint64(meta, off)
-		meta = binary.LittleEndian.AppendUint32(meta, uint32(len(b)))
-		meta = binary.LittleEndian.AppendUint32(meta, crcs[i])
-		off += uint64(len(b))
-	}
-	meta = binary.LittleEndian.AppendUint32(meta, crc32.Checksum(meta, castagnoli))
-
-	err = writeAtomic(path, func(w io.Writer) error {
-		if _, err := w.Write(meta); err != nil {
-			return err
-		}
-		for _, b := range blocks {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fail(err)
-	}
-	return nil
-}
-
-// writeAtomic writes a file through a temporary file in the same
-// directory, then renames it to path and syncs the directory. On error it
-// removes the temporary file and leaves nothing new under path. Its writes
-// go through package fault, which tests use to make them fail.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, base+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			if !fault.Killed() {
-				os.Remove(tmp)
-			}
-		}
-	}()
-	bw := bufio.NewWriterSize(fault.Writer(f), 1<<20)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if err = syncDir(dir); err != nil {
-		os.Remove(path)
-		return err
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // Reader reads a table file. It keeps the header and the block table in
 // memory and reads blocks on demand with ReadAt, so it is safe for
 // concurrent use by many goroutines without locking.
@@ -562,9 +429,9 @@ func (r *Reader) load() error {
 		// zstd cannot expand a byte to more than about 2^15 bytes, so a
 		// block table that claims more is damaged; this bounds what
 		// ReadColumn allocates by the file size.
-		if col, b := i/r.nblocks, i%r.nblocks; int64(r.blockLen(col, b)) > int64(e.n)<<16 {
+		if col, b := i/r.nblocks, i%r.nblocks; int64(r.h.blockLen(col, b)) > int64(e.n)<<16 {
 			return newError(ErrCorrupt, r.path, r.h.Columns[col].Name, b, nil,
-				"compressed length %d too small for %d decoded bytes", e.n, r.blockLen(col, b))
+				"compressed length %d too small for %d decoded bytes", e.n, r.h.blockLen(col, b))
 		}
 		r.entries[i] = e
 		off += int64(e.n)
@@ -605,12 +472,6 @@ func (r *Reader) Header() Header {
 // Blocks returns the number of blocks of each column.
 func (r *Reader) Blocks() int { return r.nblocks }
 
-// blockLen returns the decoded length in bytes of a block of a column.
-func (r *Reader) blockLen(col, block int) int {
-	lo := int64(block) * int64(r.h.BlockSize)
-	return int(min(int64(r.h.BlockSize), r.h.Positions-lo)) * r.h.Columns[col].Width
-}
-
 var bufPool sync.Pool // *[]byte scratch for compressed blocks
 
 // ReadBlock decodes block block of column col, verifies its checksum and
@@ -622,7 +483,7 @@ func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
 		return nil, fmt.Errorf("codec: %s: column %d block %d out of range (%d columns, %d blocks)",
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
-	n := r.blockLen(col, block)
+	n := r.h.blockLen(col, block)
 	if cap(dst) < n {
 		dst = make([]byte, 0, n)
 	}
@@ -675,7 +536,7 @@ func (r *Reader) ReadColumn(col int) ([]byte, error) {
 	step := r.h.BlockSize * w
 	err := forEach(r.nblocks, func(b int) error {
 		lo := b * step
-		hi := lo + r.blockLen(col, b)
+		hi := lo + r.h.blockLen(col, b)
 		_, err := r.decode(col, b, out[lo:lo:hi])
 		return err
 	})
@@ -695,7 +556,7 @@ func (r *Reader) Check() error {
 			bp = new([]byte)
 		}
 		defer bufPool.Put(bp)
-		n := r.blockLen(col, b)
+		n := r.h.blockLen(col, b)
 		if cap(*bp) < n {
 			*bp = make([]byte, n)
 		}

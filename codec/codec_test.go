@@ -610,3 +610,17 @@ func BenchmarkReadBlockParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkWrite writes a table of 4 Mi positions in four columns (8
+// bytes per position) with Write.
+func BenchmarkWrite(b *testing.B) {
+	h, data := testTable(64*DefaultBlockSize, 0)
+	path := filepath.Join(b.TempDir(), "t.dtb")
+	b.SetBytes(h.Positions * 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Write(path, h, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -22,7 +22,9 @@
 //	block, err := r.ReadBlock(0, int(pos/int64(r.Header().BlockSize)), buf)
 //
 // Write replaces a file atomically: a crash never leaves a half-written
-// table under the real name. A Reader is safe for concurrent use; it keeps
+// table under the real name. A Writer writes the same file from columns
+// given a piece at a time, holding only a few blocks of them, for a table
+// larger than memory. A Reader is safe for concurrent use; it keeps
 // only the header and the block table in memory and reads each block with
 // ReadAt when asked. Every error names the file, and errors about a block
 // name its column and block. Damage of any kind (truncation, a wrong magic,

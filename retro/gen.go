@@ -289,7 +289,11 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 }
 
 func (s *solved) write(path string) error {
-	return table.Write(path, s.x.Material(), s.cols, s.captures, s.stats())
+	st, err := table.Write(path, s.x.Material(), s.cols, s.captures)
+	if err == nil {
+		s.summary = &st
+	}
+	return err
 }
 
 // stats summarises s, once: the file header and the report share it.

@@ -169,40 +169,21 @@ func (f *File) ReadBlock(b int) (Columns, error) {
 	return c, nil
 }
 
-// Write writes the table of m to path atomically (see codec.Write): its
-// entries cols, every position's, and its stats. The entries of the
-// positions marked in captures (bit i%64 of word i/64 for position i),
-// whose side to move must capture, are don't-cares: each is written as a
-// copy of the entry before it, which compresses best. cols is not
-// modified.
-func Write(path string, m index.Material, cols Columns, captures []uint64, s Stats) error {
-	stats, err := json.Marshal(s)
+// Write writes the table of m to path atomically (see codec.Write) with a
+// Writer: its entries cols, every position's, and returns its stats. The
+// entries of the positions marked in captures (bit i%64 of word i/64 for
+// position i) are don't-cares (see Writer). cols is not modified.
+func Write(path string, m index.Material, cols Columns, captures []uint64) (Stats, error) {
+	w, err := NewWriter(path, m, cols.Has(DTWColumn))
 	if err != nil {
-		return err
+		return Stats{}, err
 	}
-	n := index.New(m).Size()
-	h := codec.Header{
-		Material:     m.String(),
-		IndexVersion: IndexVersion,
-		Rules:        RulesFlags,
-		Positions:    n,
-		Meta:         map[string]string{StatsKey: string(stats)},
+	if err := w.AddColumns(&cols, captures); err != nil {
+		w.Abort()
+		return Stats{}, err
 	}
-	var data [][]byte
-	for col := range NumColumns {
-		if cols.Has(col) {
-			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
-			data = append(data, slices.Clone(cols[col]))
-		}
+	if err := w.Close(); err != nil {
+		return Stats{}, err
 	}
-	for i := int64(1); i < n; i++ {
-		if captures[i/64]&(1<<(i%64)) == 0 {
-			continue
-		}
-		for c, col := range h.Columns {
-			w := int64(col.Width)
-			copy(data[c][i*w:(i+1)*w], data[c][(i-1)*w:i*w])
-		}
-	}
-	return codec.Write(path, h, data)
+	return w.Stats(), nil
 }

@@ -1,0 +1,300 @@
+package codec
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// pinned are the SHA-256 of the files that Write wrote for testTable
+// before it was rebuilt on Writer (commit 2cedd07): a Writer must write
+// the same bytes.
+var pinned = []struct {
+	positions int64
+	blockSize int
+	sha256    string
+}{
+	{0, 0, "bb2a5231dcc61467c5ff0e155592eb925f09320b65645f59b92c3024e4cd5139"},
+	{1, 1, "142a237a6bdb68596125f1e88bc66f465be1bcb1141b6ed995dd8aaf9feed131"},
+	{1000, 0, "781542ef40a3357f625cf8bb8511792b25bfcefb0bfd35cff5217eb3eb841f17"},
+	{4096, 1024, "7e96e29281bcaedac2f7008ecb79e4c8d8da5ec50516ec8180f5c85b17644840"},
+	{5000, 1024, "5bcbc54ae19419de9b8cf8eb682c41b8cc9575c678de440bd7b9d9a41f9e2328"},
+	{3*DefaultBlockSize + 7, 0, "9eaa7b1da753f98cbf45ef515eeeb998884d3390285ba7afd7867eab34b13f77"},
+	{777, 100, "f2d20e9144ae1c414e66d616f206160950e0943e12054e39c6cf9f051cda7d44"},
+}
+
+// withSpillLimit sets spillLimit for the rest of the test.
+func withSpillLimit(t testing.TB, n int) {
+	old := spillLimit
+	spillLimit = n
+	t.Cleanup(func() { spillLimit = old })
+}
+
+// streamWrite writes the table through a Writer in chunks of at most
+// chunk bytes (0: whole columns), choosing the next column at random if
+// shuffle is set and in turn otherwise, and sets the meta at the end.
+func streamWrite(path string, h Header, data [][]byte, chunk int, shuffle bool) error {
+	meta := h.Meta
+	h.Meta = nil
+	w, err := NewWriter(path, h)
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	rng := rand.New(rand.NewPCG(uint64(chunk), 3))
+	left := make([][]byte, len(data))
+	copy(left, data)
+	for c := 0; ; c = (c + 1) % len(left) {
+		if shuffle {
+			c = rng.IntN(len(left))
+		}
+		k := len(left[c])
+		if chunk > 0 {
+			k = min(k, 1+rng.IntN(chunk))
+		}
+		if _, err := w.Write(c, left[c][:k]); err != nil {
+			return err
+		}
+		left[c] = left[c][k:]
+		done := true
+		for _, l := range left {
+			done = done && len(l) == 0
+		}
+		if done {
+			break
+		}
+	}
+	for k, v := range meta {
+		w.SetMeta(k, v)
+	}
+	return w.Close()
+}
+
+func fileSHA(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(b))
+}
+
+// TestWriterSameBytes writes the pinned tables through Write and through
+// Writers fed in odd chunks and interleavings, with the blocks in memory
+// and spilled to a file from the start or midway.
+func TestWriterSameBytes(t *testing.T) {
+	for _, p := range pinned {
+		h, data := testTable(p.positions, p.blockSize)
+		for _, spill := range []int{spillLimit, 0, 3000} {
+			t.Run(fmt.Sprintf("%d/%d/spill%d", p.positions, p.blockSize, spill), func(t *testing.T) {
+				withSpillLimit(t, spill)
+				dir := t.TempDir()
+				path := filepath.Join(dir, "t.dtb")
+				check := func(what string, err error) {
+					t.Helper()
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					if got := fileSHA(t, path); got != p.sha256 {
+						t.Errorf("%s: SHA-256 %s, want %s", what, got, p.sha256)
+					}
+					if names := dirNames(t, dir); len(names) != 1 {
+						t.Errorf("%s: files %q, want only t.dtb", what, names)
+					}
+				}
+				check("Write", Write(path, h, data))
+				for _, chunk := range []int{1, 7, 1000, 1 << 20} {
+					check(fmt.Sprintf("in turn, chunks up to %d", chunk), streamWrite(path, h, data, chunk, false))
+					check(fmt.Sprintf("at random, chunks up to %d", chunk), streamWrite(path, h, data, chunk, true))
+				}
+			})
+		}
+	}
+}
+
+// TestWriterErrors feeds a Writer too few or too many bytes or a column
+// that does not exist: the error names the file and the column, and no
+// file, temporary or not, is left.
+func TestWriterErrors(t *testing.T) {
+	h, data := testTable(1000, 64)
+	for _, tc := range []struct {
+		name  string
+		write func(w *Writer) error // returns the first error
+		want  string
+	}{
+		{"short", func(w *Writer) error {
+			for c, d := range data {
+				if _, err := w.Write(c, d[:len(d)-c]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, `column "distance": 999 bytes, want 1000`},
+		{"missing", func(w *Writer) error {
+			_, err := w.Write(2, data[2])
+			return err
+		}, `column "value": 0 bytes, want 1000`},
+		{"long", func(w *Writer) error {
+			for c, d := range data {
+				if _, err := w.Write(c, d); err != nil {
+					return err
+				}
+			}
+			_, err := w.Write(3, []byte{1})
+			return err
+		}, `column "wide": 4001 bytes, more than its 4000`},
+		{"long chunk", func(w *Writer) error {
+			_, err := w.Write(1, make([]byte, 1200))
+			return err
+		}, `column "distance": 1200 bytes, more than its 1000`},
+		{"no column", func(w *Writer) error {
+			_, err := w.Write(4, []byte{1})
+			return err
+		}, `column 4 out of range (4 columns)`},
+	} {
+		for _, spill := range []int{spillLimit, 0} {
+			t.Run(fmt.Sprintf("%s/spill%d", tc.name, spill), func(t *testing.T) {
+				withSpillLimit(t, spill)
+				dir := t.TempDir()
+				path := filepath.Join(dir, "t.dtb")
+				w, err := NewWriter(path, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				werr := tc.write(w)
+				if werr != nil {
+					if _, err := w.Write(0, data[0][:1]); err != werr {
+						t.Errorf("Write after %v: %v, want the same error", werr, err)
+					}
+				}
+				cerr := w.Close()
+				if werr != nil && cerr != werr {
+					t.Errorf("Write: %v, then Close: %v; want the same error", werr, cerr)
+				}
+				if cerr == nil || !strings.Contains(cerr.Error(), path) || !strings.Contains(cerr.Error(), tc.want) {
+					t.Errorf("got %v, want an error naming %s and saying %s", cerr, path, tc.want)
+				}
+				if names := dirNames(t, dir); len(names) != 0 {
+					t.Errorf("left files %q", names)
+				}
+			})
+		}
+	}
+}
+
+// TestWriterAbort abandons a Writer midway: nothing is left. Abort and
+// Write after Close do nothing and fail.
+func TestWriterAbort(t *testing.T) {
+	withSpillLimit(t, 0)
+	h, data := testTable(1000, 64)
+	dir := t.TempDir()
+	w, err := NewWriter(filepath.Join(dir, "t.dtb"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(3, data[3][:3000]); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("left files %q", names)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("Close after Abort succeeded")
+	}
+	if _, err := w.Write(0, data[0]); err == nil {
+		t.Error("Write after Abort succeeded")
+	}
+}
+
+// patternWrite writes a table of columns of width 1, 1 and 2 to path
+// from pattern, in chunks of odd sizes, round robin.
+func patternWrite(tb testing.TB, path string, positions int64, pattern []byte) {
+	w, err := NewWriter(path, Header{
+		Material:  "KKMMvKK",
+		Positions: positions,
+		Columns:   []Column{{Name: "value", Width: 1}, {Name: "distance", Width: 1}, {Name: "dtw", Width: 2}},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer w.Abort()
+	written := make([]int64, len(w.h.Columns))
+	for i, left := 0, 4*positions; left > 0; i++ {
+		c := i % len(written)
+		k := min(positions*int64(w.h.Columns[c].Width)-written[c], int64(len(pattern)-i%1000))
+		if _, err := w.Write(c, pattern[:k]); err != nil {
+			tb.Fatal(err)
+		}
+		written[c] += k
+		left -= k
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func makePattern() []byte {
+	rng := rand.New(rand.NewPCG(4, 5))
+	pattern := make([]byte, 1<<18+17)
+	var v byte
+	for i := range pattern {
+		if rng.IntN(8) == 0 {
+			v = byte(rng.IntN(16))
+		}
+		pattern[i] = v
+	}
+	return pattern
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestWriterMemoryBounded writes tables of 1 Mi and 16 Mi positions (4
+// bytes each) with the blocks spilled beyond 64 KiB: the larger one may
+// allocate only for its longer block table more (64 bytes a block: the
+// lengths and checksums, offsets in the spill, the block table itself).
+func TestWriterMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MB")
+	}
+	withSpillLimit(t, 64<<10)
+	pattern := makePattern()
+	path := filepath.Join(t.TempDir(), "t.dtb")
+	write := func(positions int64) uint64 {
+		return allocated(func() { patternWrite(t, path, positions, pattern) })
+	}
+	write(1 << 20) // warm the encoder up
+	small, large := write(1<<20), write(1<<24)
+	blocks := uint64(3 * (1<<24 - 1<<20) / DefaultBlockSize)
+	t.Logf("allocated %d bytes for 1 Mi positions, %d for 16 Mi (%.3f bytes a position)", small, large, float64(large)/(1<<24))
+	if large > small+64*blocks+64<<10 {
+		t.Errorf("allocated %d bytes for 1 Mi positions, %d for 16 Mi: more than 64 bytes a block more", small, large)
+	}
+}
+
+// BenchmarkWriter writes a table of 50 M positions (4 bytes each) through
+// a Writer in chunks, and reports the bytes allocated per position.
+func BenchmarkWriter(b *testing.B) {
+	const positions = 50_000_000
+	pattern := makePattern()
+	path := filepath.Join(b.TempDir(), "t.dtb")
+	b.SetBytes(positions * 4)
+	b.ReportAllocs()
+	var bytes uint64
+	for b.Loop() {
+		bytes += allocated(func() { patternWrite(b, path, positions, pattern) })
+	}
+	b.ReportMetric(float64(bytes)/float64(b.N)/positions, "B/position")
+}

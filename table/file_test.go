@@ -1,0 +1,275 @@
+package table
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/index"
+)
+
+// testEntries returns pseudo-random entries of the table of m, in runs as
+// a real table has them, and capture bits for about a quarter of them.
+func testEntries(m index.Material, dtw bool) (Columns, []uint64) {
+	n := index.New(m).Size()
+	cols := MakeColumns(m, n, dtw)
+	captures := make([]uint64, (n+63)/64)
+	rng := rand.New(rand.NewPCG(uint64(n), 2))
+	class := ClassOf(m)
+	var e Entry
+	for i := range n {
+		if i == 0 || rng.IntN(8) == 0 {
+			v := Value(rng.IntN(3))
+			d := rng.IntN(40)
+			e = NewEntry(class, Outcome{Value: v, Dist: d}, Outcome{Value: v, Dist: d + rng.IntN(3)})
+		}
+		cols.Set(i, e)
+		if rng.IntN(4) == 0 {
+			captures[i/64] |= 1 << (i % 64)
+		}
+	}
+	return cols, captures
+}
+
+// BenchmarkWrite writes the table of KKMvK (2.5 M positions, class A,
+// with the dtw column) with Write; its MB/s are M positions/s.
+func BenchmarkWrite(b *testing.B) {
+	m, _ := index.ParseMaterial("KKMvK")
+	cols, captures := testEntries(m, true)
+	path := filepath.Join(b.TempDir(), FileName(m))
+	b.SetBytes(int64(len(cols[ValueColumn])))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Write(path, m, cols, captures); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// withBatch sets batch for the rest of the test.
+func withBatch(t testing.TB, n int) {
+	old := batch
+	batch = n
+	t.Cleanup(func() { batch = old })
+}
+
+// filled returns cols with the don't-cares filled as the format says, one
+// position after the other: a capture position's entry is a copy of the
+// entry before it; position 0 keeps its own.
+func filled(cols Columns, captures []uint64) Columns {
+	var out Columns
+	for col, b := range cols {
+		out[col] = slices.Clone(b)
+	}
+	for i := int64(1); i < int64(len(out[ValueColumn])); i++ {
+		if isSet(captures, i) {
+			e, _ := out.Entry(i - 1)
+			out.Set(i, e)
+		}
+	}
+	return out
+}
+
+// slice returns entries [lo, hi) of cols and their capture bits.
+func slice(cols Columns, captures []uint64, lo, hi int64) (Columns, []uint64) {
+	var out Columns
+	for col, b := range cols {
+		if b != nil {
+			w := int64(Column(col).Width())
+			out[col] = b[lo*w : hi*w]
+		}
+	}
+	bits := make([]uint64, (hi-lo+63)/64)
+	for i := lo; i < hi; i++ {
+		if isSet(captures, i) {
+			bits[(i-lo)/64] |= 1 << ((i - lo) % 64)
+		}
+	}
+	return out, bits
+}
+
+// TestWriter writes a table in several ways, whole, an entry at a time,
+// in odd pieces, with batches of two sizes: each file must hold the
+// entries with the don't-cares filled and the stats that Stats.Add counts
+// position after position, and all must be the same bytes.
+func TestWriter(t *testing.T) {
+	m, _ := index.ParseMaterial("KMvK")
+	x := index.New(m)
+	cols, captures := testEntries(m, true)
+	for _, i := range []int64{0, 995, 996, 997, 998, 999, 1000, 1001, 65535, 65536, 65537, x.Size() - 1} {
+		captures[i/64] |= 1 << (i % 64) // runs of captures across batches
+	}
+	var want Stats
+	for i := range x.Size() {
+		e, _ := cols.Entry(i)
+		want.Add(e, isSet(captures, i), func() string { return Position(x.Unrank(i)).FEN() })
+	}
+	wantCols := filled(cols, captures)
+	ways := []struct {
+		name  string
+		write func(w *Writer) error
+	}{
+		{"whole", func(w *Writer) error { return w.AddColumns(&cols, captures) }},
+		{"entries", func(w *Writer) error {
+			for i := range x.Size() {
+				e, _ := cols.Entry(i)
+				if err := w.Add(e, isSet(captures, i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"pieces", func(w *Writer) error {
+			for lo := int64(0); lo < x.Size(); {
+				hi := min(lo+777, x.Size())
+				c, b := slice(cols, captures, lo, hi)
+				if err := w.AddColumns(&c, b); err != nil {
+					return err
+				}
+				if hi < x.Size() { // and one entry on its own
+					e, _ := cols.Entry(hi)
+					if err := w.Add(e, isSet(captures, hi)); err != nil {
+						return err
+					}
+					hi++
+				}
+				lo = hi
+			}
+			return nil
+		}},
+	}
+	var first []byte
+	for _, n := range []int{batch, 1000} {
+		for _, way := range ways {
+			t.Run(fmt.Sprintf("%s/batch%d", way.name, n), func(t *testing.T) {
+				withBatch(t, n)
+				path := filepath.Join(t.TempDir(), FileName(m))
+				w, err := NewWriter(path, m, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := way.write(w); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(w.Stats(), want) {
+					t.Errorf("stats %+v, want %+v", w.Stats(), want)
+				}
+				f, err := Open(path, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				got, err := f.ReadColumns()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, wantCols) || !reflect.DeepEqual(f.Stats, want) {
+					t.Errorf("the file holds other entries or stats")
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if first == nil {
+					first = b
+				} else if !bytes.Equal(b, first) {
+					t.Errorf("the file differs from the first one written")
+				}
+			})
+		}
+	}
+}
+
+// TestWriterErrors gives a Writer too few or too many entries, or columns
+// that do not fit: the error names the file and no file is left.
+func TestWriterErrors(t *testing.T) {
+	m, _ := index.ParseMaterial("KvK")
+	cols, captures := testEntries(m, false)
+	e, _ := cols.Entry(0)
+	for _, tc := range []struct {
+		name  string
+		write func(w *Writer) error
+		want  string
+	}{
+		{"few", func(w *Writer) error { return w.Add(e, false) }, "1 entries, want 2450"},
+		{"many", func(w *Writer) error {
+			if err := w.AddColumns(&cols, captures); err != nil {
+				return err
+			}
+			return w.Add(e, false)
+		}, "more than 2450 entries"},
+		{"many columns", func(w *Writer) error {
+			if err := w.Add(e, false); err != nil {
+				return err
+			}
+			return w.AddColumns(&cols, captures)
+		}, "more than 2450 entries"},
+		{"no dtw", func(w *Writer) error {
+			c := MakeColumns(m, 10, true)
+			return w.AddColumns(&c, captures)
+		}, "columns do not fit the table's [value distance]"},
+		{"short", func(w *Writer) error {
+			c := cols
+			c[DistanceColumn] = c[DistanceColumn][:10]
+			return w.AddColumns(&c, captures)
+		}, "columns do not fit"},
+		{"few capture bits", func(w *Writer) error { return w.AddColumns(&cols, captures[:5]) }, "5 words of capture bits for 2450 entries"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName(m))
+			w, err := NewWriter(path, m, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tc.write(w)
+			if err != nil {
+				w.Abort()
+			} else {
+				err = w.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error naming %s and saying %s", err, path, tc.want)
+			}
+			if names, _ := os.ReadDir(dir); len(names) != 0 {
+				t.Errorf("left files %v", names)
+			}
+		})
+	}
+}
+
+// BenchmarkWriterAdd writes the table of KKMvK (2.5 M positions, class
+// A, with the dtw column) an entry at a time; decoding each entry from
+// columns is part of the time. Its MB/s are M positions/s.
+func BenchmarkWriterAdd(b *testing.B) {
+	m, _ := index.ParseMaterial("KKMvK")
+	cols, captures := testEntries(m, true)
+	path := filepath.Join(b.TempDir(), FileName(m))
+	n := int64(len(cols[ValueColumn]))
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		w, err := NewWriter(path, m, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			e, _ := cols.Entry(i)
+			if err := w.Add(e, isSet(captures, i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

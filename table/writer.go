@@ -1,0 +1,182 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+)
+
+// batch is the number of entries a Writer holds before it passes them on.
+var batch = 1 << 16
+
+// A Writer writes a table file from its entries given in index order,
+// holding only a batch of them (and the blocks of codec.Writer), and
+// counts the table's stats. The entries of capture positions, whose side
+// to move must capture, are don't-cares: each is written as a copy of the
+// entry before it, which compresses best; position 0 keeps its own. The
+// stats count their real entries.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	path   string
+	w      *codec.Writer
+	x      *index.Index
+	layout Layout
+	buf    Columns  // entry 0: the last entry passed on; 1 to n: the held ones
+	caps   []uint64 // bit j: entry j+1 of buf is a capture position's
+	n      int      // entries held
+	next   int64    // index of the first entry held
+	stats  Stats
+}
+
+// NewWriter starts writing the table of m to path, with the dtw column if
+// dtw is set. The caller must end with Close or Abort.
+func NewWriter(path string, m index.Material, dtw bool) (*Writer, error) {
+	x := index.New(m)
+	h := codec.Header{
+		Material:     m.String(),
+		IndexVersion: IndexVersion,
+		Rules:        RulesFlags,
+		Positions:    x.Size(),
+	}
+	l := NewLayout(m, dtw)
+	for col := range NumColumns {
+		if l.Has(col) {
+			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+		}
+	}
+	cw, err := codec.NewWriter(path, h)
+	if err != nil {
+		return nil, err
+	}
+	k := min(int64(batch), x.Size())
+	return &Writer{path: path, w: cw, x: x, layout: l, buf: MakeColumns(m, k+1, dtw), caps: make([]uint64, (k+63)/64)}, nil
+}
+
+func (w *Writer) errorf(format string, args ...any) error {
+	return fmt.Errorf("table: write %s: %s", w.path, fmt.Sprintf(format, args...))
+}
+
+// Add adds the entry e of the next position, a capture position if
+// capture is set.
+func (w *Writer) Add(e Entry, capture bool) error {
+	if w.next+int64(w.n) == w.x.Size() {
+		return w.errorf("more than %d entries", w.x.Size())
+	}
+	w.n++
+	w.buf.Set(int64(w.n), e)
+	if capture {
+		w.caps[(w.n-1)/64] |= 1 << ((w.n - 1) % 64)
+	}
+	if w.n == len(w.buf[ValueColumn])-1 {
+		return w.flush()
+	}
+	return nil
+}
+
+// AddColumns adds the entries cols, of the next positions, with the
+// columns of the table; captures marks their capture positions (bit i%64
+// of word i/64 for entry i of cols). cols is not modified.
+func (w *Writer) AddColumns(cols *Columns, captures []uint64) error {
+	n := int64(len(cols[ValueColumn]))
+	for col := range NumColumns {
+		if cols.Has(col) != w.layout.Has(col) || int64(len(cols[col])) != n*int64(col.Width()) && cols.Has(col) {
+			return w.errorf("columns do not fit the table's %v", columnList(w.layout))
+		}
+	}
+	switch {
+	case int64(len(captures)) < (n+63)/64:
+		return w.errorf("%d words of capture bits for %d entries", len(captures), n)
+	case w.next+int64(w.n)+n > w.x.Size():
+		return w.errorf("more than %d entries", w.x.Size())
+	}
+	for i := int64(0); i < n; {
+		k := min(n-i, int64(len(w.buf[ValueColumn])-1-w.n))
+		for col, b := range w.buf {
+			if b != nil {
+				wd := int64(Column(col).Width())
+				copy(b[(int64(w.n)+1)*wd:], cols[col][i*wd:(i+k)*wd])
+			}
+		}
+		for j := range k {
+			if isSet(captures, i+j) {
+				p := int64(w.n) + j
+				w.caps[p/64] |= 1 << (p % 64)
+			}
+		}
+		w.n += int(k)
+		i += k
+		if w.n == len(w.buf[ValueColumn])-1 {
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func isSet(bits []uint64, i int64) bool { return bits[i/64]&(1<<(i%64)) != 0 }
+
+// flush counts the held entries, fills the don't-cares and passes the
+// entries on to the codec.Writer.
+func (w *Writer) flush() error {
+	for j := int64(1); j <= int64(w.n); j++ {
+		e, _ := w.buf.Entry(j)
+		i := w.next + j - 1
+		capture := isSet(w.caps, j-1)
+		w.stats.Add(e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
+		if capture && i > 0 {
+			w.buf.copyEntry(j, j-1)
+		}
+	}
+	for col, b := range w.buf {
+		if b != nil {
+			wd := Column(col).Width()
+			if _, err := w.w.Write(w.layout[col], b[wd:(w.n+1)*wd]); err != nil {
+				return err
+			}
+		}
+	}
+	w.buf.copyEntry(0, int64(w.n))
+	clear(w.caps)
+	w.next += int64(w.n)
+	w.n = 0
+	return nil
+}
+
+// copyEntry copies entry src to entry dst.
+func (c *Columns) copyEntry(dst, src int64) {
+	for col, b := range c {
+		if b != nil {
+			wd := int64(Column(col).Width())
+			copy(b[dst*wd:(dst+1)*wd], b[src*wd:(src+1)*wd])
+		}
+	}
+}
+
+// Close checks that every position got its entry, writes the stats into
+// the header and finishes the file (see codec.Writer.Close).
+func (w *Writer) Close() error {
+	if err := w.flush(); err != nil {
+		return w.w.Close() // returns the error and cleans up
+	}
+	if w.next != w.x.Size() {
+		w.w.Abort()
+		return w.errorf("%d entries, want %d", w.next, w.x.Size())
+	}
+	stats, err := json.Marshal(w.stats)
+	if err != nil {
+		w.w.Abort()
+		return err
+	}
+	w.w.SetMeta(StatsKey, string(stats))
+	return w.w.Close()
+}
+
+// Abort discards the file (see codec.Writer.Abort).
+func (w *Writer) Abort() { w.w.Abort() }
+
+// Stats returns the stats of the table, once Close has succeeded.
+func (w *Writer) Stats() Stats { return w.stats }
