@@ -114,9 +114,6 @@ func (b *groupBuild) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.write(s.path); err != nil {
-			return err
-		}
 		if err := b.st.put(x.Material(), s); err != nil {
 			return err
 		}
@@ -201,7 +198,9 @@ func (b *groupBuild) unitPath(n int) string {
 }
 
 // unitHeader returns the header of the work file of unit n, without
-// columns: its name, size and first block identify it.
+// columns: its name, size and first block identify it. A block of the
+// unit is a whole number of the file's blocks where it can be (up to
+// 2^20 positions), so that assembling a table reads each once.
 func (b *groupBuild) unitHeader(n int) codec.Header {
 	u := b.units[n]
 	return codec.Header{
@@ -209,6 +208,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		IndexVersion: table.IndexVersion,
 		Rules:        table.RulesFlags,
 		Positions:    u.size(),
+		BlockSize:    int(min(u.k, 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.blocks[0].r, 10)},
 	}
 }
@@ -262,29 +262,121 @@ func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
 	return &cols, capture, nil
 }
 
-// assemble reads the finished units back into table t of the group.
+// assemble writes table t of the group from its finished units, block by
+// block in index order, holding its entries in memory only if the store
+// will keep them.
 func (b *groupBuild) assemble(t int) (*solved, error) {
 	x := b.g.tables[t]
-	k := x.KingPlacements()
-	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(x.Material())), cols: table.MakeColumns(x.Material(), x.Size(), b.o.DTW), captures: make([]uint64, (x.Size()+63)/64)}
-	for n, u := range b.units {
-		cols, capture, err := b.readUnit(n)
+	m, k := x.Material(), x.KingPlacements()
+	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
+	keep := b.st.fits(x.Size() * int64(table.NewLayout(m, b.o.DTW).Width(b.o.DTW)+1))
+	if keep {
+		s.cols, s.captures = table.MakeColumns(m, x.Size(), b.o.DTW), make([]uint64, (x.Size()+63)/64)
+	}
+	w, err := table.NewWriter(s.path, m, b.o.DTW)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Abort()
+	files := unitFiles{b: b, open: map[int32]*codec.Reader{}}
+	defer files.close()
+	for r := range x.MenConfigs() {
+		cols, captures, err := files.block(b.at[t][r], k)
 		if err != nil {
 			return nil, err
 		}
-		for j, bl := range u.blocks {
-			if bl.t != t {
-				continue
+		if !b.o.DTW {
+			cols[table.DTWColumn] = nil
+		}
+		if err := w.AddColumns(&cols, captures); err != nil {
+			return nil, err
+		}
+		if keep {
+			for col, c := range cols {
+				if c != nil {
+					wd := int64(table.Column(col).Width())
+					copy(s.cols[col][r*k*wd:], c)
+				}
 			}
 			for i := range k {
-				id, at := int64(j)*k+i, bl.r*k+i
-				e, _ := cols.Entry(id)
-				s.cols.Set(at, e)
-				if capture[id] != 0 {
+				if captures[i/64]&(1<<(i%64)) != 0 {
+					at := r*k + i
 					s.captures[at/64] |= 1 << (at % 64)
 				}
 			}
 		}
 	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	stats := w.Stats()
+	s.summary = &stats
 	return s, nil
+}
+
+// unitFiles reads blocks of finished units from their work files, with a
+// bounded number of files open.
+type unitFiles struct {
+	b    *groupBuild
+	open map[int32]*codec.Reader
+}
+
+// block returns the entries (every column, dtw included) and the capture
+// bits of the k positions of the block at ref.
+func (f *unitFiles) block(ref unitRef, k int64) (table.Columns, []uint64, error) {
+	r := f.open[ref.unit]
+	if r == nil {
+		if len(f.open) >= 64 {
+			f.close()
+		}
+		var err error
+		if r, err = codec.Open(f.b.unitPath(int(ref.unit))); err != nil {
+			return table.Columns{}, nil, err
+		}
+		f.open[ref.unit] = r
+	}
+	lo := int64(ref.block) * k
+	var cols table.Columns
+	captures := make([]uint64, (k+63)/64)
+	for c, col := range r.Header().Columns {
+		data, err := readRange(r, c, lo, lo+k)
+		if err != nil {
+			return table.Columns{}, nil, err
+		}
+		if col.Name == captureColumn {
+			for i, v := range data {
+				captures[i/64] |= uint64(v&1) << (i % 64)
+			}
+			continue
+		}
+		for n := range table.NumColumns {
+			if n.Name() == col.Name {
+				cols[n] = data
+			}
+		}
+	}
+	return cols, captures, nil
+}
+
+func (f *unitFiles) close() {
+	for n, r := range f.open {
+		r.Close()
+		delete(f.open, n)
+	}
+}
+
+// readRange returns the bytes of entries [lo, hi) of column c of r.
+func readRange(r *codec.Reader, c int, lo, hi int64) ([]byte, error) {
+	h := r.Header()
+	w, bs := int64(h.Columns[c].Width), int64(h.BlockSize)
+	out := make([]byte, 0, (hi-lo)*w)
+	for blk := lo / bs; blk*bs < hi; blk++ {
+		data, err := r.ReadBlock(c, int(blk), nil)
+		if err != nil {
+			return nil, err
+		}
+		from, to := max(lo, blk*bs)-blk*bs, min(hi, (blk+1)*bs)-blk*bs
+		out = append(out, data[from*w:to*w]...)
+	}
+	return out, nil
 }

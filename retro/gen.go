@@ -288,14 +288,6 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 	return true, nil
 }
 
-func (s *solved) write(path string) error {
-	st, err := table.Write(path, s.x.Material(), s.cols, s.captures)
-	if err == nil {
-		s.summary = &st
-	}
-	return err
-}
-
 // stats summarises s, once: the file header and the report share it.
 func (s *solved) stats() table.Stats {
 	if s.summary == nil {
