@@ -52,6 +52,9 @@ func EstimateOf(o Options) (Estimate, error) {
 		}
 		e.Memory = max(e.Memory, n*bytesPerGroupPosition)
 	}
+	if o.Mem > 0 {
+		e.Memory = min(e.Memory, o.Mem) // the solver works in units within the budget
+	}
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
 	}

@@ -19,12 +19,15 @@
 //	err = retro.BuildUnit(ctx, units[0].ID, retro.Options{Dir: "tables"})
 //	err = retro.WriteManifest("tables")
 //
-// A material and its colour flip are solved together (a quiet move leads
-// from one to the other): a min-max retrograde analysis over their
-// positions (see solve), once for the theoretical value with its distance
+// A material and its colour flip (a group) are solved together, since a
+// quiet move leads from one to the other, in parts that fit the memory
+// budget Options.Mem: the units of the solver (see unit; a scheduler's
+// Unit is still a whole group). Each is solved by a min-max retrograde
+// analysis (see solve), once for the theoretical value with its distance
 // to the end of the game, once under the rules, where the class A and B
-// move limits make the distance of a class position the least budget under
-// which it is won or lost.
+// move limits make the distance of a class position the least budget
+// under which it is won or lost; finished units wait in the output
+// directory's work folder until the group's tables are written.
 package retro
 
 import (

@@ -65,7 +65,7 @@ func unpack(s uint32) (moves, win, loss uint32) {
 	return s >> 24, s >> distBits & noDist, s & noLoss
 }
 
-// result is the solution of a group under one rating of the external
+// result is the solution of a unit under one rating of the external
 // successors: for every global id its value for the side to move and the
 // distance in plies (0 for draws).
 type result struct {
@@ -73,7 +73,7 @@ type result struct {
 	dist  []uint16
 }
 
-// analysis is the state of one retrograde analysis of a group.
+// analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
 	ext     externalFunc
 	state   []uint32
@@ -86,7 +86,7 @@ func (a *analysis) raise(d uint32) {
 	}
 }
 
-// solve computes the value and distance of every position of the group
+// solve computes the value and distance of every position of the unit
 // once for each rating of external successors in exts: a min-max
 // retrograde analysis in which the winner goes for the shortest win and the
 // loser for the longest loss, positions that reach neither are draws
@@ -235,7 +235,7 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 
 // tally sums up the moves of a position into the fields of its state.
 type tally struct {
-	moves uint32 // quiet moves that stay in the group
+	moves uint32 // quiet moves that stay in the unit (king moves)
 	win   uint32 // least win distance through the other moves, noDist if none wins
 	loss  uint32 // greatest loss distance through them, noLoss if one neither wins nor loses
 }
@@ -243,7 +243,7 @@ type tally struct {
 // newTally returns the tally of a position before its moves.
 func newTally() tally { return tally{win: noDist} }
 
-// add counts a move that leaves the group for a position of outcome o.
+// add counts a move that leaves the unit for a position of outcome o.
 func (t *tally) add(o table.Outcome) {
 	d := uint32(min(o.Dist+1, maxDist))
 	switch {
