@@ -118,13 +118,17 @@ func (b *groupBuild) run(ctx context.Context) error {
 			return err
 		}
 	}
-	return removeWork(b.o.Dir, b.g)
+	return removeWork(b.o, b.g)
 }
 
-// removeWork removes the work folder of group g in dir. Generate and
-// WriteManifest remove the work folder itself once it is empty.
-func removeWork(dir string, g *group) error {
-	return os.RemoveAll(filepath.Join(dir, WorkDir, g.tables[0].Material().String()))
+// removeWork removes the work folder of group g in o.Dir, unless
+// o.KeepWork is set. Generate and WriteManifest remove the work folder
+// itself once it is empty.
+func removeWork(o Options, g *group) error {
+	if o.KeepWork {
+		return nil
+	}
+	return os.RemoveAll(filepath.Join(o.Dir, WorkDir, g.tables[0].Material().String()))
 }
 
 // solveUnit solves unit n, writes it to the work folder and returns its

@@ -57,6 +57,9 @@ type Options struct {
 	// at most Mem/20 positions (see unit). 0 means no bound: one unit per
 	// level.
 	Mem int64
+	// KeepWork keeps the finished units of each group in the work folder
+	// after its tables are written.
+	KeepWork bool
 
 	// unitDone, if set, is called after each unit is solved or read back,
 	// with the unit's name and whether it was solved; an error stops the
@@ -279,7 +282,7 @@ func loadGroup(ctx context.Context, st *store, g *group, o Options) (*index.Inde
 func buildGroup(ctx context.Context, st *store, g *group, o Options, progress func(unit string, done int64)) (bool, error) {
 	if missing, err := loadGroup(ctx, st, g, o); err != nil || missing == nil {
 		if err == nil { // units left by a run stopped after the tables were written
-			err = removeWork(o.Dir, g)
+			err = removeWork(o, g)
 		}
 		return false, err
 	}

@@ -166,3 +166,19 @@ func sameFiles(t *testing.T, what string, got, want map[string][]byte) {
 		}
 	}
 }
+
+// TestKeepWork checks that the work folder is removed after a build, and
+// kept with its units when asked.
+func TestKeepWork(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		dir := t.TempDir()
+		if err := Generate(context.Background(), Options{Pieces: 3, Dir: dir, KeepWork: keep}); err != nil {
+			t.Fatal(err)
+		}
+		units, _ := filepath.Glob(filepath.Join(dir, WorkDir, "*", "*.unit"))
+		_, err := os.Stat(filepath.Join(dir, WorkDir))
+		if keep != (len(units) > 0) || keep != (err == nil) {
+			t.Errorf("KeepWork %v: %d unit files, work folder: %v", keep, len(units), err)
+		}
+	}
+}

@@ -37,6 +37,7 @@ func init() {
 			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
 			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
 			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB (default: half of the physical memory)")
+			keepWork := fs.Bool("keep-work", false, "keep the finished units in DIR/work after the tables are written")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
@@ -44,7 +45,7 @@ func init() {
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
 				}
-				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw}
+				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, KeepWork: *keepWork}
 				var err error
 				if o.Mem, err = memBudget(*mem); err != nil {
 					return usageError{err}
