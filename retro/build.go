@@ -28,16 +28,12 @@ type groupBuild struct {
 	o     Options
 	class table.Class
 	dir   string // the group's work folder
-	units []*unit
-	at    [2][]unitRef     // at[t][r]: where the block of men configuration r of table t is
+	*layout
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
 	// progress, if set, is called as each unit starts and is finished,
 	// with the unit's name and the positions of the units finished.
 	progress func(unit string, done int64)
 }
-
-// unitRef locates a block: its unit and its number in the unit.
-type unitRef struct{ unit, block int32 }
 
 // Columns of a unit's work file besides the entry's columns: 1 where the
 // side to move must capture, else 0.
@@ -46,15 +42,7 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.units = g.units(o.UnitPositions())
-	for t, x := range g.tables {
-		b.at[t] = make([]unitRef, x.MenConfigs())
-	}
-	for n, u := range b.units {
-		for j, bl := range u.blocks {
-			b.at[bl.t][bl.r] = unitRef{int32(n), int32(j)}
-		}
-	}
+	b.layout = g.newLayout(o.UnitPositions())
 	b.above = make([]*table.Columns, len(b.units))
 	return b
 }
@@ -135,6 +123,8 @@ func removeWork(o Options, g *group) error {
 // entries.
 func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, error) {
 	u := b.units[n]
+	b.load(u)
+	defer func() { u.blocks = nil }()
 	rules := b.st.rules(b.class)
 	exts := []externalFunc{
 		func(q draughts.Position) table.Outcome {
@@ -187,9 +177,8 @@ func (b *groupBuild) entry(q *draughts.Position) (table.Entry, bool) {
 	for t, x := range b.g.tables {
 		if x.Material() == m {
 			i := x.Rank(table.Placement(q))
-			k := x.KingPlacements()
-			ref := b.at[t][i/k]
-			e, _ := b.above[ref.unit].Entry(int64(ref.block)*k + i%k)
+			n, j := b.locate(t, i/b.k)
+			e, _ := b.above[n].Entry(int64(j)*b.k + i%b.k)
 			return e, true
 		}
 	}
@@ -213,7 +202,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		Rules:        table.RulesFlags,
 		Positions:    u.size(),
 		BlockSize:    int(min(u.k, 1<<20)),
-		Meta:         map[string]string{"first": strconv.FormatInt(u.blocks[0].r, 10)},
+		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
 }
 
@@ -282,10 +271,11 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
-	files := unitFiles{b: b, open: map[int32]*codec.Reader{}}
+	files := unitFiles{b: b, open: map[int]*codec.Reader{}}
 	defer files.close()
 	for r := range x.MenConfigs() {
-		cols, captures, err := files.block(b.at[t][r], k)
+		n, j := b.locate(t, r)
+		cols, captures, err := files.block(n, j, k)
 		if err != nil {
 			return nil, err
 		}
@@ -322,24 +312,24 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 // bounded number of files open.
 type unitFiles struct {
 	b    *groupBuild
-	open map[int32]*codec.Reader
+	open map[int]*codec.Reader
 }
 
 // block returns the entries (every column, dtw included) and the capture
 // bits of the k positions of the block at ref.
-func (f *unitFiles) block(ref unitRef, k int64) (table.Columns, []uint64, error) {
-	r := f.open[ref.unit]
+func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
+	r := f.open[n]
 	if r == nil {
 		if len(f.open) >= 64 {
 			f.close()
 		}
 		var err error
-		if r, err = codec.Open(f.b.unitPath(int(ref.unit))); err != nil {
+		if r, err = codec.Open(f.b.unitPath(n)); err != nil {
 			return table.Columns{}, nil, err
 		}
-		f.open[ref.unit] = r
+		f.open[n] = r
 	}
-	lo := int64(ref.block) * k
+	lo := int64(j) * k
 	var cols table.Columns
 	captures := make([]uint64, (k+63)/64)
 	for c, col := range r.Header().Columns {

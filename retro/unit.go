@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
@@ -28,25 +27,112 @@ import (
 // groups, solved before. So inside a unit only king moves are iterated;
 // every other move is an external successor whose value is known.
 //
-// A unit's local ids number its blocks' positions block by block: id
-// j*k+i is position i (in king order) of blocks[j].
+// The pairs of a level are numbered in the order of their first block's
+// men configuration (of the group's first table), and each unit holds up
+// to perUnit consecutive ones. Pair p of a unit is blocks 2p (the first
+// table's) and 2p+1 (its pair); a unit's local ids number its blocks'
+// positions block by block: id j*k+i is position i (in king order) of
+// block j. In a symmetric group (a material that is its own colour flip)
+// a configuration may be its own flip: its pair is a copy of it, solved
+// alongside (the same positions with the side to move's parity marked,
+// which gives them the same values).
 type unit struct {
-	g      *group
-	name   string // GROUP.lLEVEL.N, a safe file name: KKMvKM.l3.0
-	level  int
-	k      int64 // positions per block: the king placements of the material
-	blocks []block
+	g         *group
+	name      string // GROUP.lLEVEL.N, a safe file name: KKMvKM.l3.0
+	level     int
+	k         int64 // positions per block: the king placements of the material
+	firstRank int64 // men configuration of the first block
+	pairs     int64
+	blocks    []block // while the unit is solved (see load)
 }
 
 // block is the positions of table t of the group with men configuration
 // r (of the table's index).
 type block struct {
-	t    int
-	r    int64
-	pair int // the block of the unit king moves lead to
+	t int
+	r int64
 }
 
-func (u *unit) size() int64 { return int64(len(u.blocks)) * u.k }
+func (u *unit) size() int64 { return 2 * u.pairs * u.k }
+
+// A layout places the men configurations of a group in its units.
+type layout struct {
+	g       *group
+	k       int64
+	lvl     []uint8  // by configuration of the first table: its level, or second for the second of a pair in a symmetric group
+	ord     []uint32 // by configuration of the first table: its number among the pairs of its level
+	perUnit int64    // pairs a unit holds
+	units   []*unit  // highest level first
+	first   []int    // by level: its first unit
+}
+
+// second marks, in a symmetric group, a configuration whose pair is
+// numbered at its flip.
+const second = 255
+
+// newLayout splits the group into units of at most maxPositions positions
+// (at least one pair of blocks each). It takes 5 bytes a men
+// configuration of the group's first table.
+func (g *group) newLayout(maxPositions int64) *layout {
+	x := g.tables[0]
+	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs())}
+	l.perUnit = max(maxPositions/(2*l.k), 1)
+	var count [second]int64
+	var firstRanks [second][]int64
+	for r := range x.MenConfigs() {
+		wm, bm := x.UnrankMen(r)
+		if len(g.tables) == 1 && g.flipRank(0, r) < r {
+			l.lvl[r] = second
+			continue
+		}
+		lv := level(wm, bm)
+		l.lvl[r], l.ord[r] = uint8(lv), uint32(count[lv])
+		if count[lv]%l.perUnit == 0 {
+			firstRanks[lv] = append(firstRanks[lv], r)
+		}
+		count[lv]++
+	}
+	l.first = make([]int, second)
+	for lv := second - 1; lv >= 0; lv-- {
+		l.first[lv] = len(l.units)
+		for n, r := range firstRanks[lv] {
+			pairs := min(l.perUnit, count[lv]-int64(n)*l.perUnit)
+			l.units = append(l.units, &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), lv, n), level: lv, k: l.k, firstRank: r, pairs: pairs})
+		}
+	}
+	return l
+}
+
+// flipRank returns the men configuration, in the other table of the
+// group, of configuration r of table t turned and recoloured.
+func (g *group) flipRank(t int, r int64) int64 {
+	wm, bm := g.tables[t].UnrankMen(r)
+	flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
+	return g.tables[g.other(t)].RankMen(flip.WhiteMen, flip.BlackMen)
+}
+
+// locate returns the unit (its number in l.units) and the block in it of
+// men configuration r of table t.
+func (l *layout) locate(t int, r int64) (n, j int) {
+	side := 0
+	if t == 1 || l.lvl[r] == second {
+		r, side = l.g.flipRank(t, r), 1
+	}
+	o := int64(l.ord[r])
+	return l.first[l.lvl[r]] + int(o/l.perUnit), int(2*(o%l.perUnit)) + side
+}
+
+// load lists the blocks of unit u, whose pairs are the configurations of
+// its level from u.firstRank on.
+func (l *layout) load(u *unit) {
+	u.blocks = make([]block, 0, 2*u.pairs)
+	o := l.g.other(0)
+	for r := u.firstRank; int64(len(u.blocks)) < 2*u.pairs; r++ {
+		if int(l.lvl[r]) == u.level {
+			u.blocks = append(u.blocks, block{0, r}, block{o, l.g.flipRank(0, r)})
+		}
+	}
+}
 
 // advancement[c][s-1] is how far a man of colour c on square s has
 // advanced from its own back row, in rows.
@@ -67,54 +153,6 @@ func level(whiteMen, blackMen uint64) int {
 		}
 	}
 	return n
-}
-
-// units splits the group into units of at most maxPositions positions
-// (but at least one pair of blocks each), highest level first; units of
-// one level are consecutive and in the order of their first block.
-func (g *group) units(maxPositions int64) []*unit {
-	x := g.tables[0]
-	k := x.KingPlacements()
-	type pair struct{ a, b block }
-	byLevel := map[int][]pair{}
-	for r := range x.MenConfigs() {
-		wm, bm := x.UnrankMen(r)
-		flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
-		o := g.other(0)
-		r2 := g.tables[o].RankMen(flip.WhiteMen, flip.BlackMen)
-		if o == 0 && r2 < r {
-			continue // the pair was taken at r2
-		}
-		l := level(wm, bm)
-		byLevel[l] = append(byLevel[l], pair{block{t: 0, r: r}, block{t: o, r: r2}})
-	}
-	levels := slices.Sorted(func(yield func(int) bool) {
-		for l := range byLevel {
-			if !yield(l) {
-				return
-			}
-		}
-	})
-	slices.Reverse(levels)
-	var us []*unit
-	for _, l := range levels {
-		n := 0
-		var u *unit
-		for _, p := range byLevel[l] {
-			if u == nil || u.size() > 0 && u.size()+2*k > maxPositions {
-				u = &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), l, n), level: l, k: k}
-				us = append(us, u)
-				n++
-			}
-			j := len(u.blocks)
-			if p.a == p.b { // a symmetric configuration: its own pair
-				u.blocks = append(u.blocks, block{t: p.a.t, r: p.a.r, pair: j})
-				continue
-			}
-			u.blocks = append(u.blocks, block{t: p.a.t, r: p.a.r, pair: j + 1}, block{t: p.b.t, r: p.b.r, pair: j})
-		}
-	}
-	return us
 }
 
 // position returns the placement of local id.
@@ -163,11 +201,11 @@ func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 // capture, which have no quiet moves.
 func (u *unit) predecessors(id int64, captures []uint64, buf []int64) []int64 {
 	j := id / u.k
-	b := u.blocks[j]
+	b, pair := u.blocks[j], j^1
 	q := table.FlipPlacement(u.g.tables[b.t].Unrank(b.r*u.k + id%u.k)) // White has just moved
 	qb := table.Position(q)
 	empty := qb.Empty()
-	x, base := u.g.tables[u.blocks[b.pair].t], int64(b.pair)*u.k
+	x, base := u.g.tables[u.blocks[pair].t], pair*u.k
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
 		to := kings & -kings
 		for _, d := range draughts.Directions {

@@ -15,45 +15,55 @@ import (
 )
 
 // TestUnits checks the split of groups into units: every block is in
-// exactly one unit, next to its pair (the same men turned and recoloured,
-// in the other table), units stay within the budget, levels come highest
-// first, and every man move leads one level up.
+// exactly one unit (a configuration that is its own flip in a symmetric
+// group: twice, as its own pair), next to its pair (the same men turned
+// and recoloured, in the other table), where locate finds it; units stay
+// within the budget, levels come highest first, and every man move leads
+// one level up.
 func TestUnits(t *testing.T) {
 	for _, name := range []string{"KvK", "MvM", "KMvM", "KMvKM", "MMvMM", "KKMvK", "MMMvK"} {
 		m, _ := index.ParseMaterial(name)
 		g := newGroup(m)
 		k := g.tables[0].KingPlacements()
 		for _, max := range []int64{1, 4 * k, 1 << 62} {
-			seen := [2]map[int64]bool{{}, {}}
+			l := g.newLayout(max)
+			seen := [2]map[int64]int{{}, {}}
 			prev := 1 << 30
-			for _, u := range g.units(max) {
+			for n, u := range l.units {
 				if u.level > prev {
 					t.Fatalf("%s: unit %s after level %d", name, u.name, prev)
 				}
 				prev = u.level
-				if u.size() > max && len(u.blocks) > 2 {
+				if u.size() > max && u.pairs > 1 {
 					t.Errorf("%s: unit %s has %d positions, budget %d", name, u.name, u.size(), max)
 				}
+				l.load(u)
 				for j, b := range u.blocks {
-					if seen[b.t][b.r] {
-						t.Fatalf("%s: block %d/%d twice", name, b.t, b.r)
-					}
-					seen[b.t][b.r] = true
+					seen[b.t][b.r]++
 					wm, bm := g.tables[b.t].UnrankMen(b.r)
 					if level(wm, bm) != u.level {
 						t.Errorf("%s: block %d/%d of level %d in unit %s", name, b.t, b.r, level(wm, bm), u.name)
 					}
-					p := u.blocks[b.pair]
+					p := u.blocks[j^1]
 					flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
-					if u.blocks[b.pair].pair != j || p.t != g.other(b.t) || g.tables[p.t].RankMen(flip.WhiteMen, flip.BlackMen) != p.r {
+					if p.t != g.other(b.t) || g.tables[p.t].RankMen(flip.WhiteMen, flip.BlackMen) != p.r {
 						t.Errorf("%s: block %d/%d paired with %d/%d", name, b.t, b.r, p.t, p.r)
+					}
+					if ln, lj := l.locate(b.t, b.r); ln != n || lj != j && !(b == p && lj == j^1) {
+						t.Errorf("%s: block %d/%d is block %d of unit %d, located at %d of %d", name, b.t, b.r, j, n, lj, ln)
 					}
 					checkManMoves(t, g, b, u.level)
 				}
 			}
 			for tt, x := range g.tables {
-				if int64(len(seen[tt])) != x.MenConfigs() {
-					t.Errorf("%s, table %d: %d blocks in units, want %d", name, tt, len(seen[tt]), x.MenConfigs())
+				for r := range x.MenConfigs() {
+					want := 1
+					if len(g.tables) == 1 && g.flipRank(0, r) == r {
+						want = 2
+					}
+					if seen[tt][r] != want {
+						t.Errorf("%s, max %d: block %d/%d in %d units' blocks, want %d", name, max, tt, r, seen[tt][r], want)
+					}
 				}
 			}
 		}
