@@ -125,25 +125,14 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, erro
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
-	rules := b.st.rules(b.class)
-	exts := []externalFunc{
-		func(q draughts.Position) table.Outcome {
-			if e, ok := b.entry(&q); ok {
-				return e.TheoryOutcome()
-			}
-			return b.st.theory(q)
-		},
-		func(q draughts.Position) table.Outcome {
-			if e, ok := b.entry(&q); ok {
-				return e.RulesOutcome(b.class, b.class)
-			}
-			return rules(q)
-		},
+	stored := b.st.outcomes(b.class)
+	ext := func(q draughts.Position) [2]table.Outcome {
+		if e, ok := b.entry(&q); ok {
+			return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(b.class, b.class)}
+		}
+		return stored(q)
 	}
-	// The rules analysis can be skipped where no successor's value differs
-	// under the rules, but not in class A and B, whose distances count the
-	// budget.
-	results, captures, err := solve(ctx, u, exts, b.class == table.NoClass, b.o.Threads)
+	results, captures, err := solve(ctx, u, ext, b.class == table.NoClass, b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
@@ -177,7 +166,12 @@ func (b *groupBuild) entry(q *draughts.Position) (table.Entry, bool) {
 	for t, x := range b.g.tables {
 		if x.Material() == m {
 			i := x.Rank(table.Placement(q))
-			n, j := b.locate(t, i/b.k)
+			r, side := i/b.k, 0
+			if t == 1 || b.lvl[r] == second {
+				// The pair's first block holds q's men as they stand.
+				r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White&^q.Kings), draughts.SquareSet(q.Black&^q.Kings)), 1
+			}
+			n, j := b.pairAt(r, side)
 			e, _ := b.above[n].Entry(int64(j)*b.k + i%b.k)
 			return e, true
 		}

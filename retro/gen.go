@@ -348,7 +348,7 @@ func read(path string, x *index.Index, dtw, keep bool) *solved {
 // resolveCaptures computes the real entries of the capture positions of a
 // table read from disk. Their successors all lie in smaller tables.
 func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (err error) {
-	rules := st.rules(s.class)
+	ext := st.outcomes(s.class)
 	s.captures = make([]uint64, (s.x.Size()+63)/64)
 	defer func() {
 		if err == nil {
@@ -364,24 +364,33 @@ func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (e
 				continue
 			}
 			s.captures[i/64] |= 1 << (i % 64)
-			s.cols.Set(i, table.NewEntry(s.class, evaluate(&p, moves, st.theory), evaluate(&p, moves, rules)))
+			o := evaluate(&p, moves, ext)
+			s.cols.Set(i, table.NewEntry(s.class, o[0], o[1]))
 		}
 		return nil
 	})
 }
 
-// evaluate returns the outcome of a position all of whose moves leave its
-// group (a capture position), from the outcomes ext gives its successors.
-func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) table.Outcome {
-	t := newTally()
+// evaluate returns the outcomes, theoretical and under the rules, of a
+// position all of whose moves leave its group (a capture position), from
+// the outcomes ext gives its successors.
+func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) [2]table.Outcome {
+	ts := [2]tally{newTally(), newTally()}
 	for _, m := range moves {
-		t.add(ext(p.Play(m)))
+		o := ext(p.Play(m))
+		ts[0].add(o[0])
+		ts[1].add(o[1])
 	}
-	switch {
-	case t.win != noDist:
-		return table.Outcome{Value: table.Win, Dist: int(t.win)}
-	case t.loss != noLoss:
-		return table.Outcome{Value: table.Loss, Dist: int(t.loss)}
+	var out [2]table.Outcome
+	for k, t := range ts {
+		switch {
+		case t.win != noDist:
+			out[k] = table.Outcome{Value: table.Win, Dist: int(t.win)}
+		case t.loss != noLoss:
+			out[k] = table.Outcome{Value: table.Loss, Dist: int(t.loss)}
+		default:
+			out[k] = table.Outcome{Value: table.Draw}
+		}
 	}
-	return table.Outcome{Value: table.Draw}
+	return out
 }

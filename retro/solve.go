@@ -42,10 +42,10 @@ func (g *group) size() int64 {
 // other returns the table of the group holding the successors of table t.
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
-// externalFunc returns the outcome, for its side to move, of the position q
-// that a capture, a crowning or a man move leads to (Black to move, outside
-// the unit).
-type externalFunc func(q draughts.Position) table.Outcome
+// externalFunc returns the outcomes, theoretical and under the rules,
+// for its side to move, of the position q that a capture, a crowning or a
+// man move leads to (Black to move, outside the unit).
+type externalFunc func(q draughts.Position) [2]table.Outcome
 
 // The per-position solver state packs three fields in a uint32 so that
 // concurrent updates are single compare-and-swaps: the number of quiet
@@ -75,7 +75,6 @@ type result struct {
 
 // analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
-	ext     externalFunc
 	state   []uint32
 	horizon atomic.Uint32 // greatest finite distance seen so far
 	res     *result
@@ -87,21 +86,18 @@ func (a *analysis) raise(d uint32) {
 }
 
 // solve computes the value and distance of every position of the unit
-// once for each rating of external successors in exts: a min-max
-// retrograde analysis in which the winner goes for the shortest win and the
-// loser for the longest loss, positions that reach neither are draws
-// (repetition), and the outcomes of capture and crowning successors come
-// from the rating. If a later rating gives every external successor the
-// same value as the first and sameIfEqual is set, its values are the
-// first's and its analysis is skipped (its distances are then the first's
-// too). captures marks the positions where the side to move must capture.
-func solve(ctx context.Context, u *unit, exts []externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
-	if len(exts) > 2 {
-		return nil, nil, fmt.Errorf("solve: %d ratings, at most 2", len(exts))
-	}
-	as := make([]*analysis, len(exts))
-	for k, ext := range exts {
-		as[k] = &analysis{ext: ext, state: make([]uint32, u.size())}
+// twice, theoretically and under the rules, the outcomes of the external
+// successors from ext: a min-max retrograde analysis in which the winner
+// goes for the shortest win and the loser for the longest loss, and
+// positions that reach neither are draws (repetition). If every external
+// successor has the same value under the rules as in theory and
+// sameIfEqual is set, the rules analysis is skipped: its values and
+// distances are the theoretical ones. captures marks the positions where
+// the side to move must capture.
+func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
+	as := make([]*analysis, 2)
+	for k := range as {
+		as[k] = &analysis{state: make([]uint32, u.size())}
 	}
 	captures = make([]uint64, (u.size()+63)/64)
 	var differ atomic.Bool
@@ -120,17 +116,12 @@ func solve(ctx context.Context, u *unit, exts []externalFunc, sameIfEqual bool, 
 				}
 				continue
 			}
-			q := p.Play(m)
-			var first table.Value
-			for k, a := range as {
-				o := a.ext(q)
-				if k == 0 {
-					first = o.Value
-				} else if o.Value != first {
-					differ.Store(true)
-				}
-				tallies[k].add(o)
+			o := ext(p.Play(m))
+			if o[0].Value != o[1].Value {
+				differ.Store(true)
 			}
+			tallies[0].add(o[0])
+			tallies[1].add(o[1])
 		}
 		for k, a := range as {
 			t := tallies[k]

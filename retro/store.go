@@ -129,23 +129,14 @@ func (s *store) failed() error {
 // over and no table holds q.
 func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 
-// theory returns the theoretical outcome of q.
-func (s *store) theory(q draughts.Position) table.Outcome {
-	if lost(&q) {
-		return table.Outcome{Value: table.Loss}
-	}
-	_, e := s.lookup(&q)
-	return e.TheoryOutcome()
-}
-
-// rules returns the outcome of q under the rules, seen from a position of
-// class from.
-func (s *store) rules(from table.Class) externalFunc {
-	return func(q draughts.Position) table.Outcome {
+// outcomes returns the outcomes of q, theoretical and under the rules
+// seen from a position of class from.
+func (s *store) outcomes(from table.Class) externalFunc {
+	return func(q draughts.Position) [2]table.Outcome {
 		if lost(&q) {
-			return table.Outcome{Value: table.Loss}
+			return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
 		}
 		t, e := s.lookup(&q)
-		return e.RulesOutcome(from, t.class)
+		return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, t.class)}
 	}
 }

@@ -114,10 +114,16 @@ func (g *group) flipRank(t int, r int64) int64 {
 // locate returns the unit (its number in l.units) and the block in it of
 // men configuration r of table t.
 func (l *layout) locate(t int, r int64) (n, j int) {
-	side := 0
 	if t == 1 || l.lvl[r] == second {
-		r, side = l.g.flipRank(t, r), 1
+		return l.pairAt(l.g.flipRank(t, r), 1)
 	}
+	return l.pairAt(r, 0)
+}
+
+// pairAt returns the unit and the block of side side (0: the first
+// table's block, 1: its pair) of the pair of configuration r of the
+// first table.
+func (l *layout) pairAt(r int64, side int) (n, j int) {
 	o := int64(l.ord[r])
 	return l.first[l.lvl[r]] + int(o/l.perUnit), int(2*(o%l.perUnit)) + side
 }
