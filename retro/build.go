@@ -185,9 +185,9 @@ func (b *groupBuild) unitPath(n int) string {
 }
 
 // unitHeader returns the header of the work file of unit n, without
-// columns: its name, size and first block identify it. A block of the
-// unit is a whole number of the file's blocks where it can be (up to
-// 2^20 positions), so that assembling a table reads each once.
+// columns: its name, size and first block identify it. A file block
+// holds whole blocks of the unit, at least 2^16 positions, where they are
+// at most 2^20 positions; else a block is a whole number of file blocks.
 func (b *groupBuild) unitHeader(n int) codec.Header {
 	u := b.units[n]
 	return codec.Header{
@@ -195,7 +195,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		IndexVersion: table.IndexVersion,
 		Rules:        table.RulesFlags,
 		Positions:    u.size(),
-		BlockSize:    int(min(u.k, 1<<20)),
+		BlockSize:    int(min(u.k*max(1, 1<<16/u.k), 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
 }
@@ -265,7 +265,7 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
-	files := unitFiles{b: b, open: map[int]*codec.Reader{}}
+	files := unitFiles{b: b, open: map[int]*codec.Reader{}, last: map[[2]int]decoded{}}
 	defer files.close()
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
@@ -303,10 +303,18 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 }
 
 // unitFiles reads blocks of finished units from their work files, with a
-// bounded number of files open.
+// bounded number of files open and the last file block read of each
+// column kept decoded.
 type unitFiles struct {
 	b    *groupBuild
 	open map[int]*codec.Reader
+	last map[[2]int]decoded // by unit and column
+}
+
+// decoded is a decoded file block.
+type decoded struct {
+	blk  int64
+	data []byte
 }
 
 // block returns the entries (every column, dtw included) and the capture
@@ -327,7 +335,7 @@ func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
 	var cols table.Columns
 	captures := make([]uint64, (k+63)/64)
 	for c, col := range r.Header().Columns {
-		data, err := readRange(r, c, lo, lo+k)
+		data, err := f.readRange(n, c, lo, lo+k)
 		if err != nil {
 			return table.Columns{}, nil, err
 		}
@@ -351,18 +359,26 @@ func (f *unitFiles) close() {
 		r.Close()
 		delete(f.open, n)
 	}
+	clear(f.last)
 }
 
-// readRange returns the bytes of entries [lo, hi) of column c of r.
-func readRange(r *codec.Reader, c int, lo, hi int64) ([]byte, error) {
+// readRange returns the bytes of entries [lo, hi) of column c of unit n.
+func (f *unitFiles) readRange(n, c int, lo, hi int64) ([]byte, error) {
+	r := f.open[n]
 	h := r.Header()
 	w, bs := int64(h.Columns[c].Width), int64(h.BlockSize)
 	out := make([]byte, 0, (hi-lo)*w)
 	for blk := lo / bs; blk*bs < hi; blk++ {
-		data, err := r.ReadBlock(c, int(blk), nil)
-		if err != nil {
-			return nil, err
+		d := f.last[[2]int{n, c}]
+		if d.data == nil || d.blk != blk {
+			data, err := r.ReadBlock(c, int(blk), d.data)
+			if err != nil {
+				return nil, err
+			}
+			d = decoded{blk, data}
+			f.last[[2]int{n, c}] = d
 		}
+		data := d.data
 		from, to := max(lo, blk*bs)-blk*bs, min(hi, (blk+1)*bs)-blk*bs
 		out = append(out, data[from*w:to*w]...)
 	}
