@@ -3,8 +3,10 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -265,8 +267,10 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
-	files := unitFiles{b: b, open: map[int]*codec.Reader{}, last: map[[2]int]decoded{}}
-	defer files.close()
+	files := unitFiles{b: b, limit: b.o.Mem / 8, units: map[int]*unitData{}}
+	if b.o.Mem <= 0 {
+		files.limit = math.MaxInt64
+	}
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
 		cols, captures, err := files.block(n, j, k)
@@ -302,85 +306,63 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 	return s, nil
 }
 
-// unitFiles reads blocks of finished units from their work files, with a
-// bounded number of files open and the last file block read of each
-// column kept decoded.
+// unitFiles reads blocks of finished units from their work files, whole
+// units decoded and kept while they fit in limit bytes (least recently
+// used out first): a table's blocks in index order come from units of
+// every level, those of the group's second table in no order at all.
 type unitFiles struct {
-	b    *groupBuild
-	open map[int]*codec.Reader
-	last map[[2]int]decoded // by unit and column
+	b      *groupBuild
+	limit  int64
+	used   int64
+	units  map[int]*unitData
+	recent []int // units held, least recently used first
 }
 
-// decoded is a decoded file block.
-type decoded struct {
-	blk  int64
-	data []byte
+// unitData is a finished unit decoded.
+type unitData struct {
+	cols    *table.Columns
+	capture []byte
+}
+
+func (d *unitData) bytes() int64 {
+	n := int64(len(d.capture))
+	for _, c := range d.cols {
+		n += int64(len(c))
+	}
+	return n
 }
 
 // block returns the entries (every column, dtw included) and the capture
-// bits of the k positions of the block at ref.
+// bits of the k positions of block j of unit n.
 func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
-	r := f.open[n]
-	if r == nil {
-		if len(f.open) >= 64 {
-			f.close()
-		}
-		var err error
-		if r, err = codec.Open(f.b.unitPath(n)); err != nil {
-			return table.Columns{}, nil, err
-		}
-		f.open[n] = r
-	}
-	lo := int64(j) * k
-	var cols table.Columns
-	captures := make([]uint64, (k+63)/64)
-	for c, col := range r.Header().Columns {
-		data, err := f.readRange(n, c, lo, lo+k)
+	d := f.units[n]
+	if d == nil {
+		cols, capture, err := f.b.readUnit(n)
 		if err != nil {
 			return table.Columns{}, nil, err
 		}
-		if col.Name == captureColumn {
-			for i, v := range data {
-				captures[i/64] |= uint64(v&1) << (i % 64)
-			}
-			continue
+		d = &unitData{cols, capture}
+		for len(f.recent) > 0 && f.used+d.bytes() > f.limit {
+			f.used -= f.units[f.recent[0]].bytes()
+			delete(f.units, f.recent[0])
+			f.recent = f.recent[1:]
 		}
-		for n := range table.NumColumns {
-			if n.Name() == col.Name {
-				cols[n] = data
-			}
+		f.units[n], f.used = d, f.used+d.bytes()
+	} else {
+		f.recent = slices.DeleteFunc(f.recent, func(m int) bool { return m == n })
+	}
+	f.recent = append(f.recent, n)
+	lo := int64(j) * k
+	var cols table.Columns
+	for col, c := range d.cols {
+		if c != nil {
+			w := int64(table.Column(col).Width())
+			cols[col] = c[lo*w : (lo+k)*w]
 		}
+	}
+	captures := make([]uint64, (k+63)/64)
+	for i, v := range d.capture[lo : lo+k] {
+		captures[i/64] |= uint64(v&1) << (i % 64)
 	}
 	return cols, captures, nil
-}
-
-func (f *unitFiles) close() {
-	for n, r := range f.open {
-		r.Close()
-		delete(f.open, n)
-	}
-	clear(f.last)
-}
-
-// readRange returns the bytes of entries [lo, hi) of column c of unit n.
-func (f *unitFiles) readRange(n, c int, lo, hi int64) ([]byte, error) {
-	r := f.open[n]
-	h := r.Header()
-	w, bs := int64(h.Columns[c].Width), int64(h.BlockSize)
-	out := make([]byte, 0, (hi-lo)*w)
-	for blk := lo / bs; blk*bs < hi; blk++ {
-		d := f.last[[2]int{n, c}]
-		if d.data == nil || d.blk != blk {
-			data, err := r.ReadBlock(c, int(blk), d.data)
-			if err != nil {
-				return nil, err
-			}
-			d = decoded{blk, data}
-			f.last[[2]int{n, c}] = d
-		}
-		data := d.data
-		from, to := max(lo, blk*bs)-blk*bs, min(hi, (blk+1)*bs)-blk*bs
-		out = append(out, data[from*w:to*w]...)
-	}
-	return out, nil
 }
