@@ -348,10 +348,10 @@ func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
 			f.recent = f.recent[1:]
 		}
 		f.units[n], f.used = d, f.used+d.bytes()
-	} else {
-		f.recent = slices.DeleteFunc(f.recent, func(m int) bool { return m == n })
+		f.recent = append(f.recent, n)
+	} else if f.recent[len(f.recent)-1] != n { // consecutive blocks mostly share a unit
+		f.recent = append(slices.DeleteFunc(f.recent, func(m int) bool { return m == n }), n)
 	}
-	f.recent = append(f.recent, n)
 	lo := int64(j) * k
 	var cols table.Columns
 	for col, c := range d.cols {
