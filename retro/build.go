@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
@@ -32,8 +33,10 @@ type groupBuild struct {
 	dir   string // the group's work folder
 	*layout
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
-	// progress, if set, is called as each unit starts and is finished,
-	// with the unit's name and the positions of the units finished.
+	// progress, if set, is called as each unit starts, while it is
+	// solved and when it is finished, with the unit's name and the
+	// positions done: those of the units finished, and a share of the
+	// unit at work (see report).
 	progress func(unit string, done int64)
 }
 
@@ -85,7 +88,10 @@ func (b *groupBuild) run(ctx context.Context) error {
 		cols, _, err := b.readUnit(n)
 		solved := err != nil
 		if solved {
-			if cols, err = b.solveUnit(ctx, n); err != nil {
+			stop := b.report(u, done)
+			cols, err = b.solveUnit(ctx, n)
+			stop()
+			if err != nil {
 				return err
 			}
 		}
@@ -109,6 +115,42 @@ func (b *groupBuild) run(ctx context.Context) error {
 		}
 	}
 	return removeWork(b.o, b.g)
+}
+
+// reportEvery is how often progress is reported while a unit is solved
+// (a variable for the tests).
+var reportEvery = 250 * time.Millisecond
+
+// report calls b.progress every reportEvery, from a goroutine of its own,
+// until the returned function is called (which waits for the goroutine
+// to end, so that progress is never called twice at once). The positions
+// of u count as done in proportion to u.work, out of three passes' worth:
+// the first pass through every position, then the positions decided by
+// each of the two analyses. Draws are decided by neither, so the last
+// share comes when the unit is finished.
+func (b *groupBuild) report(u *unit, done int64) (stop func()) {
+	if b.progress == nil {
+		return func() {}
+	}
+	u.work.Store(0)
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		t := time.NewTicker(reportEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				b.progress(u.name, done+min(u.work.Load()/3, u.size()))
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-exited
+	}
 }
 
 // removeWork removes the work folder of group g in o.Dir, unless

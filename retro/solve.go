@@ -170,6 +170,8 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
 		err := parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
+			var decidedHere int64
+			defer func() { u.work.Add(decidedHere) }()
 			for id := lo; id < hi; id++ {
 				if res.value[id] != table.Draw {
 					continue
@@ -185,6 +187,7 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 					continue
 				}
 				res.value[id], res.dist[id] = v, uint16(d)
+				decidedHere++
 				atomic.OrUint64(&decided[id/64], 1<<(id%64))
 				for _, pred := range u.predecessors(id, captures, buf[:0]) {
 					if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {

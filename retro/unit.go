@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
@@ -44,6 +45,10 @@ type unit struct {
 	firstRank int64 // men configuration of the first block
 	pairs     int64
 	blocks    []block // while the unit is solved (see load)
+	// work counts the positions the solver's passes have gone through so
+	// far: every position once in the first pass, then each position as
+	// it is decided. The progress reporter reads it.
+	work atomic.Int64
 }
 
 // block is the positions of table t of the group with men configuration
@@ -172,6 +177,7 @@ func (u *unit) placement(id int64) (t int, i int64) {
 func (u *unit) walk(ctx context.Context, threads int, f func(id int64, p draughts.Position, buf []draughts.Move) error) error {
 	return parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
+		start := lo
 		for lo < hi {
 			t, i := u.placement(lo)
 			x := u.g.tables[t]
@@ -183,6 +189,7 @@ func (u *unit) walk(ctx context.Context, threads int, f func(id int64, p draught
 				pl, _ = x.Next(pl)
 			}
 		}
+		u.work.Add(hi - start)
 		return nil
 	})
 }

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
@@ -190,5 +192,42 @@ func TestKeepWork(t *testing.T) {
 		if keep != (len(units) > 0) || keep != (err == nil) {
 			t.Errorf("KeepWork %v: %d unit files, work folder: %v", keep, len(units), err)
 		}
+	}
+}
+
+// TestProgressInsideUnits checks that progress advances while a unit is
+// solved, never goes back and ends at the total.
+func TestProgressInsideUnits(t *testing.T) {
+	defer func(d time.Duration) { reportEvery = d }(reportEvery)
+	reportEvery = time.Millisecond
+	m, _ := index.ParseMaterial("KKvK")
+	var got []Progress
+	o := Options{Only: &m, Dir: t.TempDir(), Threads: 2, Progress: func(p Progress) { got = append(got, p) }}
+	if err := Generate(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	// Without reports inside a unit, a unit shows at most two values: as
+	// it starts and as its group is finished.
+	values := map[string]map[int64]bool{}
+	for i, p := range got {
+		if p.Positions > p.PositionsTotal || i > 0 && p.Positions < got[i-1].Positions {
+			t.Fatalf("report %d: %d of %d positions after %d", i, p.Positions, p.PositionsTotal, got[i-1].Positions)
+		}
+		if strings.Contains(p.Current, ".l") {
+			if values[p.Current] == nil {
+				values[p.Current] = map[int64]bool{}
+			}
+			values[p.Current][p.Positions] = true
+		}
+	}
+	inside := false
+	for _, v := range values {
+		inside = inside || len(v) > 2
+	}
+	if last := got[len(got)-1]; last.Positions != last.PositionsTotal {
+		t.Errorf("last report: %d of %d positions", last.Positions, last.PositionsTotal)
+	}
+	if !inside {
+		t.Errorf("no report advanced inside a unit: %v", got)
 	}
 }
