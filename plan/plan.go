@@ -34,6 +34,7 @@ type Build struct {
 	Dtb     string       // the dtb binary the jobs run
 	Dir     string       // the table directory, which every job must see
 	Threads int          // threads of each job
+	Mem     int64        // memory budget of each job in bytes (dtb gen --mem), 0 for dtb gen's default
 	DTW     bool         // build the tables with the dtw column
 }
 
@@ -109,6 +110,9 @@ func (b *Build) waves() map[string]int {
 // genFlags returns the flags of every dtb gen --unit after the unit's ID.
 func (b *Build) genFlags() string {
 	f := fmt.Sprintf("--threads %d", b.Threads)
+	if b.Mem > 0 {
+		f += fmt.Sprintf(" --mem %dMiB", max(b.Mem>>20, 1))
+	}
 	if b.DTW {
 		f += " --dtw"
 	}

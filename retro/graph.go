@@ -33,7 +33,9 @@ type Unit struct {
 	Positions int64
 	// Memory estimates the unit's peak memory in bytes: the solver's
 	// bytesPerGroupPosition for each of its positions, plus the tables
-	// of its deps held while it solves (their columns and capture bits).
+	// of its deps held while it solves (their columns and capture bits),
+	// at most the budget Options.Mem where one is set: the solver then
+	// works in parts within it.
 	Memory int64
 }
 
@@ -43,7 +45,7 @@ func UnitID(m index.Material) string {
 }
 
 // Units returns the units of the build o describes (o.Pieces, o.Only and,
-// for the memory estimate, o.DTW), each after the units it depends on. It
+// for the memory estimate, o.DTW and o.Mem), each after the units it depends on. It
 // sizes the tables without building them, so it is quick up to MaxPieces.
 func Units(o Options) ([]Unit, error) {
 	if err := checkPieces(o); err != nil {
@@ -76,6 +78,9 @@ func Units(o Options) ([]Unit, error) {
 					u.Memory += heldBytes(x, size[x], o.DTW)
 				}
 			}
+		}
+		if o.Mem > 0 {
+			u.Memory = min(u.Memory, o.Mem)
 		}
 		units = append(units, u)
 	}

@@ -21,6 +21,7 @@ func init() {
 			out := fs.StringP("out", "o", "tables", "output directory of the jobs (made absolute)")
 			dtw := fs.Bool("dtw", false, "build the tables with the dtw column")
 			threads := fs.IntP("threads", "t", 1, "threads of each job")
+			mem := fs.String("mem", "", "memory budget of each job, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
 			format := fs.String("format", "json", "output format: "+strings.Join(plan.Formats, ", "))
 			dtb := fs.String("dtb", "", "the dtb binary the jobs run (default: this one)")
 			return func(e *env, args []string) error {
@@ -34,6 +35,10 @@ func init() {
 					return badInput("--format %q: one of %s", *format, strings.Join(plan.Formats, ", "))
 				}
 				o := retro.Options{DTW: *dtw}
+				var err error
+				if o.Mem, err = memBudget(*mem); err != nil {
+					return usageError{err}
+				}
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
 				}
@@ -41,7 +46,7 @@ func init() {
 				if err != nil {
 					return usageError{err}
 				}
-				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, DTW: *dtw}
+				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, Mem: o.Mem, DTW: *dtw}
 				if b.Dir, err = filepath.Abs(*out); err != nil {
 					return err
 				}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -157,6 +159,7 @@ func TestPlanBadInput(t *testing.T) {
 		{"plan", "--only", "KXvK"},
 		{"plan", "--only", "KKKKvKKKK"},
 		{"plan", "--threads", "0"},
+		{"plan", "--mem", "lots"},
 		{"plan", "--format", "xml"},
 		{"plan", "--format", "make", "--out", "my tables"},
 		{"plan", "--format", "slurm", "--dtb", "/a b/dtb"},
@@ -184,10 +187,18 @@ func TestPlanBadInput(t *testing.T) {
 }
 
 // TestPlanSevenPieces checks that the plan of the largest build is quick
-// to make (no index is built).
+// to make (no index is built), and that every job keeps to the budget.
 func TestPlanSevenPieces(t *testing.T) {
-	out, errOut, code := dtb("plan", "--pieces", "7", "--format", "slurm", "--dtb", "/opt/dtb")
+	out, errOut, code := dtb("plan", "--pieces", "7", "--mem", "8GiB", "--format", "slurm", "--dtb", "/opt/dtb")
 	if code != 0 || strings.Count(out, "\nunits=(") != 13 || !strings.Contains(out, "units=(MMMMMMvM MMMMMvMM MMMMvMMM)") {
 		t.Errorf("plan --pieces 7: status %d, stderr %q, stdout %.200q", code, errOut, out)
+	}
+	if n := strings.Count(out, " --mem 8192MiB"); n != 13 {
+		t.Errorf("plan --pieces 7 --mem 8GiB: %d jobs run with --mem 8192MiB, want 13", n)
+	}
+	for _, m := range regexp.MustCompile(`--mem=(\d+)M`).FindAllStringSubmatch(out, -1) {
+		if mib, _ := strconv.Atoi(m[1]); mib > 8192*5/4+64 {
+			t.Errorf("plan --pieces 7 --mem 8GiB: a wave asks Slurm for %s MiB", m[1])
+		}
 	}
 }
