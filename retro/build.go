@@ -47,18 +47,34 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.layout = g.newLayout(o.UnitPositions())
+	b.layout = g.newLayout(o.unitPositions)
 	b.above = make([]*table.Columns, len(b.units))
 	return b
 }
 
-// UnitPositions returns the most positions a unit may have under the
-// memory budget Mem: the solver takes about 20 bytes a position of a unit.
-func (o Options) UnitPositions() int64 {
+// Shares of the memory budget Options.Mem while a group is solved. The
+// store holds solved tables in memory within a quarter and the prober
+// caches decoded blocks within a sixteenth; the rest is the solver's: the
+// finished units of the level above, whose entry columns take aboveBytes
+// a position, and the unit at work, which takes about unitBytes a
+// position. While a group's tables are written, the solver's share goes
+// to a cache of decoded units within an eighth.
+const (
+	aboveBytes = 4
+	unitBytes  = 20
+)
+
+// unitPositions returns the most positions a unit may have under the
+// memory budget Mem in a group whose largest level has largestLevel
+// positions: the level above a unit and the unit then fit in the
+// solver's share, unless the level alone takes more than seven eighths
+// of it (units of an eighth of the share then go over the budget).
+func (o Options) unitPositions(largestLevel int64) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
-	return max(o.Mem/20, 1)
+	solver := o.Mem - o.Mem/4 - o.Mem/16
+	return max((solver-largestLevel*aboveBytes)/unitBytes, solver/8/unitBytes, 1)
 }
 
 // run solves every unit of the group (or reads it back from the work
@@ -70,32 +86,32 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := removeTemps(b.dir, "*.tmp"); err != nil {
 		return err
 	}
-	finished := make([]*table.Columns, len(b.units))
 	var done int64
 	for n, u := range b.units {
 		if n > 0 && u.level != b.units[n-1].level {
-			// The level above is no longer read; the one just finished is.
-			for m := range b.above {
-				b.above[m] = nil
-			}
+			// The level above is no longer read; the one just finished
+			// is, read back from its work files.
+			clear(b.above)
 			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
-				b.above[m], finished[m] = finished[m], nil
+				cols, _, err := b.readUnit(m)
+				if err != nil {
+					return err
+				}
+				b.above[m] = cols
 			}
 		}
 		if b.progress != nil {
 			b.progress(u.name, done)
 		}
-		cols, _, err := b.readUnit(n)
-		solved := err != nil
+		solved := !b.finished(n)
 		if solved {
 			stop := b.report(u, done)
-			cols, err = b.solveUnit(ctx, n)
+			err := b.solveUnit(ctx, n)
 			stop()
 			if err != nil {
 				return err
 			}
 		}
-		finished[n] = cols
 		done += u.size()
 		if b.o.unitDone != nil {
 			if err := b.o.unitDone(u.name, solved); err != nil {
@@ -104,7 +120,6 @@ func (b *groupBuild) run(ctx context.Context) error {
 		}
 	}
 	clear(b.above)
-	clear(finished)
 	for t, x := range b.g.tables {
 		s, err := b.assemble(t)
 		if err != nil {
@@ -163,9 +178,14 @@ func removeWork(o Options, g *group) error {
 	return os.RemoveAll(filepath.Join(o.Dir, WorkDir, g.tables[0].Material().String()))
 }
 
-// solveUnit solves unit n, writes it to the work folder and returns its
-// entries.
-func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, error) {
+// finished reports whether unit n is in its work file, whole.
+func (b *groupBuild) finished(n int) bool {
+	_, _, err := b.readUnit(n)
+	return err == nil
+}
+
+// solveUnit solves unit n and writes it to the work folder.
+func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
@@ -181,7 +201,7 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, erro
 		err = b.st.failed()
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	theory, rules2 := results[0], results[1]
 	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), true)
@@ -191,16 +211,16 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) (*table.Columns, erro
 		ru := table.Outcome{Value: rules2.value[id], Dist: int(rules2.dist[id])}
 		if b.class != table.NoClass && ru.Value != table.Draw {
 			if ru.Dist >= table.NoDistance {
-				return nil, fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
+				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
 			}
 			if ru.Value != th.Value {
-				return nil, fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
+				return fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
 			}
 		}
 		cols.Set(id, table.NewEntry(b.class, th, ru))
 		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
 	}
-	return &cols, b.writeUnit(n, &cols, capture)
+	return b.writeUnit(n, &cols, capture)
 }
 
 // entry returns the entry of q if it lies in the group: then it is in a

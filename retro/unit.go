@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -75,15 +76,14 @@ type layout struct {
 // numbered at its flip.
 const second = 255
 
-// newLayout splits the group into units of at most maxPositions positions
-// (at least one pair of blocks each). It takes 5 bytes a men
-// configuration of the group's first table.
-func (g *group) newLayout(maxPositions int64) *layout {
+// newLayout splits the group into units of at most unitPositions(n)
+// positions (at least one pair of blocks each), where n is the positions
+// of the group's largest level. It takes 5 bytes a men configuration of
+// the group's first table.
+func (g *group) newLayout(unitPositions func(largestLevel int64) int64) *layout {
 	x := g.tables[0]
 	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs())}
-	l.perUnit = max(maxPositions/(2*l.k), 1)
 	var count [second]int64
-	var firstRanks [second][]int64
 	for r := range x.MenConfigs() {
 		wm, bm := x.UnrankMen(r)
 		if len(g.tables) == 1 && g.flipRank(0, r) < r {
@@ -91,9 +91,19 @@ func (g *group) newLayout(maxPositions int64) *layout {
 			continue
 		}
 		lv := level(wm, bm)
-		l.lvl[r], l.ord[r] = uint8(lv), uint32(count[lv])
+		l.lvl[r] = uint8(lv)
+		count[lv]++
+	}
+	l.perUnit = max(unitPositions(2*l.k*slices.Max(count[:]))/(2*l.k), 1)
+	var firstRanks [second][]int64
+	clear(count[:])
+	for r, lv := range l.lvl {
+		if lv == second {
+			continue
+		}
+		l.ord[r] = uint32(count[lv])
 		if count[lv]%l.perUnit == 0 {
-			firstRanks[lv] = append(firstRanks[lv], r)
+			firstRanks[lv] = append(firstRanks[lv], int64(r))
 		}
 		count[lv]++
 	}

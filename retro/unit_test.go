@@ -28,7 +28,7 @@ func TestUnits(t *testing.T) {
 		g := newGroup(m)
 		k := g.tables[0].KingPlacements()
 		for _, max := range []int64{1, 4 * k, 1 << 62} {
-			l := g.newLayout(max)
+			l := g.newLayout(func(int64) int64 { return max })
 			seen := [2]map[int64]int{{}, {}}
 			prev := 1 << 30
 			for n, u := range l.units {
@@ -191,6 +191,23 @@ func TestKeepWork(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, WorkDir))
 		if keep != (len(units) > 0) || keep != (err == nil) {
 			t.Errorf("KeepWork %v: %d unit files, work folder: %v", keep, len(units), err)
+		}
+	}
+}
+
+// TestUnitBudget checks that a unit, the level above it, the store's
+// tables and the prober's cache fit in the budget together, where the
+// largest level takes less than the solver's share.
+func TestUnitBudget(t *testing.T) {
+	for _, c := range []struct{ mem, level int64 }{{8 << 30, 0}, {8 << 30, 400e6}, {512 << 20, 30e6}, {512 << 20, 200e6}} {
+		o := Options{Mem: c.mem}
+		n := o.unitPositions(c.level)
+		used := n*unitBytes + c.level*aboveBytes + c.mem/4 + c.mem/16
+		if fits := c.level*aboveBytes < c.mem/2; fits && used > c.mem || !fits && n*unitBytes > c.mem/8 {
+			t.Errorf("budget %d, largest level %d: units of %d positions, %d bytes in all", c.mem, c.level, n, used)
+		}
+		if n < c.mem/400 {
+			t.Errorf("budget %d, largest level %d: units of only %d positions", c.mem, c.level, n)
 		}
 	}
 }

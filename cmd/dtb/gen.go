@@ -79,7 +79,7 @@ func init() {
 					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 pieces)\n",
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
-				fmt.Fprintf(e.stdout, "memory budget %s: units of at most %d positions\n", formatBytes(o.Mem), o.UnitPositions())
+				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
 				bar := newProgressBar(e)
 				o.Progress = func(p retro.Progress) {
 					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
