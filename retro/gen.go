@@ -53,9 +53,10 @@ type Options struct {
 	Dir     string          // output directory, created if missing
 	Threads int             // 0 means runtime.NumCPU()
 	DTW     bool            // also store the theoretical distance of every position
-	// Mem bounds the memory of the solver: a group is solved in units of
-	// at most Mem/20 positions (see unit). 0 means no bound: one unit per
-	// level.
+	// Mem bounds the memory of the solver: a group is solved in units
+	// sized so that a unit, the finished level above it, the tables held
+	// in memory and the prober's cache fit in Mem together (see
+	// unitPositions). 0 means no bound: one unit per level.
 	Mem int64
 	// KeepWork keeps the finished units of each group in the work folder
 	// after its tables are written.
