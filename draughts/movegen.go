@@ -45,13 +45,7 @@ func (p *Position) Moves(buf []Move) []Move {
 		c.search(p, own, opp)
 		return append(append(buf, c.found[:c.n]...), c.more...)
 	}
-	men := own &^ p.Kings
-	for _, d := range forward(p.Side) {
-		for to := Step(men, d) & empty; to != 0; to &= to - 1 {
-			t := bits.TrailingZeros64(to)
-			buf = append(buf, Move{From: uint8(t - d), To: uint8(t)})
-		}
-	}
+	buf = p.appendManMoves(buf, own&^p.Kings, empty)
 	for kings := own & p.Kings; kings != 0; kings &= kings - 1 {
 		k := kings & -kings
 		from := uint8(bits.TrailingZeros64(k))
@@ -64,6 +58,30 @@ func (p *Position) Moves(buf []Move) []Move {
 	return buf
 }
 
+// appendManMoves appends the quiet moves of the men to buf.
+func (p *Position) appendManMoves(buf []Move, men, empty uint64) []Move {
+	for _, d := range forward(p.Side) {
+		for to := Step(men, d) & empty; to != 0; to &= to - 1 {
+			t := bits.TrailingZeros64(to)
+			buf = append(buf, Move{From: uint8(t - d), To: uint8(t)})
+		}
+	}
+	return buf
+}
+
+// kingMoveCount returns the number of quiet moves of kings.
+func kingMoveCount(kings, empty uint64) int {
+	n := 0
+	for _, d := range Directions {
+		// The rays of kings in one direction never share a square: a
+		// king behind another on a diagonal stops at it.
+		for t := Step(kings, d) & empty; t != 0; t = Step(t, d) & empty {
+			n += bits.OnesCount64(t)
+		}
+	}
+	return n
+}
+
 // CountMoves returns len(p.Moves(...)) without listing quiet moves.
 func (p *Position) CountMoves() int {
 	own, opp, empty := p.sides()
@@ -72,20 +90,21 @@ func (p *Position) CountMoves() int {
 		c.search(p, own, opp)
 		return c.n + len(c.more)
 	}
-	men, kings := own&^p.Kings, own&p.Kings
+	men := own &^ p.Kings
 	n := 0
 	for _, d := range forward(p.Side) {
 		n += bits.OnesCount64(Step(men, d) & empty)
 	}
-	for ; kings != 0; kings &= kings - 1 {
-		k := kings & -kings
-		for _, d := range Directions {
-			for t := Step(k, d) & empty; t != 0; t = Step(t, d) & empty {
-				n++
-			}
-		}
-	}
-	return n
+	return n + kingMoveCount(own&p.Kings, empty)
+}
+
+// QuietMoves splits the moves of a position where the side to move has
+// no capture (see HasCapture): it appends the men's moves to buf[:0] and
+// returns them with the number of the kings' moves. It allocates nothing
+// when buf has room for the men's moves.
+func (p *Position) QuietMoves(buf []Move) (men []Move, kingMoves int) {
+	own, _, empty := p.sides()
+	return p.appendManMoves(buf[:0], own&^p.Kings, empty), kingMoveCount(own&p.Kings, empty)
 }
 
 // HasCapture reports whether the side to move must capture.

@@ -180,6 +180,20 @@ func checkMoves(t *testing.T, p Position) {
 	if p.HasCapture() != (len(got) > 0 && p.Moves(nil)[0].IsCapture()) {
 		t.Fatalf("%s: HasCapture wrong", p.FEN())
 	}
+	if !p.HasCapture() {
+		var men []Move
+		kings := 0
+		for _, m := range p.Moves(nil) {
+			if p.Kings&(1<<m.From) != 0 {
+				kings++
+			} else {
+				men = append(men, m)
+			}
+		}
+		if gotMen, gotKings := p.QuietMoves(nil); !slices.Equal(gotMen, men) || gotKings != kings {
+			t.Fatalf("%s: QuietMoves %v and %d king moves, want %v and %d", p.FEN(), gotMen, gotKings, men, kings)
+		}
+	}
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
 		if q.White&q.Black != 0 || q.Kings&^(q.White|q.Black) != 0 ||

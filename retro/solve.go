@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -104,18 +105,19 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 	// Initialise from the moves of every position. Chunks are multiples of
 	// 64 positions, so each word of captures has one writer.
 	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
-		moves := p.Moves(buf)
-		if len(moves) > 0 && moves[0].IsCapture() {
-			captures[id/64] |= 1 << (id % 64)
-		}
+		// Every move leaves the unit but the quiet king moves, which are
+		// only counted.
 		tallies := [2]tally{newTally(), newTally()}
-		for _, m := range moves {
-			if internal(&p, m) {
-				for k := range as {
-					tallies[k].moves++
-				}
-				continue
-			}
+		var leave []draughts.Move
+		if p.HasCapture() {
+			captures[id/64] |= 1 << (id % 64)
+			leave = p.Moves(buf)
+		} else {
+			var kingMoves int
+			leave, kingMoves = p.QuietMoves(buf)
+			tallies[0].moves, tallies[1].moves = uint32(kingMoves), uint32(kingMoves)
+		}
+		for _, m := range leave {
 			o := ext(p.Play(m))
 			if o[0].Value != o[1].Value {
 				differ.Store(true)
@@ -160,8 +162,10 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int) error {
 	res := &result{value: make([]table.Value, u.size()), dist: make([]uint16, u.size())}
 	// decided marks the positions decided so far, so that updates to them
-	// can be skipped: a bitmap small enough to stay in cache.
-	decided := make([]uint64, (u.size()+63)/64)
+	// can be skipped: a bitmap small enough to stay in cache. The positions
+	// with a capture start marked: they have no quiet moves, so their
+	// state is final from the start.
+	decided := slices.Clone(captures)
 	for i := range res.value {
 		res.value[i] = table.Draw
 	}
@@ -189,7 +193,7 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 				res.value[id], res.dist[id] = v, uint16(d)
 				decidedHere++
 				atomic.OrUint64(&decided[id/64], 1<<(id%64))
-				for _, pred := range u.predecessors(id, captures, buf[:0]) {
+				for _, pred := range u.predecessors(id, buf[:0]) {
 					if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
 						continue
 					}
@@ -256,7 +260,7 @@ func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32))
 	for {
 		old := atomic.LoadUint32(s)
 		n := pack(f(unpack(old)))
-		if atomic.CompareAndSwapUint32(s, old, n) {
+		if n == old || atomic.CompareAndSwapUint32(s, old, n) {
 			return n
 		}
 	}

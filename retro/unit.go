@@ -204,12 +204,6 @@ func (u *unit) walk(ctx context.Context, threads int, f func(id int64, p draught
 	})
 }
 
-// internal reports whether the move m of p stays in the unit: a quiet
-// king move.
-func internal(p *draughts.Position, m draughts.Move) bool {
-	return !m.IsCapture() && p.Kings&(1<<m.From) != 0
-}
-
 // maxUnmoves bounds the predecessors of a position in the usual case (six
 // kings have at most 6*17); predecessors appends past it if needed.
 const maxUnmoves = 128
@@ -218,11 +212,11 @@ const maxUnmoves = 128
 func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 
 // predecessors appends to buf the local ids of the positions from which a
-// quiet king move leads to the position id. Those positions are White to
-// move in the pair of id's block: id is the colour flip of the position
-// after White's move (q below). captures marks the positions with a
-// capture, which have no quiet moves.
-func (u *unit) predecessors(id int64, captures []uint64, buf []int64) []int64 {
+// king's move, if quiet, leads to the position id: the positions where
+// White must capture are among them, and the caller skips those. They
+// are White to move in the pair of id's block: id is the colour flip of
+// the position after White's move (q below).
+func (u *unit) predecessors(id int64, buf []int64) []int64 {
 	j := id / u.k
 	b, pair := u.blocks[j], j^1
 	q := table.FlipPlacement(u.g.tables[b.t].Unrank(b.r*u.k + id%u.k)) // White has just moved
@@ -235,9 +229,7 @@ func (u *unit) predecessors(id int64, captures []uint64, buf []int64) []int64 {
 			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
 				r := q
 				r.WhiteKings = r.WhiteKings&^squareBit(to) | squareBit(from)
-				if pred := base + x.RankKings(r); captures[pred/64]&(1<<(pred%64)) == 0 {
-					buf = append(buf, pred)
-				}
+				buf = append(buf, base+x.RankKings(r))
 			}
 		}
 	}
