@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 
@@ -76,10 +77,17 @@ type result struct {
 
 // analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
-	state   []uint32
+	state []uint32
+	// pending marks the undecided positions that will be decided at
+	// some distance: a win is known, or every move loses. A pass goes
+	// through them only.
+	pending []uint64
 	horizon atomic.Uint32 // greatest finite distance seen so far
 	res     *result
 }
+
+// pend marks position id pending, from any goroutine.
+func (a *analysis) pend(id int64) { atomic.OrUint64(&a.pending[id/64], 1<<(id%64)) }
 
 func (a *analysis) raise(d uint32) {
 	for h := a.horizon.Load(); d > h && !a.horizon.CompareAndSwap(h, d); h = a.horizon.Load() {
@@ -98,12 +106,12 @@ func (a *analysis) raise(d uint32) {
 func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
 	as := make([]*analysis, 2)
 	for k := range as {
-		as[k] = &analysis{state: make([]uint32, u.size())}
+		as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
 	}
 	captures = make([]uint64, (u.size()+63)/64)
 	var differ atomic.Bool
 	// Initialise from the moves of every position. Chunks are multiples of
-	// 64 positions, so each word of captures has one writer.
+	// 64 positions, so each word of captures and pending has one writer.
 	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
 		// Every move leaves the unit but the quiet king moves, which are
 		// only counted.
@@ -132,8 +140,10 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 			}
 			if t.win != noDist {
 				a.raise(t.win)
+				a.pending[id/64] |= 1 << (id % 64)
 			} else if t.moves == 0 && t.loss != noLoss {
 				a.raise(t.loss)
+				a.pending[id/64] |= 1 << (id % 64)
 			}
 			a.state[id] = pack(t.moves, t.win, t.loss)
 		}
@@ -176,46 +186,47 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 			var buf [maxUnmoves]int64
 			var decidedHere int64
 			defer func() { u.work.Add(decidedHere) }()
-			for id := lo; id < hi; id++ {
-				if res.value[id] != table.Draw {
-					continue
-				}
-				moves, win, loss := unpack(atomic.LoadUint32(&state[id]))
-				var v table.Value
-				switch {
-				case win == d:
-					v = table.Win
-				case moves == 0 && loss == d:
-					v = table.Loss
-				default:
-					continue
-				}
-				res.value[id], res.dist[id] = v, uint16(d)
-				decidedHere++
-				atomic.OrUint64(&decided[id/64], 1<<(id%64))
-				for _, pred := range u.predecessors(id, buf[:0]) {
-					if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
+			for w := lo / 64; w < (hi+63)/64; w++ {
+				for set := atomic.LoadUint64(&a.pending[w]); set != 0; set &= set - 1 {
+					id := w*64 + int64(bits.TrailingZeros64(set))
+					if res.value[id] != table.Draw { // pended again as it was decided
+						atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
 						continue
 					}
-					if v == table.Loss {
-						update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
-							return moves, min(win, d+1), loss
-						})
-						a.raise(d + 1)
+					v, ok := a.decide(id, d)
+					if !ok {
 						continue
 					}
-					// The predecessor's move to id loses: raise its loss
-					// distance and count the move off in one step, so that
-					// a reader who sees no moves left sees the final
-					// distance.
-					moves, _, loss := unpack(update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
-						if loss != noLoss {
-							loss = max(loss, d+1)
+					atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
+					res.value[id], res.dist[id] = v, uint16(d)
+					decidedHere++
+					atomic.OrUint64(&decided[id/64], 1<<(id%64))
+					for _, pred := range u.predecessors(id, buf[:0]) {
+						if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
+							continue
 						}
-						return moves - 1, win, loss
-					}))
-					if moves == 0 && loss != noLoss {
-						a.raise(loss)
+						if v == table.Loss {
+							update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
+								return moves, min(win, d+1), loss
+							})
+							a.raise(d + 1)
+							a.pend(pred)
+							continue
+						}
+						// The predecessor's move to id loses: raise its loss
+						// distance and count the move off in one step, so that
+						// a reader who sees no moves left sees the final
+						// distance.
+						moves, _, loss := unpack(update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
+							if loss != noLoss {
+								loss = max(loss, d+1)
+							}
+							return moves - 1, win, loss
+						}))
+						if moves == 0 && loss != noLoss {
+							a.raise(loss)
+							a.pend(pred)
+						}
 					}
 				}
 			}
@@ -229,6 +240,20 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 		}
 	}
 	return nil
+}
+
+// decide returns the value of the pending position id if it is decided
+// at distance d: a win if its least win distance is d, a loss if every
+// move loses and its greatest loss distance is d.
+func (a *analysis) decide(id int64, d uint32) (table.Value, bool) {
+	moves, win, loss := unpack(atomic.LoadUint32(&a.state[id]))
+	switch {
+	case win == d:
+		return table.Win, true
+	case moves == 0 && loss == d:
+		return table.Loss, true
+	}
+	return table.Draw, false
 }
 
 // tally sums up the moves of a position into the fields of its state.
