@@ -225,11 +225,10 @@ func (u *unit) predecessors(id int64, buf []int64) []int64 {
 	x, base := u.g.tables[u.blocks[pair].t], pair*u.k
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
 		to := kings & -kings
+		km := x.MoveWhiteKing(q, squareBit(to))
 		for _, d := range draughts.Directions {
 			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
-				r := q
-				r.WhiteKings = r.WhiteKings&^squareBit(to) | squareBit(from)
-				buf = append(buf, base+x.RankKings(r))
+				buf = append(buf, base+km.RankTo(squareBit(from)))
 			}
 		}
 	}
