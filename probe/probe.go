@@ -64,6 +64,10 @@ func (e *MissingError) Error() string { return fmt.Sprintf("probe: no table for 
 // Unwrap returns ErrMissing.
 func (e *MissingError) Unwrap() error { return ErrMissing }
 
+// ErrIllegal is wrapped by the error of a probe of a position that no
+// table holds: not a legal position, or one whose game is over.
+var ErrIllegal = errors.New("not a legal position")
+
 // ErrNotCached is the error of a cache-only probe (ProbeCached,
 // ValueCached) that would have to read a table file.
 var ErrNotCached = errors.New("probe: not in cache")
@@ -203,8 +207,8 @@ func (f *file) open() (err error) {
 // pieces is lost at distance 0 without a table. Probe returns a
 // *MissingError if a table it needs is not in the directory, an error
 // wrapping codec.ErrCorrupt (naming the file and block) if a table is
-// damaged, and an error for a position that is not legal or whose side to
-// move has pieces but the other side none.
+// damaged, and an error wrapping ErrIllegal for a position that is not
+// legal or whose side to move has pieces but the other side none.
 func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
 	return t.probe(p, false)
 }
@@ -243,9 +247,9 @@ func check(p *draughts.Position) error {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
 		p.White&^p.Kings&draughts.WhiteCrown != 0 || p.Black&^p.Kings&draughts.BlackCrown != 0:
-		return fmt.Errorf("probe: not a legal position: %s", p.FEN())
+		return fmt.Errorf("probe: %w: %s", ErrIllegal, p.FEN())
 	case p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0:
-		return fmt.Errorf("probe: %s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())
+		return fmt.Errorf("probe: %s: %v has no pieces: the game is over: %w", p.FEN(), p.Side.Opponent(), ErrIllegal)
 	}
 	return nil
 }

@@ -222,13 +222,13 @@ func TestKnownFacts(t *testing.T) {
 func TestErrors(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, s := range []string{"W:WK10", "B:W:BK10"} {
-		if r, err := tables.Probe(fen(t, s)); err == nil || errors.Is(err, ErrMissing) {
-			t.Errorf("%s (the side not to move has no pieces): %+v %v, want an error", s, r, err)
+		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) {
+			t.Errorf("%s (the side not to move has no pieces): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
-	if _, err := tables.Probe(illegal); err == nil {
-		t.Errorf("a man on its crowning row: no error")
+	if _, err := tables.Probe(illegal); !errors.Is(err, ErrIllegal) {
+		t.Errorf("a man on its crowning row: %v, want ErrIllegal", err)
 	}
 	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"))
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
