@@ -61,10 +61,21 @@ func (t *Tables) ValueCached(p draughts.Position, c Clocks) (table.Value, error)
 
 func (t *Tables) value(p draughts.Position, c Clocks, cachedOnly bool) (table.Value, error) {
 	e, err := t.probe(p, cachedOnly)
-	if err != nil || p.Pieces(p.Side) == 0 {
-		return e.Rules, err
+	if err != nil {
+		return 0, err
 	}
-	return e.RulesWith(table.ClassOf(table.MaterialOf(&p)), c.Class), nil
+	return c.Value(&p, e), nil
+}
+
+// Value returns the value under the rules with the clocks c of the
+// position p whose probe is e: the rules value if p's class clock is full
+// or p has none, else the value its class distance gives
+// (table.Entry.RulesWith).
+func (c Clocks) Value(p *draughts.Position, e table.Entry) table.Value {
+	if p.Pieces(p.Side) == 0 {
+		return e.Rules
+	}
+	return e.RulesWith(table.ClassOf(table.MaterialOf(p)), c.Class)
 }
 
 // RootMove is a legal move of a position and what playing it leads to.
@@ -101,13 +112,9 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := e.Rules
-		if q.Pieces(q.Side) != 0 {
-			to := table.ClassOf(table.MaterialOf(&q))
-			v = e.RulesWith(to, c.after(from, to).Class)
-			if q.CountMoves() == 0 {
-				e.DTW = 0
-			}
+		v := c.after(from, table.ClassOf(table.MaterialOf(&q))).Value(&q, e)
+		if q.Pieces(q.Side) != 0 && q.CountMoves() == 0 {
+			e.DTW = 0
 		}
 		if over {
 			v = table.Draw
