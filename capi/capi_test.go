@@ -128,7 +128,7 @@ func TestC(t *testing.T) {
 	over.Side = draughts.White
 	add(over, 5) // the game is over: illegal
 	for _, l := range []string{
-		"0 0x200 0 0x200 0 -1",         // two pieces on square 10
+		"0 0x200 0 0x200 0 -1",          // two pieces on square 10
 		"0 0x4000000000000 0 0x10 0 -1", // square 51
 		"0 0x200 0 0x10 2 -1",           // no such side
 	} {
