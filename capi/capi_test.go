@@ -168,3 +168,40 @@ func TestCOpenError(t *testing.T) {
 		t.Errorf("a directory without tables: %v, %q; want a failure naming MANIFEST.json in one line", err, out)
 	}
 }
+
+// BenchmarkC runs the C example's benchmark: b.N cached-only probes from
+// each of 1 and 2 threads, of quiet KMvK positions and of positions with
+// a capture to search, through dtb_probe and dtb_probe_value. It reports
+// the wall time per probe the example measured, all threads together,
+// the cost of the call from C into Go included.
+func BenchmarkC(b *testing.B) {
+	example := buildExample(b)
+	m := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 1}
+	x := index.New(m)
+	for _, capture := range []bool{false, true} {
+		var in bytes.Buffer
+		for i := int64(0); i < x.Size() && in.Len() < 4096*32; i += 7 {
+			if p := table.Position(x.Unrank(i)); p.HasCapture() == capture {
+				in.WriteString(line(p, probe.FullClock))
+			}
+		}
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("capture=%v/threads=%d", capture, threads), func(b *testing.B) {
+				cmd := exec.Command(example, golden, "--bench", fmt.Sprint(threads), fmt.Sprint(b.N))
+				cmd.Stdin = bytes.NewReader(in.Bytes())
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				var probeNS, valueNS float64
+				var probeFailed, valueFailed int
+				if _, err := fmt.Sscanf(string(out), "probe %f ns/probe %d failed\nvalue %f ns/probe %d failed",
+					&probeNS, &probeFailed, &valueNS, &valueFailed); err != nil || probeFailed+valueFailed > 0 {
+					b.Fatalf("%v: %s", err, out)
+				}
+				b.ReportMetric(probeNS, "ns/probe")
+				b.ReportMetric(valueNS, "ns/value")
+			})
+		}
+	}
+}
