@@ -1,85 +1,88 @@
 package probe
 
 import (
-	"container/list"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// The cache has 1<<shardBits independently locked shards.
-const (
-	shardBits = 4
-	shards    = 1 << shardBits
-)
-
-// cache keeps decoded blocks, least recently used out first. An entry
-// holds one block of positions of one file, every column probe reads
-// decoded, so that a probe takes one lock. An entry belongs to one shard
-// by its key; each shard has its own lock and an equal part of the byte
-// budget. Blocks are read and decoded outside the lock, so two goroutines
-// missing the same block may both decode it.
+// cache keeps decoded blocks within a byte budget. Each file has a slot
+// per block (file.blocks), so a probe whose block is cached takes no lock:
+// it loads the slot and marks the block used. A miss reads and decodes the
+// block outside any lock, then takes the cache's lock for the few steps
+// of storing it: evicting blocks by the clock algorithm (a block used
+// since the hand last passed gets another round) and filling the slot.
+// Two goroutines missing the same block may both decode it; the first to
+// store it wins.
 type cache struct {
-	shards [shards]shard
-}
-
-type shard struct {
-	mu    sync.Mutex
 	limit int64 // bytes
-	size  int64
-	lru   list.List // of *block, most recently used first
-	index map[uint64]*list.Element
+
+	mu   sync.Mutex // guards what follows
+	size int64      // bytes of the blocks in ring
+	ring []*block   // the cached blocks
+	hand int        // next block of ring to consider for eviction
 }
 
-// block is block number n of a file, every column decoded.
+// block is one block of a file, every column decoded.
 type block struct {
-	key  uint64
 	cols table.Columns
 	size int64
+	slot *atomic.Pointer[block] // the file's slot that holds it
+	used atomic.Bool            // probed since the hand last passed
 }
 
-func (c *cache) init(bytes int64) {
-	for i := range c.shards {
-		c.shards[i].limit = bytes / shards
-		c.shards[i].index = make(map[uint64]*list.Element)
-	}
-}
-
-// get returns block n of f. The caller must not modify it.
-func (c *cache) get(f *file, n int64) (*block, error) {
-	// File ids are below 1<<16 (there are fewer materials of up to
-	// maxPieces), and no file has 1<<48 blocks: its block table would take
-	// 4 PiB.
-	key := uint64(n)<<16 | uint64(f.id)
-	s := &c.shards[key*0x9e3779b97f4a7c15>>(64-shardBits)]
-	s.mu.Lock()
-	if e := s.index[key]; e != nil {
-		s.lru.MoveToFront(e)
-		b := e.Value.(*block)
-		s.mu.Unlock()
+// get returns block n of f, reading it unless cachedOnly is set, in which
+// case a block not in the cache is ErrNotCached. The caller must not
+// modify the block.
+func (c *cache) get(f *file, n int64, cachedOnly bool) (*block, error) {
+	slot := &f.blocks[n]
+	if b := slot.Load(); b != nil {
+		if !b.used.Load() { // no write, so no cache line bouncing, once marked
+			b.used.Store(true)
+		}
 		return b, nil
 	}
-	s.mu.Unlock()
-
+	if cachedOnly {
+		return nil, ErrNotCached
+	}
 	cols, err := f.r.ReadBlock(int(n))
 	if err != nil {
 		return nil, err
 	}
-	b := &block{key: key, cols: cols}
+	b := &block{cols: cols, slot: slot}
 	for _, c := range cols {
 		b.size += int64(len(c))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.index[key]; e != nil { // decoded meanwhile by another goroutine
-		return e.Value.(*block), nil
+	return c.store(b), nil
+}
+
+// store puts b in its slot, evicting blocks until it fits, and returns it;
+// or returns the block another goroutine stored there meanwhile.
+func (c *cache) store(b *block) *block {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := b.slot.Load(); old != nil {
+		return old
 	}
-	s.index[key] = s.lru.PushFront(b)
-	s.size += b.size
-	for s.size > s.limit {
-		old := s.lru.Remove(s.lru.Back()).(*block)
-		delete(s.index, old.key)
-		s.size -= old.size
+	for c.size+b.size > c.limit && len(c.ring) > 0 {
+		v := c.ring[c.hand]
+		if v.used.Load() {
+			v.used.Store(false)
+			c.hand = (c.hand + 1) % len(c.ring)
+			continue
+		}
+		v.slot.Store(nil)
+		c.size -= v.size
+		last := len(c.ring) - 1
+		c.ring[c.hand], c.ring[last] = c.ring[last], nil
+		c.ring = c.ring[:last]
+		if c.hand == last {
+			c.hand = 0
+		}
 	}
-	return b, nil
+	c.ring = append(c.ring, b)
+	c.size += b.size
+	b.slot.Store(b)
+	return b
 }

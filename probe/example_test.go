@@ -47,3 +47,30 @@ func Example() {
 	// W:W28:BK23: win, distance -1, dtw 1
 	// [KvK KvM MvK MvM]
 }
+
+// ExampleTables_RootMoves lists the moves of a KMvK position won in 9
+// plies, best first, with 9 plies left on the class clock and with 8,
+// when the win no longer fits.
+func ExampleTables_RootMoves() {
+	t, err := probe.Open("../testdata/golden", probe.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer t.Close()
+	pos, err := draughts.ParseFEN("W:WK2,6:BK50")
+	if err != nil {
+		panic(err)
+	}
+	for _, plies := range []int{9, 8} {
+		moves, err := t.RootMoves(pos, probe.Clocks{Class: plies})
+		if err != nil {
+			panic(err)
+		}
+		best := moves[0]
+		fmt.Printf("%d plies left: %d moves, best %s: %v (theoretical %v in %d)\n",
+			plies, len(moves), pos.Notation(best.Move), best.Value, best.Entry.Theory, best.Entry.Distance)
+	}
+	// Output:
+	// 9 plies left: 10 moves, best 2-11: win (theoretical win in 9)
+	// 8 plies left: 10 moves, best 2-11: draw (theoretical win in 9)
+}

@@ -16,7 +16,7 @@ import (
 // table stays in memory as long as t, 1 to 4 bytes a position by its
 // columns. Preloading a table again does nothing.
 func (t *Tables) Preload(m index.Material) error {
-	f, err := t.file(m)
+	f, err := t.file(m, false)
 	if err != nil || f.mem.Load() != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (t *Tables) resolve(f *file, b *block) error {
 				if !p.HasCapture() {
 					continue
 				}
-				r, err := t.captures(&p, f)
+				r, err := t.captures(&p, f, false)
 				if err != nil {
 					return err
 				}

@@ -10,14 +10,21 @@
 //
 // Open reads the directory's manifest; each table file is opened on its
 // first use. A Tables is safe for concurrent use by many goroutines: files
-// are opened once, and decoded blocks are kept in a bounded cache split
-// into shards with a lock each, so probes of different blocks rarely wait
-// for each other.
+// are opened once, and decoded blocks are kept in a bounded cache that a
+// probe of a cached block reads without taking a lock (see cache.go).
 //
 // Probe returns exactly what the generator (package retro) computed,
 // including for positions whose side to move must capture: those hold no
 // real value on disk (table.RulesCapturesDontCare) and are resolved by a
 // search over the captures, each capture's result probed in turn.
+//
+// For a search, ProbeCached never touches the disk: it answers
+// ErrNotCached where Probe would read a block. Value and ValueCached
+// return the rules value alone under the game's running clocks (Clocks).
+// At the root, RootMoves values every legal move, best first:
+//
+//	moves, err := t.RootMoves(pos, probe.Clocks{Class: probe.FullClock})
+//	// moves[0].Move is the best move, moves[0].Value its value
 package probe
 
 import (
@@ -57,6 +64,14 @@ func (e *MissingError) Error() string { return fmt.Sprintf("probe: no table for 
 // Unwrap returns ErrMissing.
 func (e *MissingError) Unwrap() error { return ErrMissing }
 
+// ErrIllegal is wrapped by the error of a probe of a position that no
+// table holds: not a legal position, or one whose game is over.
+var ErrIllegal = errors.New("not a legal position")
+
+// ErrNotCached is the error of a cache-only probe (ProbeCached,
+// ValueCached) that would have to read a table file.
+var ErrNotCached = errors.New("probe: not in cache")
+
 // maxPieces is the most pieces a material may have: the index of some
 // materials with more does not fit in an int64.
 const maxPieces = 14
@@ -70,17 +85,18 @@ type Tables struct {
 
 // file is one table file, opened on first use.
 type file struct {
-	id    int // key of its blocks in the cache
 	path  string
 	m     index.Material
 	class table.Class
 
 	once      sync.Once
-	err       error // of opening
+	opened    atomic.Bool // once has run: err, r, x, blockSize and blocks are set
+	err       error       // of opening
 	r         *table.File
 	x         *index.Index
 	blockSize int64
-	mem       atomic.Pointer[block] // the whole table after Preload, capture positions resolved
+	blocks    []atomic.Pointer[block] // the cached blocks, by number
+	mem       atomic.Pointer[block]   // the whole table after Preload, capture positions resolved
 }
 
 var errClosed = errors.New("probe: tables closed")
@@ -111,9 +127,7 @@ func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20
 	}
-	t := &Tables{files: map[uint32]*file{}}
-	t.cache.init(o.CacheBytes)
-	return t
+	return &Tables{files: map[uint32]*file{}, cache: cache{limit: o.CacheBytes}}
 }
 
 // Add adds the table of m in the file at path, which is opened on its
@@ -122,7 +136,7 @@ func (t *Tables) Add(m index.Material, path string) error {
 	if t.files[materialKey(m)] != nil || m.Pieces() > maxPieces {
 		return fmt.Errorf("duplicate or more than %d pieces", maxPieces)
 	}
-	t.files[materialKey(m)] = &file{id: len(t.files), path: path, m: m, class: table.ClassOf(m)}
+	t.files[materialKey(m)] = &file{path: path, m: m, class: table.ClassOf(m)}
 	i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
 	t.mats = slices.Insert(t.mats, i, m)
 	return nil
@@ -146,7 +160,7 @@ func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
 
 // Header returns the file header of the table of m.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
-	f, err := t.file(m)
+	f, err := t.file(m, false)
 	if err != nil {
 		return codec.Header{}, err
 	}
@@ -159,13 +173,22 @@ func materialKey(m index.Material) uint32 {
 	return uint32(m.WhiteMen)<<24 | uint32(m.WhiteKings)<<16 | uint32(m.BlackMen)<<8 | uint32(m.BlackKings)
 }
 
-// file returns the opened table of m.
-func (t *Tables) file(m index.Material) (*file, error) {
+// file returns the opened table of m, opening it unless cachedOnly is
+// set, in which case a table not yet opened is ErrNotCached.
+func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
 	f := t.files[materialKey(m)]
 	if f == nil || f.m != m {
 		return nil, &MissingError{Material: m}
 	}
-	f.once.Do(func() { f.err = f.open() })
+	if !f.opened.Load() {
+		if cachedOnly {
+			return nil, ErrNotCached
+		}
+		f.once.Do(func() {
+			f.err = f.open()
+			f.opened.Store(true)
+		})
+	}
 	return f, f.err
 }
 
@@ -176,6 +199,7 @@ func (f *file) open() (err error) {
 	}
 	f.x = index.New(f.m)
 	f.blockSize = int64(f.r.Header().BlockSize)
+	f.blocks = make([]atomic.Pointer[block], (f.x.Size()+f.blockSize-1)/f.blockSize)
 	return nil
 }
 
@@ -183,23 +207,36 @@ func (f *file) open() (err error) {
 // pieces is lost at distance 0 without a table. Probe returns a
 // *MissingError if a table it needs is not in the directory, an error
 // wrapping codec.ErrCorrupt (naming the file and block) if a table is
-// damaged, and an error for a position that is not legal or whose side to
-// move has pieces but the other side none.
+// damaged, and an error wrapping ErrIllegal for a position that is not
+// legal or whose side to move has pieces but the other side none.
 func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
+	return t.probe(p, false)
+}
+
+// ProbeCached is Probe without reading the disk: where Probe would open a
+// table file or read a block not in the cache, it returns ErrNotCached.
+// A search can call it at every node and leave the reads to probes near
+// the root.
+func (t *Tables) ProbeCached(p draughts.Position) (table.Entry, error) {
+	return t.probe(p, true)
+}
+
+// probe is Probe, or ProbeCached if cachedOnly is set.
+func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, error) {
 	if err := check(&p); err != nil {
 		return table.Entry{}, err
 	}
 	if p.Pieces(p.Side) == 0 {
 		return table.Entry{Rules: table.Loss, Theory: table.Loss}, nil
 	}
-	f, err := t.file(table.MaterialOf(&p))
+	f, err := t.file(table.MaterialOf(&p), cachedOnly)
 	if err != nil {
 		return table.Entry{}, err
 	}
 	if f.mem.Load() == nil && p.HasCapture() { // a don't-care on disk
-		return t.captures(&p, f)
+		return t.captures(&p, f, cachedOnly)
 	}
-	return t.stored(f, f.x.Rank(table.Placement(&p)))
+	return t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)
 }
 
 // check reports a position that no table holds: pieces off the board or on
@@ -210,19 +247,20 @@ func check(p *draughts.Position) error {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
 		p.White&^p.Kings&draughts.WhiteCrown != 0 || p.Black&^p.Kings&draughts.BlackCrown != 0:
-		return fmt.Errorf("probe: not a legal position: %s", p.FEN())
+		return fmt.Errorf("probe: %w: %s", ErrIllegal, p.FEN())
 	case p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0:
-		return fmt.Errorf("probe: %s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())
+		return fmt.Errorf("probe: %s: %v has no pieces: the game is over: %w", p.FEN(), p.Side.Opponent(), ErrIllegal)
 	}
 	return nil
 }
 
-// stored returns the values stored for entry i of f.
-func (t *Tables) stored(f *file, i int64) (table.Entry, error) {
+// stored returns the values stored for entry i of f, reading its block
+// unless cachedOnly is set.
+func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) {
 	b, j := f.mem.Load(), int(i)
 	if b == nil {
 		var err error
-		if b, err = t.cache.get(f, i/f.blockSize); err != nil {
+		if b, err = t.cache.get(f, i/f.blockSize, cachedOnly); err != nil {
 			return table.Entry{}, err
 		}
 		j = int(i % f.blockSize)
@@ -238,14 +276,15 @@ func (t *Tables) stored(f *file, i int64) (table.Entry, error) {
 // does: from its successors, each probed in turn, the winner choosing the
 // shortest win and the loser the longest loss; under the rules each
 // successor's outcome is seen through the clock that carries over the
-// capture (table.RulesOutcome).
-func (t *Tables) captures(p *draughts.Position, f *file) (table.Entry, error) {
+// capture (table.RulesOutcome). With cachedOnly set, a successor not in
+// the cache is ErrNotCached.
+func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table.Entry, error) {
 	var theory, rules table.Minimax
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
 		q := p.Play(m)
-		s, err := t.Probe(q)
+		s, err := t.probe(q, cachedOnly)
 		if err != nil {
 			return table.Entry{}, err
 		}

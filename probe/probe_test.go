@@ -222,13 +222,13 @@ func TestKnownFacts(t *testing.T) {
 func TestErrors(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, s := range []string{"W:WK10", "B:W:BK10"} {
-		if r, err := tables.Probe(fen(t, s)); err == nil || errors.Is(err, ErrMissing) {
-			t.Errorf("%s (the side not to move has no pieces): %+v %v, want an error", s, r, err)
+		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) {
+			t.Errorf("%s (the side not to move has no pieces): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
-	if _, err := tables.Probe(illegal); err == nil {
-		t.Errorf("a man on its crowning row: no error")
+	if _, err := tables.Probe(illegal); !errors.Is(err, ErrIllegal) {
+		t.Errorf("a man on its crowning row: %v, want ErrIllegal", err)
 	}
 	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"))
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
@@ -294,7 +294,7 @@ func TestConcurrent(t *testing.T) {
 	for i, p := range positions {
 		want[i] = mustProbe(t, ref, p)
 	}
-	tables := open(t, dir, Options{CacheBytes: 4 << 20}) // evicts some blocks
+	tables := open(t, dir, Options{CacheBytes: 512 << 10}) // two blocks at most: evicts
 	var wg sync.WaitGroup
 	for g := range 16 {
 		wg.Go(func() {
@@ -308,45 +308,31 @@ func TestConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if c := &tables.cache; c.size > c.limit {
+		t.Errorf("cache holds %d bytes, more than its %d", c.size, c.limit)
+	}
 }
 
-// quietPositions returns n random quiet positions of a 3-piece table.
-func quietPositions(n int) []draughts.Position {
+// positions returns n random positions of KMvK (value, distance and dtw
+// columns) with a capture or without, as capture says.
+func positions(n int, capture bool) []draughts.Position {
 	x := index.New(index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 1})
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out []draughts.Position
 	for len(out) < n {
 		p := table.Position(x.Unrank(rng.Int64N(x.Size())))
-		if !p.HasCapture() {
+		if p.HasCapture() == capture {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// BenchmarkProbe probes random quiet KMvK positions (value, distance and
-// dtw columns) with a warm cache.
-func BenchmarkProbe(b *testing.B) {
-	tables := open(b, dir, Options{})
-	positions := quietPositions(4096)
-	for _, p := range positions {
-		mustProbe(b, tables, p)
-	}
-	i := 0
-	for b.Loop() {
-		if _, err := tables.Probe(positions[i%len(positions)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
-}
-
-// BenchmarkProbeParallel is BenchmarkProbe from GOMAXPROCS goroutines; its
-// ns/probe is wall time per probe, all goroutines together.
-func BenchmarkProbeParallel(b *testing.B) {
-	tables := open(b, dir, Options{})
-	positions := quietPositions(4096)
+// benchmark calls probe on the positions in turn from GOMAXPROCS
+// goroutines (go test -cpu 1,2 sets it), after probing each once with
+// tables.Probe, and reports the wall time per probe, all goroutines
+// together.
+func benchmark(b *testing.B, tables *Tables, positions []draughts.Position, probe func(draughts.Position) error) {
 	for _, p := range positions {
 		mustProbe(b, tables, p)
 	}
@@ -354,7 +340,7 @@ func BenchmarkProbeParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := rand.IntN(len(positions))
 		for pb.Next() {
-			if _, err := tables.Probe(positions[i%len(positions)]); err != nil {
+			if err := probe(positions[i%len(positions)]); err != nil {
 				b.Error(err)
 				return
 			}
@@ -362,6 +348,55 @@ func BenchmarkProbeParallel(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
+}
+
+// BenchmarkProbe probes quiet positions whose blocks are cached.
+func BenchmarkProbe(b *testing.B) {
+	tables := open(b, dir, Options{})
+	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
+		_, err := tables.Probe(p)
+		return err
+	})
+}
+
+// BenchmarkProbeCached is BenchmarkProbe through ProbeCached.
+func BenchmarkProbeCached(b *testing.B) {
+	tables := open(b, dir, Options{})
+	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
+		_, err := tables.ProbeCached(p)
+		return err
+	})
+}
+
+// BenchmarkValue is BenchmarkProbe through ValueCached, the rules value
+// alone.
+func BenchmarkValue(b *testing.B) {
+	tables := open(b, dir, Options{})
+	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
+		_, err := tables.ValueCached(p, Clocks{Class: FullClock})
+		return err
+	})
+}
+
+// BenchmarkProbeCapture probes positions whose side to move must capture:
+// a search over the captures, each successor probed from the cache.
+func BenchmarkProbeCapture(b *testing.B) {
+	tables := open(b, dir, Options{})
+	benchmark(b, tables, positions(4096, true), func(p draughts.Position) error {
+		_, err := tables.Probe(p)
+		return err
+	})
+}
+
+// BenchmarkProbeDecode probes quiet positions through a cache too small
+// for a block: every probe reads and decodes its block (from the page
+// cache of the operating system).
+func BenchmarkProbeDecode(b *testing.B) {
+	tables := open(b, dir, Options{CacheBytes: 1})
+	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
+		_, err := tables.Probe(p)
+		return err
+	})
 }
 
 // TestPreload checks that probes of preloaded tables give what probes

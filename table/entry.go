@@ -68,6 +68,22 @@ func (e Entry) RulesOutcome(from, to Class) Outcome {
 	return Outcome{Value: e.Theory, Dist: e.Distance}
 }
 
+// RulesWith returns the value under the rules of a position of class c
+// with entry e when its class clock has budget plies left: with r >= d
+// plies left a position at class distance d has its theoretical value,
+// with fewer it is drawn (docs/rules.md). A negative budget, or one of
+// c's full budget or more, is a full clock: the value is e.Rules. Outside
+// classes A and B there is no clock and the value is e.Rules.
+func (e Entry) RulesWith(c Class, budget int) Value {
+	if c == NoClass || budget < 0 || budget >= c.Budget() {
+		return e.Rules
+	}
+	if e.Distance >= 0 && e.Distance <= budget {
+		return e.Theory
+	}
+	return Draw
+}
+
 // entryJSON is the JSON form of an Entry: missing distances are null.
 type entryJSON struct {
 	Rules    Value `json:"rules"`

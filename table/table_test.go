@@ -49,6 +49,29 @@ func TestRulesOutcome(t *testing.T) {
 	}
 }
 
+func TestRulesWith(t *testing.T) {
+	for _, c := range []struct {
+		e      Entry
+		class  Class
+		budget int
+		want   Value
+	}{
+		{Entry{Win, Win, 9, 9}, ClassB, 10, Win},     // full clock
+		{Entry{Win, Win, 9, 9}, ClassB, 9, Win},      // just enough
+		{Entry{Win, Win, 9, 9}, ClassB, 8, Draw},     // too few plies left
+		{Entry{Win, Win, 9, 9}, ClassB, -1, Win},     // negative: full
+		{Entry{Draw, Win, 33, 35}, ClassA, 40, Draw}, // above the budget: full, drawn
+		{Entry{Loss, Loss, 0, 0}, ClassA, 0, Loss},   // no move with no ply left: lost (rule 5)
+		{Entry{Loss, Loss, 2, 2}, ClassA, 1, Draw},
+		{Entry{Draw, Draw, -1, -1}, ClassA, 5, Draw},
+		{Entry{Win, Win, -1, 7}, NoClass, 0, Win}, // no clock
+	} {
+		if got := c.e.RulesWith(c.class, c.budget); got != c.want {
+			t.Errorf("%+v.RulesWith(%d, %d) = %v, want %v", c.e, c.class, c.budget, got, c.want)
+		}
+	}
+}
+
 func TestNewEntry(t *testing.T) {
 	for _, c := range []struct {
 		class         Class

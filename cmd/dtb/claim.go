@@ -140,7 +140,7 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 		if x == nil {
 			return nil
 		}
-		return &fenEntry{x.Position.FEN(), x.Entry}
+		return &fenEntry{FEN: x.Position.FEN(), Entry: x.Entry}
 	}
 	type longest struct {
 		Distance *fenEntry `json:"distance"`

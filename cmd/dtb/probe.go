@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -18,6 +19,8 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}`)
+			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
+			clock := fs.Int("class-clock", probe.FullClock, "plies left on the class clock (16-move and 5-move rules) of class A and B positions; negative: full")
 			return func(e *env, args []string) error {
 				if len(args) == 0 {
 					return badInput("expected one or more FEN arguments")
@@ -40,19 +43,28 @@ func init() {
 				defer t.Close()
 				enc := json.NewEncoder(e.stdout)
 				failed := 0
+				clocks := probe.Clocks{Class: *clock}
 				for _, p := range positions {
 					r, err := t.Probe(p)
+					var root []probe.RootMove
+					if err == nil && *moves {
+						root, err = t.RootMoves(p, clocks)
+					}
 					if err != nil {
 						fmt.Fprintf(e.stderr, "dtb probe: %s\n", probeError(p, *dir, err))
 						failed++
 						continue
 					}
-					if *asJSON {
-						err = enc.Encode(fenEntry{p.FEN(), r})
-					} else {
-						_, err = fmt.Fprintf(e.stdout, "%s  %s\n", p.FEN(), describe(r))
+					r.Rules = clocks.Value(&p, r)
+					f := fenEntry{FEN: p.FEN(), Entry: r}
+					if *moves {
+						f.Moves = []moveEntry{} // a position without a move has "moves":[]
 					}
-					if err != nil {
+					for _, m := range root {
+						m.Entry.Rules = m.Value
+						f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry})
+					}
+					if err := f.write(e.stdout, enc, *asJSON); err != nil {
 						return err
 					}
 				}
@@ -80,24 +92,64 @@ func probeError(p draughts.Position, dir string, err error) string {
 	return fmt.Sprintf("%s: %s (build it with: dtb gen --only %s --out %s)", p.FEN(), why, own, dir)
 }
 
-// fenEntry is a position and its table entry, in JSON one object with the
-// entry's keys as table.Entry writes them after the FEN:
-// {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}.
+// fenEntry is a position, its table entry and, with --moves, its moves.
+// In JSON it is one object with the entry's keys as table.Entry writes
+// them after the FEN, and the moves last:
+// {"fen":"W:WK10:BK5","rules":"win",…,"moves":[{"move":"10-46","rules":"win",…},…]}.
 type fenEntry struct {
 	FEN   string
 	Entry table.Entry
+	Moves []moveEntry // nil: not asked for
+}
+
+// moveEntry is a move and its entry seen from the mover, in JSON
+// {"move":"10-46","rules":"win",…}.
+type moveEntry struct {
+	Move  string
+	Entry table.Entry
+}
+
+// write writes f in JSON to enc or in words to w.
+func (f fenEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
+	if asJSON {
+		return enc.Encode(f)
+	}
+	if _, err := fmt.Fprintf(w, "%s  %s\n", f.FEN, describe(f.Entry)); err != nil {
+		return err
+	}
+	for _, m := range f.Moves {
+		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (f fenEntry) MarshalJSON() ([]byte, error) {
-	fen, err := json.Marshal(f.FEN)
+	b, err := keyEntry("fen", f.FEN, f.Entry)
+	if err != nil || f.Moves == nil {
+		return b, err
+	}
+	moves, err := json.Marshal(f.Moves)
 	if err != nil {
 		return nil, err
 	}
-	e, err := json.Marshal(f.Entry) // {"rules":…}
+	return fmt.Appendf(b[:len(b)-1], `,"moves":%s}`, moves), nil
+}
+
+func (m moveEntry) MarshalJSON() ([]byte, error) { return keyEntry("move", m.Move, m.Entry) }
+
+// keyEntry returns the JSON object of e with "key":value in front.
+func keyEntry(key, value string, e table.Entry) ([]byte, error) {
+	v, err := json.Marshal(value)
 	if err != nil {
 		return nil, err
 	}
-	return fmt.Appendf(nil, `{"fen":%s,%s`, fen, e[1:]), nil
+	b, err := json.Marshal(e) // {"rules":…}
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, `{%q:%s,%s`, key, v, b[1:]), nil
 }
 
 // describe returns the values and distances of a probe result in words.

@@ -86,6 +86,22 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
 
+	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "W:W28:BK23", "B:WK10:B")
+	want = "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
+		"  28x19  rules win  theoretical win  distance 1  dtw 1\n" +
+		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0\n"
+	if code != 0 || out != want {
+		t.Errorf("probe --moves: %d %q %q, want %q", code, out, errOut, want)
+	}
+	// With 8 plies left on the class clock, the win in 9 is a draw.
+	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--class-clock", "8", "W:WK2,6:BK50")
+	want = `{"fen":"W:WK2,6:BK50","rules":"draw","theory":"win","distance":9,"dtw":9,"moves":[` +
+		`{"move":"2-11","rules":"draw","theory":"win","distance":9,"dtw":9},` +
+		`{"move":"6-1","rules":"draw","theory":"draw","distance":null,"dtw":null},`
+	if code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, `"move"`) != 10 {
+		t.Errorf("probe --moves --json --class-clock 8: %d %q %q, want 10 moves after %q", code, out, errOut, want)
+	}
+
 	// --dir defaults to ./tables.
 	cwd := t.TempDir()
 	if err := os.CopyFS(filepath.Join(cwd, "tables"), os.DirFS(dir)); err != nil {

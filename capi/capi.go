@@ -1,0 +1,303 @@
+// Command capi is the C library of dtb: build it with
+//
+//	go build -buildmode=c-shared -o libdtb.so ./capi   # or -buildmode=c-archive -o libdtb.a
+//
+// and include dtb.h, the hand-written header of this directory, which
+// documents every call; examples/c holds a program to copy. The library
+// wraps package probe: handles are numbers naming open probe.Tables (no Go
+// pointer reaches C), errors are statuses with a message per handle
+// (dtb_last_error), and every call is safe from many threads at once.
+//
+// The functions of dtb.h are in dtb.c; each calls the dtbgo_ function of
+// the same name here.
+package main
+
+/*
+#include "dtb.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+)
+
+func main() {}
+
+// maxHandles is the most directories open at once.
+const maxHandles = 256
+
+// handles holds the open directories; handle h is handles[h-1].
+var handles [maxHandles]atomic.Pointer[state]
+
+// state is an open directory.
+type state struct {
+	tables    *probe.Tables
+	maxPieces int
+	last      atomic.Pointer[string] // the message of the latest failure
+}
+
+// errBadArgument is wrapped by the errors of calls with bad arguments.
+var errBadArgument = errors.New("bad argument")
+
+// get returns the state of handle h, nil if it is not open.
+func get(h C.int) *state {
+	if h <= 0 || h > maxHandles {
+		return nil
+	}
+	return handles[h-1].Load()
+}
+
+// status returns the status of dtb.h that err is.
+func status(err error) C.int {
+	switch {
+	case err == nil:
+		return C.DTB_OK
+	case errors.Is(err, probe.ErrNotCached):
+		return C.DTB_NOT_CACHED
+	case errors.Is(err, probe.ErrMissing):
+		return C.DTB_NO_TABLE
+	case errors.Is(err, codec.ErrCorrupt):
+		return C.DTB_DAMAGED
+	case errors.Is(err, probe.ErrIllegal):
+		return C.DTB_ILLEGAL
+	case errors.Is(err, errBadArgument):
+		return C.DTB_BAD_ARGUMENT
+	}
+	return C.DTB_IO_ERROR
+}
+
+// fail records err as the latest failure of s (a nil s has none) unless
+// it is ErrNotCached, which a search meets at every node, and returns
+// its status.
+func (s *state) fail(err error) C.int {
+	st := status(err)
+	if s != nil && st != C.DTB_NOT_CACHED {
+		msg := err.Error()
+		s.last.Store(&msg)
+	}
+	return st
+}
+
+// putString copies str into the C buffer dst of size bytes, truncated and
+// NUL-terminated; a NULL or empty buffer gets nothing.
+func putString(dst *C.char, size C.size_t, str string) {
+	if dst == nil || size == 0 {
+		return
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(dst)), size)
+	b[copy(b[:size-1], str)] = 0
+}
+
+//export dtbgo_open
+func dtbgo_open(dir *C.char, cacheMB C.int, msg *C.char, msgSize C.size_t) C.int {
+	if dir == nil {
+		putString(msg, msgSize, "dtb_open: NULL directory")
+		return 0
+	}
+	t, err := probe.Open(C.GoString(dir), probe.Options{CacheBytes: int64(cacheMB) << 20})
+	if err != nil {
+		putString(msg, msgSize, err.Error())
+		return 0
+	}
+	s := &state{tables: t}
+	for _, m := range t.Materials() {
+		s.maxPieces = max(s.maxPieces, m.Pieces())
+	}
+	for i := range handles {
+		if handles[i].CompareAndSwap(nil, s) {
+			return C.int(i + 1)
+		}
+	}
+	t.Close()
+	putString(msg, msgSize, fmt.Sprintf("dtb_open: more than %d directories open", maxHandles))
+	return 0
+}
+
+//export dtbgo_close
+func dtbgo_close(h C.int) {
+	if h > 0 && h <= maxHandles {
+		if s := handles[h-1].Swap(nil); s != nil {
+			s.tables.Close()
+		}
+	}
+}
+
+// position returns the position c describes, or an error wrapping
+// probe.ErrIllegal.
+func position(c *C.dtb_position) (draughts.Position, error) {
+	wm, wk, bm, bk := uint64(c.white_men), uint64(c.white_kings), uint64(c.black_men), uint64(c.black_kings)
+	switch {
+	case (wm|wk|bm|bk)>>50 != 0:
+		return draughts.Position{}, fmt.Errorf("dtb: %w: a square set has bits beyond square 50", probe.ErrIllegal)
+	case wm&wk != 0 || bm&bk != 0 || (wm|wk)&(bm|bk) != 0:
+		return draughts.Position{}, fmt.Errorf("dtb: %w: two pieces on one square", probe.ErrIllegal)
+	case c.side != C.DTB_WHITE && c.side != C.DTB_BLACK:
+		return draughts.Position{}, fmt.Errorf("dtb: %w: side %d is neither DTB_WHITE nor DTB_BLACK", probe.ErrIllegal, c.side)
+	}
+	return draughts.Position{
+		White: draughts.FromSquareSet(wm | wk),
+		Black: draughts.FromSquareSet(bm | bk),
+		Kings: draughts.FromSquareSet(wk | bk),
+		Side:  draughts.Color(c.side),
+	}, nil
+}
+
+// clocks returns the clocks c points to, full ones for NULL.
+func clocks(c *C.dtb_clocks) probe.Clocks {
+	if c == nil {
+		return probe.Clocks{Class: probe.FullClock}
+	}
+	return probe.Clocks{Class: int(c.class_plies)}
+}
+
+// args checks the arguments every probe has: an open handle and known
+// flags; and pos, unless it is not passed.
+func args(h C.int, flags C.int, pos *C.dtb_position, posPassed bool) (*state, error) {
+	s := get(h)
+	switch {
+	case s == nil:
+		return nil, fmt.Errorf("dtb: %w: handle %d is not open", errBadArgument, h)
+	case flags&^C.DTB_CACHED_ONLY != 0:
+		return s, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
+	case posPassed && pos == nil:
+		return s, fmt.Errorf("dtb: %w: NULL position", errBadArgument)
+	}
+	return s, nil
+}
+
+//export dtbgo_probe
+func dtbgo_probe(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+	s, err := args(h, flags, pos, true)
+	if err != nil {
+		return s.fail(err)
+	}
+	p, err := position(pos)
+	if err != nil {
+		return s.fail(err)
+	}
+	return s.probe(p, c, flags, r)
+}
+
+//export dtbgo_probe_fen
+func dtbgo_probe_fen(h C.int, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+	s, err := args(h, flags, nil, false)
+	if err != nil {
+		return s.fail(err)
+	}
+	if fen == nil {
+		return s.fail(fmt.Errorf("dtb: %w: NULL FEN", errBadArgument))
+	}
+	p, err := draughts.ParseFEN(C.GoString(fen))
+	if err != nil {
+		return s.fail(fmt.Errorf("dtb: %w: %v", probe.ErrIllegal, err))
+	}
+	return s.probe(p, c, flags, r)
+}
+
+// probe fills r with the probe of p.
+func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+	if r == nil {
+		return s.fail(fmt.Errorf("dtb: %w: NULL result", errBadArgument))
+	}
+	probeFunc := s.tables.Probe
+	if flags&C.DTB_CACHED_ONLY != 0 {
+		probeFunc = s.tables.ProbeCached
+	}
+	e, err := probeFunc(p)
+	if err != nil {
+		return s.fail(err)
+	}
+	*r = C.dtb_result{
+		rules:    C.int(clocks(c).Value(&p, e)),
+		theory:   C.int(e.Theory),
+		distance: C.int(e.Distance),
+		dtw:      C.int(e.DTW),
+	}
+	return C.DTB_OK
+}
+
+//export dtbgo_probe_value
+func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int) C.int {
+	s, err := args(h, flags, pos, true)
+	if err != nil {
+		return s.fail(err)
+	}
+	p, err := position(pos)
+	if err != nil {
+		return s.fail(err)
+	}
+	valueFunc := s.tables.Value
+	if flags&C.DTB_CACHED_ONLY != 0 {
+		valueFunc = s.tables.ValueCached
+	}
+	v, err := valueFunc(p, clocks(c))
+	if err != nil {
+		return s.fail(err)
+	}
+	return C.int(v)
+}
+
+//export dtbgo_root_moves
+func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
+	s, err := args(h, 0, pos, true)
+	if err == nil && maxMoves > 0 && moves == nil {
+		err = fmt.Errorf("dtb: %w: NULL moves", errBadArgument)
+	}
+	if err != nil {
+		return s.fail(err)
+	}
+	p, err := position(pos)
+	if err != nil {
+		return s.fail(err)
+	}
+	rm, err := s.tables.RootMoves(p, clocks(c))
+	if err != nil {
+		return s.fail(err)
+	}
+	out := unsafe.Slice(moves, max(maxMoves, 0))
+	for i, m := range rm[:min(len(rm), len(out))] {
+		o := &out[i]
+		o.from, o.to = C.int(m.Move.FromSquare()), C.int(m.Move.ToSquare())
+		o.captured = C.uint64_t(draughts.SquareSet(m.Move.Captured))
+		o.result = C.dtb_result{
+			rules:    C.int(m.Value),
+			theory:   C.int(m.Entry.Theory),
+			distance: C.int(m.Entry.Distance),
+			dtw:      C.int(m.Entry.DTW),
+		}
+		putString(&o.notation[0], C.size_t(len(o.notation)), p.Notation(m.Move))
+	}
+	return C.int(len(rm))
+}
+
+//export dtbgo_max_pieces
+func dtbgo_max_pieces(h C.int) C.int {
+	s, err := args(h, 0, nil, false)
+	if err != nil {
+		return s.fail(err)
+	}
+	return C.int(s.maxPieces)
+}
+
+//export dtbgo_last_error
+func dtbgo_last_error(h C.int, msg *C.char, size C.size_t) C.size_t {
+	s := get(h)
+	if s == nil {
+		putString(msg, size, "")
+		return 0
+	}
+	last := s.last.Load()
+	if last == nil {
+		putString(msg, size, "")
+		return 0
+	}
+	putString(msg, size, *last)
+	return C.size_t(len(*last))
+}

@@ -1,0 +1,51 @@
+// The functions of dtb.h: each converts its handle and calls the Go
+// function of capi.go that does the work. A handle is the number of an
+// open Tables (1, 2, ...), never a pointer to Go memory.
+
+#include "_cgo_export.h"
+
+static int handle(dtb_tables *t) { return (int)(uintptr_t)t; }
+
+dtb_tables *dtb_open(const char *dir, int cache_mb, char *msg, size_t msg_size) {
+    return (dtb_tables *)(uintptr_t)dtbgo_open((char *)dir, cache_mb, msg, msg_size);
+}
+
+void dtb_close(dtb_tables *t) { dtbgo_close(handle(t)); }
+
+int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
+              dtb_result *r) {
+    return dtbgo_probe(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, flags, r);
+}
+
+int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags) {
+    return dtbgo_probe_value(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, flags);
+}
+
+int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int flags,
+                  dtb_result *r) {
+    return dtbgo_probe_fen(handle(t), (char *)fen, (dtb_clocks *)clocks, flags, r);
+}
+
+int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks,
+                   dtb_root_move *moves, int max_moves) {
+    return dtbgo_root_moves(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, moves, max_moves);
+}
+
+int dtb_max_pieces(dtb_tables *t) { return dtbgo_max_pieces(handle(t)); }
+
+size_t dtb_last_error(dtb_tables *t, char *msg, size_t size) {
+    return dtbgo_last_error(handle(t), msg, size);
+}
+
+const char *dtb_status_string(int status) {
+    switch (status) {
+    case DTB_OK: return "ok";
+    case DTB_NO_TABLE: return "no table";
+    case DTB_DAMAGED: return "damaged table";
+    case DTB_ILLEGAL: return "illegal position";
+    case DTB_NOT_CACHED: return "not in cache";
+    case DTB_BAD_ARGUMENT: return "bad argument";
+    case DTB_IO_ERROR: return "i/o error";
+    }
+    return "unknown status";
+}

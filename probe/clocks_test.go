@@ -1,0 +1,104 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// TestRootMoves checks, for every position of some class A, class B and
+// classless tables with either side to move and every class clock, that
+// the root moves are the legal moves and that the first one's value is the
+// position's value under the rules with that clock (Value).
+func TestRootMoves(t *testing.T) {
+	tables := open(t, dir, Options{})
+	for _, name := range []string{"KvK", "KMvK", "KvKK", "KMvM", "MMvM"} {
+		m, _ := index.ParseMaterial(name)
+		class := table.ClassOf(m)
+		x := index.New(m)
+		for i := range x.Size() {
+			pos := table.Position(x.Unrank(i))
+			for _, p := range []draughts.Position{pos, pos.Flip()} {
+				n := p.CountMoves()
+				for budget := FullClock; budget <= class.Budget(); budget++ {
+					c := Clocks{Class: budget}
+					moves, err := tables.RootMoves(p, c)
+					if err != nil || len(moves) != n {
+						t.Fatalf("%s: %d root moves, %v; want %d", p.FEN(), len(moves), err, n)
+					}
+					v, err := tables.Value(p, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n > 0 && moves[0].Value != v {
+						t.Fatalf("%s, %+v: best root move %s %v, value %v", p.FEN(), c, p.Notation(moves[0].Move), moves[0].Value, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRootMovesOrder checks the moves and order of a few positions.
+func TestRootMovesOrder(t *testing.T) {
+	tables := open(t, dir, Options{})
+	for _, c := range []struct {
+		fen   string
+		clock int
+		want  []string // notation value distance dtw, best first
+	}{
+		// a man takes the last piece: a win in 1
+		{"W:W28:BK23", FullClock, []string{"28x19 win 1 1"}},
+		// KvK: the win in 3, then the draws, then the losses
+		{"W:WK10:BK5", FullClock, []string{"10-46 win 3 3", "10-4 draw -1 -1", "10-15 draw -1 -1", "10-14 loss 2 2"}},
+		// KMvK, won in 9 with 9 plies left or more
+		{"W:WK2,6:BK50", 9, []string{"2-11 win 9 9", "6-1 draw -1 -1"}},
+		{"W:WK2,6:BK50", 8, nil}, // drawn with 8 plies left: no win
+	} {
+		moves, err := tables.RootMoves(fen(t, c.fen), Clocks{Class: c.clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := fen(t, c.fen)
+		for i, w := range c.want {
+			m := moves[i]
+			if got := fmtMove(&p, m); got != w {
+				t.Errorf("%s clock %d: move %d %s, want %s", c.fen, c.clock, i, got, w)
+			}
+		}
+		if c.want == nil && moves[0].Value == table.Win {
+			t.Errorf("%s clock %d: best move %s, want no win", c.fen, c.clock, fmtMove(&p, moves[0]))
+		}
+	}
+}
+
+func fmtMove(p *draughts.Position, m RootMove) string {
+	return fmt.Sprintf("%s %v %d %d", p.Notation(m.Move), m.Value, m.Entry.Distance, m.Entry.DTW)
+}
+
+// TestCached checks that a cache-only probe answers ErrNotCached before
+// the tables are read and the same as Probe after, captures included.
+func TestCached(t *testing.T) {
+	tables := open(t, dir, Options{})
+	p := fen(t, "W:WK28:B23,K40") // KvKM, a capture into KvK: resolved by search
+	if _, err := tables.ProbeCached(p); !errors.Is(err, ErrNotCached) {
+		t.Fatalf("ProbeCached before any read: %v, want ErrNotCached", err)
+	}
+	if _, err := tables.ValueCached(p, Clocks{Class: FullClock}); !errors.Is(err, ErrNotCached) {
+		t.Fatalf("ValueCached before any read: %v, want ErrNotCached", err)
+	}
+	want := mustProbe(t, tables, p)
+	if got, err := tables.ProbeCached(p); err != nil || got != want {
+		t.Errorf("ProbeCached after Probe: %+v %v, want %+v", got, err, want)
+	}
+	if v, err := tables.ValueCached(p, Clocks{Class: FullClock}); err != nil || v != want.Rules {
+		t.Errorf("ValueCached after Probe: %v %v, want %v", v, err, want.Rules)
+	}
+	if _, err := tables.ProbeCached(fen(t, "W:WK10:B23")); !errors.Is(err, ErrNotCached) {
+		t.Errorf("ProbeCached of a table not read: %v, want ErrNotCached", err)
+	}
+}
