@@ -4,9 +4,12 @@
 // after round, starts dtb gen in a fresh directory and kills it (SIGKILL)
 // at a random moment, sometimes kills the rerun too, and reruns it to the
 // end: every file must then be byte for byte the reference's (SHA-256),
-// with no stray file, and the tables must answer dtb probe.
+// with no stray file, and the tables must answer dtb probe. With --mem,
+// the killed runs and the reruns solve each group in several units under
+// that budget, while the reference is built with dtb gen's default: the
+// kills then fall between and inside units too.
 //
-//	go run ./cmd/crashtest --pieces 4 --kills 20
+//	go run ./cmd/crashtest --pieces 4 --kills 20 --mem 1MiB
 //
 // Exit status: 0 when every resume matched, 1 on a mismatch or failure, 2
 // on bad usage.
@@ -36,6 +39,7 @@ func main() {
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed of the kill moments")
 	dtb := fs.String("dtb", "", "dtb binary to test (default: go build ./cmd/dtb)")
 	work := fs.String("work", "", "work directory, kept afterwards (default: a temporary one, removed)")
+	mem := fs.String("mem", "", "dtb gen --mem of the killed runs and the reruns (default: dtb gen's)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(os.Stderr, "usage: crashtest [flags]\n\n%s", fs.FlagUsages())
@@ -55,8 +59,8 @@ func main() {
 		defer os.RemoveAll(dir)
 		root = dir
 	}
-	t := &tester{root: root, pieces: *pieces, bin: *dtb, rng: rand.New(rand.NewPCG(*seed, 0))}
-	fmt.Printf("crashtest: %d kills at %d pieces, seed %d\n", *kills, *pieces, *seed)
+	t := &tester{root: root, pieces: *pieces, mem: *mem, bin: *dtb, rng: rand.New(rand.NewPCG(*seed, 0))}
+	fmt.Printf("crashtest: %d kills at %d pieces, --mem %q, seed %d\n", *kills, *pieces, *mem, *seed)
 	err := t.run(*kills)
 	if err != nil {
 		if *work == "" {
@@ -75,6 +79,7 @@ func fail(code int, err error) {
 type tester struct {
 	root   string
 	pieces int
+	mem    string // --mem of the killed runs and reruns, "" for none
 	bin    string
 	rng    *rand.Rand
 	build  time.Duration // of the reference
@@ -126,7 +131,7 @@ func (t *tester) run(kills int) error {
 			}
 		}
 		resume := time.Now()
-		if err := t.dtb("gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir); err != nil {
+		if err := t.dtb(t.genArgs(dir)...); err != nil {
 			return fmt.Errorf("round %d: resume after kills at %s: %w", round, strings.Join(moments, ", "), err)
 		}
 		if err := t.check(dir); err != nil {
@@ -146,7 +151,7 @@ func (t *tester) run(kills int) error {
 // where a run is most fragile. It reports whether the kill came before
 // the run finished, and when.
 func (t *tester) killedRun(dir string) (bool, string, error) {
-	cmd := exec.Command(t.bin, "gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir)
+	cmd := exec.Command(t.bin, t.genArgs(dir)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -195,13 +200,25 @@ func (t *tester) killedRun(dir string) (bool, string, error) {
 	return false, "", err // it finished just before the kill
 }
 
-// listing returns the names in dir, or "" if it cannot be read.
-func listing(dir string) string {
-	names, _ := os.ReadDir(dir)
-	var b strings.Builder
-	for _, e := range names {
-		b.WriteString(e.Name() + "\n")
+// genArgs returns the arguments of a killed run or a rerun into dir.
+func (t *tester) genArgs(dir string) []string {
+	args := []string{"gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir}
+	if t.mem != "" {
+		args = append(args, "--mem", t.mem)
 	}
+	return args
+}
+
+// listing returns the paths under dir (the work folder's units
+// included), or "" if it cannot be read.
+func listing(dir string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, _ os.DirEntry, err error) error {
+		if err == nil {
+			b.WriteString(path + "\n")
+		}
+		return nil
+	})
 	return b.String()
 }
 
