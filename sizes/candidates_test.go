@@ -34,45 +34,49 @@ func (v *valueTable) capture(i int) bool { return v.caps[i/64]&(1<<(i%64)) != 0 
 
 // loadValues returns the value columns of the tables of dir with the
 // given number of pieces, or nil if it has none.
-func loadValues(b *testing.B, dir string, pieces int) []valueTable {
+func loadValues(tb testing.TB, dir string, pieces int) []valueTable {
 	entries, err := codec.ReadManifest(dir)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var out []valueTable
 	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
-		if m.Pieces() != pieces {
-			continue
+		if m.Pieces() == pieces {
+			out = append(out, loadValue(tb, filepath.Join(dir, e.File), m))
 		}
-		f, err := table.Open(filepath.Join(dir, e.File), m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		values, err := f.ReadColumn(f.Layout[table.ValueColumn])
-		f.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
-		x := index.New(m)
-		caps := make([]uint64, (x.Size()+63)/64)
-		err = parallel.Range(context.Background(), x.Size(), runtime.GOMAXPROCS(0), func(lo, hi int64) error {
-			for i := lo; i < hi; i++ {
-				if p := table.Position(x.Unrank(i)); p.HasCapture() {
-					caps[i/64] |= 1 << (i % 64)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		out = append(out, valueTable{values, caps})
 	}
 	return out
+}
+
+// loadValue returns the value column of the table of m at path.
+func loadValue(tb testing.TB, path string, m index.Material) valueTable {
+	f, err := table.Open(path, m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	values, err := f.ReadColumn(f.Layout[table.ValueColumn])
+	f.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x := index.New(m)
+	caps := make([]uint64, (x.Size()+63)/64)
+	err = parallel.Range(context.Background(), x.Size(), runtime.GOMAXPROCS(0), func(lo, hi int64) error {
+		for i := lo; i < hi; i++ {
+			if p := table.Position(x.Unrank(i)); p.HasCapture() {
+				caps[i/64] |= 1 << (i % 64)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return valueTable{values, caps}
 }
 
 // A fill gives the don't-care entries of a value column other values.
