@@ -101,8 +101,12 @@ var fills = []fill{
 	// (prev after the last one).
 	{"next", func(v *valueTable, _ int) []byte {
 		out := slices.Clone(v.values)
-		for i := len(out) - 2; i >= 0; i-- {
-			if v.capture(i) && !v.capture(len(out)-1) {
+		quiet := false // a position without a capture lies after i
+		for i := len(out) - 1; i >= 0; i-- {
+			switch {
+			case !v.capture(i):
+				quiet = true
+			case quiet:
 				out[i] = out[i+1]
 			}
 		}
