@@ -331,6 +331,7 @@ type Reader struct {
 	h       Header
 	nblocks int
 	entries []entry // entries[c*nblocks+b] is block b of column c
+	prefix  int64   // bytes before the first block
 }
 
 type entry struct {
@@ -396,6 +397,7 @@ func (r *Reader) load() error {
 		return r.corrupt("header length %d or block table length %d out of range for a %d-byte file", hl, tl, size)
 	}
 	dataStart := prefixLen + hl + int64(tl) + 4
+	r.prefix = dataStart
 	meta := make([]byte, dataStart)
 	if _, err := r.f.ReadAt(meta, 0); err != nil {
 		return r.readError(-1, -1, err)
@@ -471,6 +473,20 @@ func (r *Reader) Header() Header {
 
 // Blocks returns the number of blocks of each column.
 func (r *Reader) Blocks() int { return r.nblocks }
+
+// StoredLen returns the bytes block block of column col takes in the
+// file, compressed, or -1 if there is no such block. With PrefixLen they
+// account for every byte of the file.
+func (r *Reader) StoredLen(col, block int) int {
+	if col < 0 || col >= len(r.h.Columns) || block < 0 || block >= r.nblocks {
+		return -1
+	}
+	return int(r.entries[col*r.nblocks+block].n)
+}
+
+// PrefixLen returns the bytes before the first block: the fixed prefix,
+// the header, the block table and their checksum (28+H+T).
+func (r *Reader) PrefixLen() int64 { return r.prefix }
 
 var bufPool sync.Pool // *[]byte scratch for compressed blocks
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // testTable returns a header and data with columns of width 1, 1, 2 and 4
@@ -155,6 +157,48 @@ func TestReadOutOfRange(t *testing.T) {
 	}
 	if _, err := r.ReadColumn(4); err == nil {
 		t.Error("ReadColumn(4): no error")
+	}
+}
+
+// TestStoredLen checks that PrefixLen and StoredLen account for every
+// byte of a file, and that each block's stored bytes, taken in block
+// table order from PrefixLen on, are a zstd frame of exactly its data.
+func TestStoredLen(t *testing.T) {
+	path, h, data := writeTable(t, 2500, 1000)
+	r := mustOpen(t, path)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hl := int64(binary.LittleEndian.Uint32(file[12:]))
+	tl := int64(binary.LittleEndian.Uint64(file[16:]))
+	if got, want := r.PrefixLen(), prefixLen+hl+tl+4; got != want {
+		t.Errorf("PrefixLen = %d, want %d", got, want)
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	off := r.PrefixLen()
+	for c, col := range h.Columns {
+		for b := range r.Blocks() {
+			n := int64(r.StoredLen(c, b))
+			got, err := dec.DecodeAll(file[off:off+n], nil)
+			lo := int64(b * h.BlockSize * col.Width)
+			if want := data[c][lo : lo+int64(len(got))]; err != nil || len(got) != h.blockLen(c, b) || !bytes.Equal(got, want) {
+				t.Fatalf("column %d block %d: %d stored bytes at %d decode to %d bytes (%v), want the block's %d", c, b, n, off, len(got), err, h.blockLen(c, b))
+			}
+			off += n
+		}
+	}
+	if off != int64(len(file)) {
+		t.Errorf("prefix and blocks take %d bytes, the file %d", off, len(file))
+	}
+	for _, cb := range [][2]int{{-1, 0}, {4, 0}, {0, -1}, {0, 3}} {
+		if n := r.StoredLen(cb[0], cb[1]); n != -1 {
+			t.Errorf("StoredLen(%d, %d) = %d, want -1", cb[0], cb[1], n)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -330,9 +331,14 @@ func positions(n int, capture bool) []draughts.Position {
 
 // benchmark calls probe on the positions in turn from GOMAXPROCS
 // goroutines (go test -cpu 1,2 sets it), after probing each once with
-// tables.Probe, and reports the wall time per probe, all goroutines
-// together.
+// tables.Probe, and reports the wall time per call, all goroutines
+// together, in ns/probe.
 func benchmark(b *testing.B, tables *Tables, positions []draughts.Position, probe func(draughts.Position) error) {
+	benchmarkUnit(b, "ns/probe", tables, positions, probe)
+}
+
+// benchmarkUnit is benchmark with the wall time per call reported in unit.
+func benchmarkUnit(b *testing.B, unit string, tables *Tables, positions []draughts.Position, probe func(draughts.Position) error) {
 	for _, p := range positions {
 		mustProbe(b, tables, p)
 	}
@@ -347,7 +353,7 @@ func benchmark(b *testing.B, tables *Tables, positions []draughts.Position, prob
 			i++
 		}
 	})
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), unit)
 }
 
 // BenchmarkProbe probes quiet positions whose blocks are cached.
@@ -397,6 +403,94 @@ func BenchmarkProbeDecode(b *testing.B) {
 		_, err := tables.Probe(p)
 		return err
 	})
+}
+
+// benchDir returns the tables BenchmarkPieces reads: the directory named
+// by $DTB_BENCH_DIR, or the golden tables.
+func benchDir() string { return cmp.Or(os.Getenv("DTB_BENCH_DIR"), dir) }
+
+// quiet returns n random positions of n-piece tables of t without a
+// capture, White to move, drawn uniformly from the positions the tables
+// store, or nil if t has no n-piece table.
+func quiet(t *Tables, pieces, n int) []draughts.Position {
+	var xs []*index.Index
+	var ends []int64 // ends[k]: positions of xs[:k+1]
+	for _, m := range t.Materials() {
+		if m.Pieces() == pieces {
+			xs = append(xs, index.New(m))
+			ends = append(ends, xs[len(xs)-1].Size())
+			if k := len(ends); k > 1 {
+				ends[k-1] += ends[k-2]
+			}
+		}
+	}
+	if xs == nil {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(pieces), 3))
+	var out []draughts.Position
+	for len(out) < n {
+		i := rng.Int64N(ends[len(ends)-1])
+		k, _ := slices.BinarySearch(ends, i+1)
+		if k > 0 {
+			i -= ends[k-1]
+		}
+		if p := table.Position(xs[k].Unrank(i)); !p.HasCapture() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// BenchmarkPieces reports, for each piece count of the tables in
+// benchDir, the wall time of a probe of a random quiet position
+// (pieces=N/cached: through ProbeCached, its block in the cache), of one
+// that reads and decodes its block, every column (pieces=N/decode:
+// through a cache too small for a block), and of reading and decoding
+// the block of one column alone (pieces=N/COLUMN, in ns/block, over the
+// positions whose table has the column). The 1024
+// positions of a piece count lie in up to 1024 blocks, which the cache of
+// 1 GiB holds.
+//
+//	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench Pieces -cpu 1
+func BenchmarkPieces(b *testing.B) {
+	cached, decode := open(b, benchDir(), Options{CacheBytes: 1 << 30}), open(b, benchDir(), Options{CacheBytes: 1})
+	for n := 2; n <= maxPieces; n++ {
+		ps := quiet(cached, n, 1024)
+		if ps == nil {
+			continue
+		}
+		b.Run(fmt.Sprintf("pieces=%d/cached", n), func(b *testing.B) {
+			benchmark(b, cached, ps, func(p draughts.Position) error {
+				_, err := cached.ProbeCached(p)
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("pieces=%d/decode", n), func(b *testing.B) {
+			benchmark(b, decode, ps, func(p draughts.Position) error {
+				_, err := decode.Probe(p)
+				return err
+			})
+		})
+		for col := range table.NumColumns {
+			has := slices.DeleteFunc(slices.Clone(ps), func(p draughts.Position) bool {
+				f, err := decode.file(table.MaterialOf(&p), false)
+				return err != nil || !f.r.Layout.Has(col)
+			})
+			if len(has) == 0 {
+				continue
+			}
+			b.Run(fmt.Sprintf("pieces=%d/%s", n, col.Name()), func(b *testing.B) {
+				benchmarkUnit(b, "ns/block", decode, has, func(p draughts.Position) error {
+					f, err := decode.file(table.MaterialOf(&p), false)
+					if err == nil {
+						_, err = f.r.Reader.ReadBlock(f.r.Layout[col], int(f.x.Rank(table.Placement(&p))/f.blockSize), nil)
+					}
+					return err
+				})
+			})
+		}
+	}
 }
 
 // TestPreload checks that probes of preloaded tables give what probes

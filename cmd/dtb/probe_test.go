@@ -190,6 +190,9 @@ func TestProbeErrors(t *testing.T) {
 		{[]string{"stats", "--dir", dir, "KvK"}, 2},
 		{[]string{"stats", "--dir", missing}, 1},
 		{[]string{"stats", "--dir", damaged}, 1},
+		{[]string{"size", "--dir", dir, "KvK"}, 2},
+		{[]string{"size", "--dir", missing}, 1},
+		{[]string{"size", "--dir", damaged}, 1}, // KvM's header
 	} {
 		out, errOut, code := dtb(c.args...)
 		if code != c.code || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb "+c.args[0]+": ") {

@@ -1,0 +1,318 @@
+package sizes
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// This file measures candidate encodings of the value column (issue 12,
+// "Smaller tables") without changing the file format: it recompresses
+// the value columns of real tables in other ways and reports their bytes
+// and block decode times. It is a measurement, not a format.
+
+// valueTable is the value column of one table and its capture positions.
+type valueTable struct {
+	values []byte   // as stored: a capture position holds the value of the position before
+	caps   []uint64 // bit i%64 of word i/64: position i is a capture position, a don't-care
+}
+
+func (v *valueTable) capture(i int) bool { return v.caps[i/64]&(1<<(i%64)) != 0 }
+
+// loadValues returns the value columns of the tables of dir with the
+// given number of pieces, or nil if it has none.
+func loadValues(tb testing.TB, dir string, pieces int) []valueTable {
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []valueTable
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if m.Pieces() == pieces {
+			out = append(out, loadValue(tb, filepath.Join(dir, e.File), m))
+		}
+	}
+	return out
+}
+
+// loadValue returns the value column of the table of m at path.
+func loadValue(tb testing.TB, path string, m index.Material) valueTable {
+	f, err := table.Open(path, m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	values, err := f.ReadColumn(f.Layout[table.ValueColumn])
+	f.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x := index.New(m)
+	caps := make([]uint64, (x.Size()+63)/64)
+	err = parallel.Range(context.Background(), x.Size(), runtime.GOMAXPROCS(0), func(lo, hi int64) error {
+		for i := lo; i < hi; i++ {
+			if p := table.Position(x.Unrank(i)); p.HasCapture() {
+				caps[i/64] |= 1 << (i % 64)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return valueTable{values, caps}
+}
+
+// A fill gives the don't-care entries of a value column other values.
+type fill struct {
+	name string
+	fill func(v *valueTable, block int) []byte
+}
+
+var fills = []fill{
+	// prev: the value of the last position before without a capture, as
+	// table.Writer writes them today.
+	{"prev", func(v *valueTable, _ int) []byte {
+		out := slices.Clone(v.values)
+		for i := 1; i < len(out); i++ {
+			if v.capture(i) {
+				out[i] = out[i-1]
+			}
+		}
+		return out
+	}},
+	// next: the value of the first position after without a capture
+	// (prev after the last one).
+	{"next", func(v *valueTable, _ int) []byte {
+		out := slices.Clone(v.values)
+		quiet := false // a position without a capture lies after i
+		for i := len(out) - 1; i >= 0; i-- {
+			switch {
+			case !v.capture(i):
+				quiet = true
+			case quiet:
+				out[i] = out[i+1]
+			}
+		}
+		return out
+	}},
+	// mode: the most common value of the positions of the block without
+	// a capture.
+	{"mode", func(v *valueTable, block int) []byte {
+		out := slices.Clone(v.values)
+		for lo := 0; lo < len(out); lo += block {
+			hi := min(lo+block, len(out))
+			var count [256]int
+			for i := lo; i < hi; i++ {
+				if !v.capture(i) {
+					count[out[i]]++
+				}
+			}
+			mode := byte(0)
+			for c, n := range count {
+				if n > count[mode] {
+					mode = byte(c)
+				}
+			}
+			for i := lo; i < hi; i++ {
+				if v.capture(i) {
+					out[i] = mode
+				}
+			}
+		}
+		return out
+	}},
+}
+
+// pack returns values packed 4 to a byte (2 bits each, codes given to the
+// distinct values by falling frequency) if the table has at most 4
+// distinct values, else 2 to a byte (the value bytes are below 16), and
+// the positions per byte.
+func pack(values []byte) ([]byte, int) {
+	var count [256]int
+	for _, v := range values {
+		count[v]++
+	}
+	var distinct []int
+	for c, n := range count {
+		if n > 0 {
+			distinct = append(distinct, c)
+		}
+	}
+	if len(distinct) > 4 {
+		out := make([]byte, (len(values)+1)/2)
+		for i, v := range values {
+			out[i/2] |= v << (4 * (i % 2))
+		}
+		return out, 2
+	}
+	slices.SortFunc(distinct, func(a, b int) int { return cmp.Compare(count[b], count[a]) })
+	var code [256]byte
+	for k, c := range distinct {
+		code[c] = byte(k)
+	}
+	out := make([]byte, (len(values)+3)/4)
+	for i, v := range values {
+		out[i/4] |= code[v] << (2 * (i % 4))
+	}
+	return out, 4
+}
+
+// candidate is one way to store the value columns.
+type candidate struct {
+	fill   int // in fills
+	packed bool
+	level  zstd.EncoderLevel
+	block  int // positions per block
+}
+
+func (c candidate) String() string {
+	enc := "byte"
+	if c.packed {
+		enc = "packed"
+	}
+	return fmt.Sprintf("fill=%s/enc=%s/level=%s/block=%dK", fills[c.fill].name, enc, c.level, c.block>>10)
+}
+
+// today is how the files store the value column.
+var today = candidate{0, false, zstd.SpeedBetterCompression, codec.DefaultBlockSize}
+
+// candidates returns today's encoding, each fill with and without
+// packing, and each zstd level and block size with and without packing.
+func candidates() []candidate {
+	out := []candidate{today}
+	for f := range fills {
+		for _, packed := range []bool{false, true} {
+			if c := (candidate{f, packed, today.level, today.block}); c != today {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, packed := range []bool{false, true} {
+		for _, level := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
+			for _, block := range []int{1 << 12, 1 << 14, 1 << 16, 1 << 18} {
+				if c := (candidate{0, packed, level, block}); level != today.level || block != today.block {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compress returns the blocks of the value columns vs stored as c says.
+func compress(b *testing.B, vs []valueTable, c candidate) [][]byte {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(c.level), zstd.WithEncoderCRC(false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer enc.Close()
+	var blocks [][]byte
+	for i := range vs {
+		data, per := fills[c.fill].fill(&vs[i], c.block), 1
+		if c.packed {
+			data, per = pack(data)
+		}
+		step := c.block / per
+		for lo := 0; lo < len(data); lo += step {
+			blocks = append(blocks, enc.EncodeAll(data[lo:min(lo+step, len(data))], nil))
+		}
+	}
+	return blocks
+}
+
+// BenchmarkValueCandidates compresses the value columns of the tables of
+// $DTB_BENCH_DIR (else the golden tables), piece count by piece count, in
+// each candidate encoding (candidates), and reports their bytes, bits per
+// position and the time to decode a block (ns/block, the blocks in
+// turn). It checks that today's encoding takes the bytes the files do.
+//
+//	DTB_BENCH_DIR=tables go test ./sizes -run '^$' -bench ValueCandidates -benchtime 2000x
+//
+// pieces=N/entropy reports the order-0 entropy of the values of the
+// positions without a capture, table by table, in bits per position of
+// every position: what an ideal coder of single values, told which
+// positions are don't-cares, would need.
+func BenchmarkValueCandidates(b *testing.B) {
+	dir := cmp.Or(os.Getenv("DTB_BENCH_DIR"), golden)
+	rows, err := Measure(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range rows[:len(rows)-1] {
+		vs := loadValues(b, dir, r.Pieces)
+		b.Run(fmt.Sprintf("pieces=%d/entropy", r.Pieces), func(b *testing.B) {
+			bits := 0.0
+			for b.Loop() {
+				bits = entropy(vs)
+			}
+			b.ReportMetric(bits/float64(r.Positions), "bits/pos")
+		})
+		for _, c := range candidates() {
+			b.Run(fmt.Sprintf("pieces=%d/%s", r.Pieces, c), func(b *testing.B) {
+				blocks := compress(b, vs, c)
+				n := 0
+				for _, blk := range blocks {
+					n += len(blk)
+				}
+				if c == today && int64(n) != r.Columns[table.ValueColumn] {
+					b.Errorf("today's encoding takes %d bytes, the files %d", n, r.Columns[table.ValueColumn])
+				}
+				dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer dec.Close()
+				buf := make([]byte, 0, c.block)
+				i := 0
+				for b.Loop() {
+					if buf, err = dec.DecodeAll(blocks[i%len(blocks)], buf[:0]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				b.ReportMetric(float64(n), "bytes")
+				b.ReportMetric(r.Bits(int64(n)), "bits/pos")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/block")
+			})
+		}
+	}
+}
+
+// entropy returns the order-0 entropy in bits of the values of the
+// positions without a capture, summed over the tables.
+func entropy(vs []valueTable) float64 {
+	bits := 0.0
+	for i := range vs {
+		var count [256]int
+		n := 0
+		for j, v := range vs[i].values {
+			if !vs[i].capture(j) {
+				count[v]++
+				n++
+			}
+		}
+		for _, k := range count {
+			if k > 0 {
+				bits -= float64(k) * math.Log2(float64(k)/float64(n))
+			}
+		}
+	}
+	return bits
+}
