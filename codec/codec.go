@@ -500,15 +500,20 @@ func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
 	n := r.h.blockLen(col, block)
-	if cap(dst) < n {
-		dst = make([]byte, 0, n)
+	if cap(dst) < n+decodeSlack {
+		dst = make([]byte, 0, n+decodeSlack)
 	}
-	return r.decode(col, block, dst[:0:n])
+	return r.decode(col, block, dst[:0:n+decodeSlack], n)
 }
 
-// decode appends the decoded block to dst, which must have room for
-// exactly the block: the decoder is limited to cap(dst).
-func (r *Reader) decode(col, block int, dst []byte) ([]byte, error) {
+// decodeSlack is the room past a block that lets zstd's decoder copy in
+// wide strides rather than byte by byte near the end of its output.
+const decodeSlack = 64
+
+// decode appends the decoded block, want bytes, to dst, whose capacity
+// limits the decoder: room for exactly the block, or for decodeSlack more
+// where nothing else writes there.
+func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
 	e := r.entries[col*r.nblocks+block]
 	bp, _ := bufPool.Get().(*[]byte)
 	if bp == nil {
@@ -527,7 +532,6 @@ func (r *Reader) decode(col, block int, dst []byte) ([]byte, error) {
 	if err != nil {
 		return nil, newError(nil, r.path, name, block, err, "zstd")
 	}
-	want := cap(dst) - len(dst)
 	out, err := dec.DecodeAll(buf, dst)
 	if err != nil {
 		return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
@@ -553,7 +557,7 @@ func (r *Reader) ReadColumn(col int) ([]byte, error) {
 	err := forEach(r.nblocks, func(b int) error {
 		lo := b * step
 		hi := lo + r.h.blockLen(col, b)
-		_, err := r.decode(col, b, out[lo:lo:hi])
+		_, err := r.decode(col, b, out[lo:lo:hi], hi-lo)
 		return err
 	})
 	if err != nil {
@@ -576,7 +580,7 @@ func (r *Reader) Check() error {
 		if cap(*bp) < n {
 			*bp = make([]byte, n)
 		}
-		_, err := r.decode(col, b, (*bp)[:0:n])
+		_, err := r.decode(col, b, (*bp)[:0:n], n)
 		return err
 	})
 }
