@@ -500,14 +500,20 @@ func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
 	n := r.h.blockLen(col, block)
-	if cap(dst) < n+decodeSlack {
+	switch {
+	case cap(dst) >= n+decodeSlack:
+		dst = dst[: 0 : n+decodeSlack]
+	case cap(dst) >= n:
+		dst = dst[:0:n]
+	default:
 		dst = make([]byte, 0, n+decodeSlack)
 	}
-	return r.decode(col, block, dst[:0:n+decodeSlack], n)
+	return r.decode(col, block, dst, n)
 }
 
 // decodeSlack is the room past a block that lets zstd's decoder copy in
-// wide strides rather than byte by byte near the end of its output.
+// wide strides near the end of its output, where the safe path would copy
+// within the block's bytes exactly; ReadBlock gives it where dst has it.
 const decodeSlack = 64
 
 // decode appends the decoded block, want bytes, to dst, whose capacity
