@@ -76,7 +76,7 @@ func init() {
 					return usageError{err}
 				}
 				if est.Time > bigTime || est.Memory > bigMemory {
-					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 pieces)\n",
+					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 and 6 pieces)\n",
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
 				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
