@@ -279,36 +279,62 @@ func (b *groupBuild) writeUnit(n int, cols *table.Columns, capture []byte) error
 	return codec.Write(b.unitPath(n), h, append(data, capture))
 }
 
+// openUnit opens the work file of unit n, if it is there, and checks
+// that it is that unit's, with the columns of a unit.
+func (b *groupBuild) openUnit(n int) (*codec.Reader, error) {
+	r, err := codec.Open(b.unitPath(n))
+	if err != nil {
+		return nil, err
+	}
+	h, want := r.Header(), b.unitHeader(n)
+	if h.Material != want.Material || h.Positions != want.Positions || h.Meta["first"] != want.Meta["first"] {
+		r.Close()
+		return nil, fmt.Errorf("%s: not unit %s", b.unitPath(n), want.Material)
+	}
+	has := map[string]bool{}
+	for _, c := range h.Columns {
+		if _, ok := unitColumn(c.Name); !ok && c.Name != captureColumn {
+			r.Close()
+			return nil, fmt.Errorf("%s: unknown column %q", b.unitPath(n), c.Name)
+		}
+		has[c.Name] = true
+	}
+	if !has[captureColumn] || !has[table.ValueColumn.Name()] || !has[table.DTWColumn.Name()] {
+		r.Close()
+		return nil, fmt.Errorf("%s: columns missing", b.unitPath(n))
+	}
+	return r, nil
+}
+
+// unitColumn returns the entry column named name.
+func unitColumn(name string) (table.Column, bool) {
+	for c := range table.NumColumns {
+		if c.Name() == name {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // readUnit reads the work file of unit n, if it is there and whole.
 func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
-	r, err := codec.Open(b.unitPath(n))
+	r, err := b.openUnit(n)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
-	h, want := r.Header(), b.unitHeader(n)
-	if h.Material != want.Material || h.Positions != want.Positions || h.Meta["first"] != want.Meta["first"] {
-		return nil, nil, fmt.Errorf("%s: not unit %s", b.unitPath(n), want.Material)
-	}
 	var cols table.Columns
 	var capture []byte
-	for c, col := range h.Columns {
+	for c, col := range r.Header().Columns {
 		data, err := r.ReadColumn(c)
 		if err != nil {
 			return nil, nil, err
 		}
-		if col.Name == captureColumn {
+		if k, ok := unitColumn(col.Name); ok {
+			cols[k] = data
+		} else {
 			capture = data
-			continue
 		}
-		for k := range table.NumColumns {
-			if k.Name() == col.Name {
-				cols[k] = data
-			}
-		}
-	}
-	if capture == nil || cols[table.ValueColumn] == nil || cols[table.DTWColumn] == nil {
-		return nil, nil, fmt.Errorf("%s: columns missing", b.unitPath(n))
 	}
 	return &cols, capture, nil
 }
@@ -329,10 +355,12 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
-	files := unitFiles{b: b, limit: b.o.Mem / 8, units: map[int]*unitData{}}
+	limit := b.o.Mem / 8
 	if b.o.Mem <= 0 {
-		files.limit = math.MaxInt64
+		limit = math.MaxInt64
 	}
+	files := newUnitFiles(b, limit)
+	defer files.close()
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
 		cols, captures, err := files.block(n, j, k)
@@ -368,62 +396,117 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 	return s, nil
 }
 
-// unitFiles reads blocks of finished units from their work files, whole
-// units decoded and kept while they fit in limit bytes (least recently
-// used out first): a table's blocks in index order come from units of
-// every level, those of the group's second table in no order at all.
+// unitFiles reads blocks of finished units from their work files. It
+// decodes file blocks (every column) and keeps them while they fit in
+// limit bytes, least recently used out first. In index order a table's
+// blocks come from the units of every level in turn, each level's in
+// order, and those of the group's second table in the order of their
+// pairs; a file block holds 2^16 positions or more, whole blocks, so the
+// file block last read of each level serves the blocks that follow.
 type unitFiles struct {
 	b      *groupBuild
 	limit  int64
 	used   int64
-	units  map[int]*unitData
-	recent []int // units held, least recently used first
+	open   map[int]*codec.Reader // by unit, until close
+	cached map[fileBlock]*decodedBlock
+	recent []fileBlock // least recently used first
 }
 
-// unitData is a finished unit decoded.
-type unitData struct {
-	cols    *table.Columns
-	capture []byte
+// fileBlock names block blk of the work file of unit n.
+type fileBlock struct{ n, blk int }
+
+// decodedBlock is a file block decoded: by column of the work file.
+type decodedBlock struct {
+	cols  [][]byte
+	bytes int64
 }
 
-func (d *unitData) bytes() int64 {
-	n := int64(len(d.capture))
-	for _, c := range d.cols {
-		n += int64(len(c))
+func newUnitFiles(b *groupBuild, limit int64) *unitFiles {
+	return &unitFiles{b: b, limit: limit, open: map[int]*codec.Reader{}, cached: map[fileBlock]*decodedBlock{}}
+}
+
+// close closes the work files opened.
+func (f *unitFiles) close() {
+	for _, r := range f.open {
+		r.Close()
 	}
-	return n
+	clear(f.open)
+}
+
+// reader returns the work file of unit n, opened.
+func (f *unitFiles) reader(n int) (*codec.Reader, error) {
+	if r := f.open[n]; r != nil {
+		return r, nil
+	}
+	r, err := f.b.openUnit(n)
+	if err != nil {
+		return nil, err
+	}
+	f.open[n] = r
+	return r, nil
+}
+
+// fileBlock returns file block fb of r decoded.
+func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock) (*decodedBlock, error) {
+	if d := f.cached[fb]; d != nil {
+		if f.recent[len(f.recent)-1] != fb {
+			f.recent = append(slices.DeleteFunc(f.recent, func(x fileBlock) bool { return x == fb }), fb)
+		}
+		return d, nil
+	}
+	d := &decodedBlock{}
+	for c := range r.Header().Columns {
+		data, err := r.ReadBlock(c, fb.blk, nil)
+		if err != nil {
+			return nil, err
+		}
+		d.cols = append(d.cols, data)
+		d.bytes += int64(len(data))
+	}
+	for len(f.recent) > 0 && f.used+d.bytes > f.limit {
+		f.used -= f.cached[f.recent[0]].bytes
+		delete(f.cached, f.recent[0])
+		f.recent = f.recent[1:]
+	}
+	f.cached[fb], f.used = d, f.used+d.bytes
+	f.recent = append(f.recent, fb)
+	return d, nil
 }
 
 // block returns the entries (every column, dtw included) and the capture
 // bits of the k positions of block j of unit n.
 func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
-	d := f.units[n]
-	if d == nil {
-		cols, capture, err := f.b.readUnit(n)
+	lo, hi := int64(j)*k, int64(j+1)*k
+	var cols table.Columns
+	var capture []byte
+	r, err := f.reader(n)
+	if err != nil {
+		return table.Columns{}, nil, err
+	}
+	size := int64(r.Header().BlockSize)
+	for pos := lo; pos < hi; {
+		d, err := f.fileBlock(r, fileBlock{n, int(pos / size)})
 		if err != nil {
 			return table.Columns{}, nil, err
 		}
-		d = &unitData{cols, capture}
-		for len(f.recent) > 0 && f.used+d.bytes() > f.limit {
-			f.used -= f.units[f.recent[0]].bytes()
-			delete(f.units, f.recent[0])
-			f.recent = f.recent[1:]
+		from, to := pos%size, min(hi-pos+pos%size, size)
+		for c, col := range r.Header().Columns {
+			w := int64(col.Width)
+			part := d.cols[c][from*w : to*w]
+			dst := &capture
+			if k, ok := unitColumn(col.Name); ok {
+				dst = &cols[k]
+			}
+			if pos == lo && to-from == k { // the block lies in one file block
+				*dst = part
+			} else {
+				*dst = append(*dst, part...)
+			}
 		}
-		f.units[n], f.used = d, f.used+d.bytes()
-		f.recent = append(f.recent, n)
-	} else if f.recent[len(f.recent)-1] != n { // consecutive blocks mostly share a unit
-		f.recent = append(slices.DeleteFunc(f.recent, func(m int) bool { return m == n }), n)
-	}
-	lo := int64(j) * k
-	var cols table.Columns
-	for col, c := range d.cols {
-		if c != nil {
-			w := int64(table.Column(col).Width())
-			cols[col] = c[lo*w : (lo+k)*w]
-		}
+		pos += to - from
 	}
 	captures := make([]uint64, (k+63)/64)
-	for i, v := range d.capture[lo : lo+k] {
+	for i, v := range capture {
 		captures[i/64] |= uint64(v&1) << (i % 64)
 	}
 	return cols, captures, nil
