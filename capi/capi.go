@@ -158,27 +158,27 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 }
 
 // args checks the arguments every probe has: an open handle and known
-// flags; and pos, unless it is not passed.
-func args(h C.int, flags C.int, pos *C.dtb_position, posPassed bool) (*state, error) {
+// flags; and pos, unless it is not passed, which it returns as a
+// position.
+func args(h C.int, flags C.int, pos *C.dtb_position, posPassed bool) (*state, draughts.Position, error) {
 	s := get(h)
 	switch {
 	case s == nil:
-		return nil, fmt.Errorf("dtb: %w: handle %d is not open", errBadArgument, h)
+		return nil, draughts.Position{}, fmt.Errorf("dtb: %w: handle %d is not open", errBadArgument, h)
 	case flags&^C.DTB_CACHED_ONLY != 0:
-		return s, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
-	case posPassed && pos == nil:
-		return s, fmt.Errorf("dtb: %w: NULL position", errBadArgument)
+		return s, draughts.Position{}, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
+	case !posPassed:
+		return s, draughts.Position{}, nil
+	case pos == nil:
+		return s, draughts.Position{}, fmt.Errorf("dtb: %w: NULL position", errBadArgument)
 	}
-	return s, nil
+	p, err := position(pos)
+	return s, p, err
 }
 
 //export dtbgo_probe
 func dtbgo_probe(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
-	s, err := args(h, flags, pos, true)
-	if err != nil {
-		return s.fail(err)
-	}
-	p, err := position(pos)
+	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -187,7 +187,7 @@ func dtbgo_probe(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *
 
 //export dtbgo_probe_fen
 func dtbgo_probe_fen(h C.int, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
-	s, err := args(h, flags, nil, false)
+	s, _, err := args(h, flags, nil, false)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -225,11 +225,7 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 
 //export dtbgo_probe_value
 func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int) C.int {
-	s, err := args(h, flags, pos, true)
-	if err != nil {
-		return s.fail(err)
-	}
-	p, err := position(pos)
+	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -246,14 +242,10 @@ func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.in
 
 //export dtbgo_root_moves
 func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
-	s, err := args(h, 0, pos, true)
+	s, p, err := args(h, 0, pos, true)
 	if err == nil && maxMoves > 0 && moves == nil {
 		err = fmt.Errorf("dtb: %w: NULL moves", errBadArgument)
 	}
-	if err != nil {
-		return s.fail(err)
-	}
-	p, err := position(pos)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -279,7 +271,7 @@ func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dt
 
 //export dtbgo_max_pieces
 func dtbgo_max_pieces(h C.int) C.int {
-	s, err := args(h, 0, nil, false)
+	s, _, err := args(h, 0, nil, false)
 	if err != nil {
 		return s.fail(err)
 	}
