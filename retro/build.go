@@ -58,7 +58,7 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 // finished units of the level above, whose entry columns take aboveBytes
 // a position, and the unit at work, which takes about unitBytes a
 // position. While a group's tables are written, the solver's share goes
-// to a cache of decoded units within an eighth.
+// to a cache of decoded file blocks of the units within an eighth.
 const (
 	aboveBytes = 4
 	unitBytes  = 20
