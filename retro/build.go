@@ -178,10 +178,16 @@ func removeWork(o Options, g *group) error {
 	return os.RemoveAll(filepath.Join(o.Dir, WorkDir, g.tables[0].Material().String()))
 }
 
-// finished reports whether unit n is in its work file, whole.
+// finished reports whether unit n is in its work file, whole: every
+// block's checksum is verified, a block at a time, without holding the
+// unit's columns.
 func (b *groupBuild) finished(n int) bool {
-	_, _, err := b.readUnit(n)
-	return err == nil
+	r, err := b.openUnit(n)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	return r.Check() == nil
 }
 
 // solveUnit solves unit n and writes it to the work folder.
