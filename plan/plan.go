@@ -36,6 +36,7 @@ type Build struct {
 	Threads int          // threads of each job
 	Mem     int64        // memory budget of each job in bytes (dtb gen --mem), 0 for dtb gen's default
 	DTW     bool         // build the tables with the dtw column
+	MTC     bool         // build the tables with the mtc column
 }
 
 // Write writes b in format, one of Formats. A Makefile, a build.ninja and
@@ -115,6 +116,9 @@ func (b *Build) genFlags() string {
 	}
 	if b.DTW {
 		f += " --dtw"
+	}
+	if b.MTC {
+		f += " --mtc"
 	}
 	return f
 }

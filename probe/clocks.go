@@ -119,8 +119,12 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		if over {
 			v = table.Draw
 		}
+		mtc := longer(e.MTC)
+		if e.MTC >= 0 && (m.IsCapture() || p.Kings&draughts.Bit(m.FromSquare()) == 0) {
+			mtc = 1 // the move converts
+		}
 		moves = append(moves, RootMove{Move: m, Value: v.Neg(), Entry: table.Entry{
-			Rules: e.Rules.Neg(), Theory: e.Theory.Neg(), Distance: longer(e.Distance), DTW: longer(e.DTW),
+			Rules: e.Rules.Neg(), Theory: e.Theory.Neg(), Distance: longer(e.Distance), DTW: longer(e.DTW), MTC: mtc,
 		}})
 	}
 	slices.SortStableFunc(moves, compareRootMoves)

@@ -85,13 +85,13 @@ type Tables struct {
 
 // file is one table file, opened on first use.
 type file struct {
-	path  string
-	m     index.Material
-	class table.Class
+	path string
+	m    index.Material
 
 	once      sync.Once
-	opened    atomic.Bool // once has run: err, r, x, blockSize and blocks are set
+	opened    atomic.Bool // once has run: err, class, r, x, blockSize and blocks are set
 	err       error       // of opening
+	class     table.Class // under the file's rules (table.Info)
 	r         *table.File
 	x         *index.Index
 	blockSize int64
@@ -136,7 +136,7 @@ func (t *Tables) Add(m index.Material, path string) error {
 	if t.files[materialKey(m)] != nil || m.Pieces() > maxPieces {
 		return fmt.Errorf("duplicate or more than %d pieces", maxPieces)
 	}
-	t.files[materialKey(m)] = &file{path: path, m: m, class: table.ClassOf(m)}
+	t.files[materialKey(m)] = &file{path: path, m: m}
 	i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
 	t.mats = slices.Insert(t.mats, i, m)
 	return nil
@@ -197,7 +197,7 @@ func (f *file) open() (err error) {
 	if f.r, err = table.Open(f.path, f.m); err != nil {
 		return err
 	}
-	f.x = index.New(f.m)
+	f.x, f.class = index.New(f.m), f.r.Class
 	f.blockSize = int64(f.r.Header().BlockSize)
 	f.blocks = make([]atomic.Pointer[block], (f.x.Size()+f.blockSize-1)/f.blockSize)
 	return nil
@@ -295,6 +295,9 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 	e := table.NewEntry(f.class, theory.Outcome(), rules.Outcome())
 	if !dtw {
 		e.DTW = -1
+	}
+	if f.r.Layout.Has(table.MTCColumn) && e.Theory != table.Draw {
+		e.MTC = 1 // every move converts
 	}
 	return e, nil
 }

@@ -70,7 +70,11 @@ func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
 		}
 		theory = append(theory, table.Outcome{Value: s.Theory, Dist: s.DTW})
 		o := table.Outcome{Value: table.Loss} // q's side to move has no pieces: lost
-		if q.Pieces(q.Side) != 0 {
+		switch {
+		case q.Pieces(q.Side) == 0:
+		case !m.IsCapture() && p.Kings&draughts.Bit(m.FromSquare()) != 0:
+			o = s.KingMoveOutcome(class)
+		default:
 			o = s.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)))
 		}
 		rules = append(rules, o)
@@ -146,7 +150,7 @@ func TestEveryPosition(t *testing.T) {
 				t.Errorf("%s: probe %+v, stored %+v", w, r, stored(i))
 				errs++
 			}
-			stats.Add(r, w.HasCapture(), w.FEN)
+			stats.Add(table.ClassOf(m), r, w.HasCapture(), w.FEN)
 			if errs > 10 {
 				t.Fatal("too many errors")
 			}
@@ -185,7 +189,7 @@ func TestWithoutDTW(t *testing.T) {
 func TestKnownFacts(t *testing.T) {
 	tables := open(t, dir, Options{})
 	win := func(dist, dtw int) table.Entry {
-		return table.Entry{Rules: table.Win, Theory: table.Win, Distance: dist, DTW: dtw}
+		return table.Entry{Rules: table.Win, Theory: table.Win, Distance: dist, DTW: dtw, MTC: -1}
 	}
 	for _, c := range []struct {
 		fen  string
@@ -193,9 +197,9 @@ func TestKnownFacts(t *testing.T) {
 	}{
 		{"W:WK10:BK5", win(3, 3)},  // the longest KvK win (5-move rule: class B)
 		{"B:WK46:BK41", win(3, 3)}, // its colour flip
-		{"W:WK2:BK26", table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}},
+		{"W:WK2:BK26", table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1}},
 		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
-		{"W:W6:BK1", table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: -1}}, // blocked
+		{"W:W6:BK1", table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: -1, MTC: -1}}, // blocked
 		{"B:WK10", table.Entry{}}, // Black has no pieces: lost at once
 		{"W:W:B", table.Entry{}},
 	} {
@@ -208,7 +212,7 @@ func TestKnownFacts(t *testing.T) {
 	for i := range kvk.Size() {
 		p := table.Position(kvk.Unrank(i))
 		r := mustProbe(t, tables, p)
-		if p.HasCapture() && r != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 1, DTW: 1}) {
+		if p.HasCapture() && r != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 1, DTW: 1, MTC: -1}) {
 			t.Errorf("%s: a king that takes the other: %+v, want a win at distance 1", p, r)
 		}
 		if r.Rules == table.Win {

@@ -55,14 +55,16 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 // Shares of the memory budget Options.Mem while a group is solved. The
 // store holds solved tables in memory within a quarter and the prober
 // caches decoded blocks within a sixteenth; the rest is the solver's: the
-// finished units of the level above, whose entry columns take aboveBytes
-// a position, and the unit at work, which takes about unitBytes a
-// position. While a group's tables are written, the solver's share goes
-// to a cache of decoded file blocks of the units within an eighth.
-const (
-	aboveBytes = 4
-	unitBytes  = 20
-)
+// finished units of the level above, whose entry columns take the first
+// of positionBytes a position, and the unit at work, which takes about the
+// second. While a group's tables are written, the solver's share goes to
+// a cache of decoded file blocks of the units within an eighth.
+func (o Options) positionBytes() (above, unit int64) {
+	if o.MTC { // an mtc column above, a third analysis in the unit
+		return 5, 27
+	}
+	return 4, 20
+}
 
 // unitPositions returns the most positions a unit may have under the
 // memory budget Mem in a group whose largest level has largestLevel
@@ -74,7 +76,8 @@ func (o Options) unitPositions(largestLevel int64) int64 {
 		return 1 << 62
 	}
 	solver := o.Mem - o.Mem/4 - o.Mem/16
-	return max((solver-largestLevel*aboveBytes)/unitBytes, solver/8/unitBytes, 1)
+	above, unit := o.positionBytes()
+	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
 }
 
 // run solves every unit of the group (or reads it back from the work
@@ -202,32 +205,45 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 		}
 		return stored(q)
 	}
-	results, captures, err := solve(ctx, u, ext, b.class == table.NoClass, b.o.Threads)
+	results, captures, err := solve(ctx, u, ext, b.class, b.o.MTC, b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
 	if err != nil {
 		return err
 	}
-	theory, rules2 := results[0], results[1]
-	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), true)
+	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.unitExtra())
 	capture := make([]byte, u.size())
 	for id := range u.size() {
-		th := table.Outcome{Value: theory.value[id], Dist: int(theory.dist[id])}
-		ru := table.Outcome{Value: rules2.value[id], Dist: int(rules2.dist[id])}
+		var o [3]table.Outcome
+		for k, r := range results {
+			o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+		}
+		th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]
 		if b.class != table.NoClass && ru.Value != table.Draw {
-			if ru.Dist >= table.NoDistance {
+			if ru.Dist >= table.NoDistance && b.class.Carries() {
 				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
 			}
 			if ru.Value != th.Value {
 				return fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
 			}
 		}
-		cols.Set(id, table.NewEntry(b.class, th, ru))
+		e := table.NewEntry(b.class, th, ru)
+		if b.o.MTC && th.Value != table.Draw {
+			if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
+				return fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
+			}
+			e.MTC = mtc.Dist
+		}
+		cols.Set(id, e)
 		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
 	}
 	return b.writeUnit(n, &cols, capture)
 }
+
+// unitExtra returns the optional columns of a unit's work file: the dtw
+// always (the theoretical distances), the mtc if asked for.
+func (b *groupBuild) unitExtra() table.Extra { return table.Extra{DTW: true, MTC: b.o.MTC} }
 
 // entry returns the entry of q if it lies in the group: then it is in a
 // finished unit of the level above.
@@ -254,13 +270,15 @@ func (b *groupBuild) unitPath(n int) string {
 	return filepath.Join(b.dir, b.units[n].name+".unit")
 }
 
-// unitHeader returns the header of the work file of unit n, without
-// columns: its name, size and first block identify it. A file block
-// holds whole blocks of the unit, at least 2^16 positions, where they are
-// at most 2^20 positions; else a block is a whole number of file blocks.
+// unitHeader returns the header of the work file of unit n: its name,
+// size and first block identify it; its columns are the entry columns of
+// the group's first table with b.unitExtra, then the capture flags. A
+// file block holds whole blocks of the unit, at least 2^16 positions,
+// where they are at most 2^20 positions; else a block is a whole number
+// of file blocks.
 func (b *groupBuild) unitHeader(n int) codec.Header {
 	u := b.units[n]
-	return codec.Header{
+	h := codec.Header{
 		Material:     u.name,
 		IndexVersion: table.IndexVersion,
 		Rules:        table.RulesFlags,
@@ -268,46 +286,41 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		BlockSize:    int(min(u.k*max(1, 1<<16/u.k), 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
+	l := table.NewLayout(b.g.tables[0].Material(), b.unitExtra())
+	for col := range table.NumColumns {
+		if l.Has(col) {
+			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+		}
+	}
+	h.Columns = append(h.Columns, codec.Column{Name: captureColumn, Width: 1})
+	return h
 }
 
 // writeUnit writes the entries and capture flags of unit n to its work
 // file.
 func (b *groupBuild) writeUnit(n int, cols *table.Columns, capture []byte) error {
-	h := b.unitHeader(n)
 	var data [][]byte
 	for col := range table.NumColumns {
 		if cols.Has(col) {
-			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
 			data = append(data, cols[col])
 		}
 	}
-	h.Columns = append(h.Columns, codec.Column{Name: captureColumn, Width: 1})
-	return codec.Write(b.unitPath(n), h, append(data, capture))
+	return codec.Write(b.unitPath(n), b.unitHeader(n), append(data, capture))
 }
 
 // openUnit opens the work file of unit n, if it is there, and checks
-// that it is that unit's, with the columns of a unit.
+// that it is that unit's, written under the same rules with the same
+// columns.
 func (b *groupBuild) openUnit(n int) (*codec.Reader, error) {
 	r, err := codec.Open(b.unitPath(n))
 	if err != nil {
 		return nil, err
 	}
 	h, want := r.Header(), b.unitHeader(n)
-	if h.Material != want.Material || h.Positions != want.Positions || h.Meta["first"] != want.Meta["first"] {
+	if h.Material != want.Material || h.Positions != want.Positions || h.Meta["first"] != want.Meta["first"] ||
+		h.Rules != want.Rules || !slices.Equal(h.Columns, want.Columns) {
 		r.Close()
-		return nil, fmt.Errorf("%s: not unit %s", b.unitPath(n), want.Material)
-	}
-	has := map[string]bool{}
-	for _, c := range h.Columns {
-		if _, ok := unitColumn(c.Name); !ok && c.Name != captureColumn {
-			r.Close()
-			return nil, fmt.Errorf("%s: unknown column %q", b.unitPath(n), c.Name)
-		}
-		has[c.Name] = true
-	}
-	if !has[captureColumn] || !has[table.ValueColumn.Name()] || !has[table.DTWColumn.Name()] {
-		r.Close()
-		return nil, fmt.Errorf("%s: columns missing", b.unitPath(n))
+		return nil, fmt.Errorf("%s: not unit %s as this build solves it", b.unitPath(n), want.Material)
 	}
 	return r, nil
 }
@@ -352,11 +365,11 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 	x := b.g.tables[t]
 	m, k := x.Material(), x.KingPlacements()
 	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
-	keep := b.st.fits(x.Size() * int64(table.NewLayout(m, b.o.DTW).Width(b.o.DTW)+1))
+	keep := b.st.fits(x.Size() * int64(table.NewLayout(m, b.o.extra()).Width()+1))
 	if keep {
-		s.cols, s.captures = table.MakeColumns(m, x.Size(), b.o.DTW), make([]uint64, (x.Size()+63)/64)
+		s.cols, s.captures = table.MakeColumns(m, x.Size(), b.o.extra()), make([]uint64, (x.Size()+63)/64)
 	}
-	w, err := table.NewWriter(s.path, m, b.o.DTW)
+	w, err := table.NewWriter(s.path, m, b.o.extra())
 	if err != nil {
 		return nil, err
 	}

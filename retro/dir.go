@@ -159,13 +159,13 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	return e, true, nil
 }
 
-// fits reports whether h is the header of a table this package writes,
+// fits reports whether h is the header of a table this version reads,
 // for the material that the file name at path says.
 func fits(path string, h codec.Header) bool {
 	m, err := index.ParseMaterial(h.Material)
 	if err != nil || m.Pieces() > MaxPieces || table.FileName(m) != filepath.Base(path) {
 		return false
 	}
-	_, _, err = table.CheckHeader(path, h, m)
+	_, err = table.CheckHeader(path, h, m)
 	return err == nil
 }

@@ -53,6 +53,7 @@ type Options struct {
 	Dir     string          // output directory, created if missing
 	Threads int             // 0 means runtime.NumCPU()
 	DTW     bool            // also store the theoretical distance of every position
+	MTC     bool            // also store the moves to conversion of every position
 	// Mem bounds the memory of the solver: a group is solved in units
 	// sized so that a unit, the finished level above it, the tables held
 	// in memory and the prober's cache fit in Mem together (see
@@ -71,6 +72,9 @@ type Options struct {
 	// Done, if set, is called once for each table, built or kept.
 	Done func(Report)
 }
+
+// extra returns the optional columns of the tables o asks for.
+func (o Options) extra() table.Extra { return table.Extra{DTW: o.DTW, MTC: o.MTC} }
 
 // done calls o.Done, if set.
 func (o Options) done(r Report) {
@@ -301,7 +305,7 @@ func (s *solved) stats() table.Stats {
 		st := table.Stats{}
 		for i := range s.x.Size() {
 			e, _ := s.cols.Entry(i)
-			st.Add(e, s.capture(i), func() string { return s.fen(i) })
+			st.Add(s.class, e, s.capture(i), func() string { return s.fen(i) })
 		}
 		s.summary = &st
 	}
@@ -312,21 +316,22 @@ func (s *solved) stats() table.Stats {
 // asks for, its entries if st can hold them, resolving its capture
 // positions from the tables in st; it returns nil otherwise.
 func load(ctx context.Context, st *store, path string, x *index.Index, o Options) *solved {
-	keep := st.fits(x.Size() * int64(table.NewLayout(x.Material(), o.DTW).Width(o.DTW)+1))
-	s := read(path, x, o.DTW, keep)
+	keep := st.fits(x.Size() * int64(table.NewLayout(x.Material(), o.extra()).Width()+1))
+	s := read(path, x, o.extra(), keep)
 	if s == nil || keep && s.resolveCaptures(ctx, st, o.Threads) != nil {
 		return nil
 	}
 	return s
 }
 
-// read reads the table of x from path if it is there, valid and has the
-// dtw column if dtw is set, with its stats from the header, and with its
-// entries if keep is set (capture positions hold no real values then: see
-// load), else only checking every block; it returns nil otherwise.
-func read(path string, x *index.Index, dtw, keep bool) *solved {
+// read reads the table of x from path if it is there, valid, written
+// under this version's rules and has the optional columns of extra, with
+// its stats from the header, and with its entries if keep is set (capture
+// positions hold no real values then: see load), else only checking
+// every block; it returns nil otherwise.
+func read(path string, x *index.Index, extra table.Extra, keep bool) *solved {
 	f, err := table.Open(path, x.Material())
-	if err != nil || dtw && !f.Layout.Has(table.DTWColumn) {
+	if err != nil || !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
 	}
 	defer f.Close()
@@ -340,8 +345,11 @@ func read(path string, x *index.Index, dtw, keep bool) *solved {
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
-	if !dtw {
+	if !extra.DTW {
 		s.cols[table.DTWColumn] = nil
+	}
+	if !extra.MTC {
+		s.cols[table.MTCColumn] = nil
 	}
 	return s
 }
@@ -366,7 +374,11 @@ func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (e
 			}
 			s.captures[i/64] |= 1 << (i % 64)
 			o := evaluate(&p, moves, ext)
-			s.cols.Set(i, table.NewEntry(s.class, o[0], o[1]))
+			e := table.NewEntry(s.class, o[0], o[1])
+			if s.cols.Has(table.MTCColumn) && e.Theory != table.Draw {
+				e.MTC = 1 // every move converts
+			}
+			s.cols.Set(i, e)
 		}
 		return nil
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -22,10 +23,10 @@ import (
 
 // loadAll reads every table of dir for the given materials into a store,
 // resolving capture positions as a later run of Generate would.
-func loadAll(t testing.TB, dir string, mats []index.Material, dtw bool) *store {
+func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra) *store {
 	st := newStore(0)
 	for _, m := range mats {
-		s := load(context.Background(), st, filepath.Join(dir, table.FileName(m)), index.New(m), Options{DTW: dtw, Threads: 2})
+		s := load(context.Background(), st, filepath.Join(dir, table.FileName(m)), index.New(m), Options{DTW: extra.DTW, MTC: extra.MTC, Threads: 2})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}
@@ -71,31 +72,42 @@ func best(outs []table.Outcome) table.Outcome {
 	return table.Outcome{Value: table.Loss} // no move: lost
 }
 
-// expected recomputes the entry of p from its successors.
-func expected(st *store, p *draughts.Position, dtw bool) table.Entry {
+// expected recomputes the entry of p from its successors, its mtc too if
+// mtc is set.
+func expected(st *store, p *draughts.Position, dtw, mtc bool) table.Entry {
 	class := table.ClassOf(table.MaterialOf(p))
-	var theory, rules []table.Outcome
+	var theory, rules, conv []table.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
 		if q.Pieces(q.Side) == 0 {
 			theory = append(theory, table.Outcome{Value: table.Loss})
 			rules = append(rules, table.Outcome{Value: table.Loss})
+			conv = append(conv, table.Outcome{Value: table.Loss})
 			continue
 		}
 		e := stored(st, &q)
 		theory = append(theory, e.TheoryOutcome())
-		rules = append(rules, e.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q))))
+		if !m.IsCapture() && p.Kings&draughts.Bit(m.FromSquare()) != 0 { // the clocks run on
+			rules = append(rules, e.KingMoveOutcome(class))
+			conv = append(conv, table.Outcome{Value: e.Theory, Dist: e.MTC})
+		} else {
+			rules = append(rules, e.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q))))
+			conv = append(conv, table.Outcome{Value: e.Theory})
+		}
 	}
 	e := table.NewEntry(class, best(theory), best(rules))
 	if !dtw {
 		e.DTW = -1
+	}
+	if o := best(conv); mtc && o.Value != table.Draw {
+		e.MTC = o.Dist
 	}
 	return e
 }
 
 // checkTables checks every position of every table of mats, reports the
 // first mismatches with t.Logf and returns their number.
-func checkTables(t *testing.T, st *store, mats []index.Material, dtw bool) int {
+func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool) int {
 	var eg errgroup.Group
 	eg.SetLimit(2)
 	var mu sync.Mutex
@@ -106,7 +118,7 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw bool) int {
 			eg.Go(func() error {
 				for i := lo; i < min(lo+1<<16, x.Size()); i++ {
 					p := table.Position(x.Unrank(i))
-					got, want := stored(st, &p), expected(st, &p, dtw)
+					got, want := stored(st, &p), expected(st, &p, dtw, mtc)
 					if !dtw {
 						want.DTW = got.DTW
 					}
@@ -130,15 +142,15 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw bool) int {
 // TestMain.
 var generatedDir string
 
-// generated builds the tables up to 4 pieces with dtw in a temporary
-// directory once per test binary and returns it.
+// generated builds the tables up to 4 pieces with dtw and mtc in a
+// temporary directory once per test binary and returns it.
 var generated = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "dtb-retro-test")
 	if err != nil {
 		return "", err
 	}
 	generatedDir = dir
-	return dir, Generate(context.Background(), Options{Pieces: 4, Dir: dir, DTW: true})
+	return dir, Generate(context.Background(), Options{Pieces: 4, Dir: dir, DTW: true, MTC: true})
 })
 
 func TestMain(m *testing.M) {
@@ -150,15 +162,15 @@ func TestMain(m *testing.M) {
 }
 
 // TestTablesAgainstSuccessors checks every position of every table up to 4
-// pieces, theoretical values with their distances and rules values with
-// their class distances.
+// pieces, theoretical values with their distances, rules values with
+// their distances (class A, class B, rule 2) and the mtc.
 func TestTablesAgainstSuccessors(t *testing.T) {
 	dir, err := generated()
 	if err != nil {
 		t.Fatal(err)
 	}
 	mats := index.Materials(4)
-	if bad := checkTables(t, loadAll(t, dir, mats, true), mats, true); bad > 0 {
+	if bad := checkTables(t, loadAll(t, dir, mats, table.Extra{DTW: true, MTC: true}), mats, true, true); bad > 0 {
 		t.Errorf("%d positions disagree with their successors", bad)
 	}
 }
@@ -170,88 +182,133 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	mats := index.Materials(3)
-	st := loadAll(t, dir, mats, true)
+	st := loadAll(t, dir, mats, table.Extra{DTW: true})
 	kk, _ := index.ParseMaterial("KKvK")
 	p, _ := draughts.ParseFEN("W:WK1,K2:BK45") // a win in 7 plies, no capture
 	s := st.get(kk)
 	i := s.x.Rank(table.Placement(&p))
-	s.cols.Set(i, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1})
-	if bad := checkTables(t, st, mats, true); bad == 0 {
+	s.cols.Set(i, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1})
+	if bad := checkTables(t, st, mats, true, false); bad == 0 {
 		t.Error("a flipped value went unnoticed")
 	}
 }
 
 // TestClassBudgets recomputes the class B tables (their distances and
 // rules values) by the definition of docs/rules.md: the value under every
-// budget b from 0 up, each from the values under b-1.
+// budget b from 0 up, each from the values under b-1. The clock runs on
+// over every move that stays in class B.
 func TestClassBudgets(t *testing.T) {
-	dir, err := generated()
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := index.Materials(3)
-	st := loadAll(t, dir, all, false)
 	var mats []index.Material
-	for _, m := range all {
+	for _, m := range index.Materials(3) {
 		if table.ClassOf(m) == table.ClassB {
 			mats = append(mats, m)
 		}
 	}
-	const layers = 16
+	checkBudgets(t, mats, table.ClassB, func(p, q *draughts.Position, mv draughts.Move) bool {
+		return table.ClassOf(table.MaterialOf(q)) == table.ClassB
+	})
+}
+
+// TestRule2Budgets recomputes two 4-piece tables where both sides have a
+// king, their rule-2 distances and rules values, in the same way: the
+// count runs on over quiet king moves and restarts after a capture or a
+// man move.
+func TestRule2Budgets(t *testing.T) {
+	var mats []index.Material
+	for _, name := range []string{"KKvKK", "KMvKK", "KKvKM"} {
+		m, _ := index.ParseMaterial(name)
+		mats = append(mats, m)
+	}
+	checkBudgets(t, mats, table.Rule2, func(p, q *draughts.Position, mv draughts.Move) bool {
+		return !mv.IsCapture() && p.Kings&draughts.Bit(mv.FromSquare()) != 0
+	})
+}
+
+// checkBudgets computes the values of the tables of mats, of class c, by
+// the definition of docs/rules.md: under budget 0 a position is lost if
+// its side to move has no move and drawn otherwise; under budget b a move
+// to q counts with q's value under b-1 if the clock runs on over it (the
+// tables of mats must hold q then), else with q's stored rules value (a
+// fresh clock). It goes up to the budget where the values stop changing
+// (from there on they stay) and checks every stored distance and rules
+// value (the value under c's budget).
+func checkBudgets(t *testing.T, mats []index.Material, c table.Class, runsOn func(p, q *draughts.Position, mv draughts.Move) bool) {
+	dir, err := generated()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := loadAll(t, dir, index.Materials(4), table.Extra{})
 	// under[b][m][i] is the value of position i of m under budget b.
-	under := make([]map[index.Material][]table.Value, layers+1)
-	for b := range under {
-		under[b] = map[index.Material][]table.Value{}
+	var under []map[index.Material][]table.Value
+	for b := 0; ; b++ {
+		layer := map[index.Material][]table.Value{}
+		var eg errgroup.Group
+		eg.SetLimit(2)
 		for _, m := range mats {
 			x := index.New(m)
 			vals := make([]table.Value, x.Size())
-			for i := range vals {
-				p := table.Position(x.Unrank(int64(i)))
-				moves := p.Moves(nil)
-				v := table.Draw
-				if len(moves) == 0 {
-					v = table.Loss
-				} else if b > 0 {
-					var outs []table.Outcome
-					for _, mv := range moves {
-						q := p.Play(mv)
-						var o table.Value
-						switch qm := table.MaterialOf(&q); {
-						case q.Pieces(q.Side) == 0:
-							o = table.Loss
-						case table.ClassOf(qm) == table.ClassB:
-							o = under[b-1][qm][st.get(qm).x.Rank(table.Placement(&q))]
-						default:
-							o = stored(st, &q).Rules
+			layer[m] = vals
+			for lo := int64(0); lo < x.Size(); lo += 1 << 14 {
+				eg.Go(func() error {
+					for i := lo; i < min(lo+1<<14, x.Size()); i++ {
+						p := table.Position(x.Unrank(i))
+						moves := p.Moves(nil)
+						v := table.Draw
+						if len(moves) == 0 {
+							v = table.Loss
+						} else if b > 0 {
+							var outs []table.Outcome
+							for _, mv := range moves {
+								q := p.Play(mv)
+								var o table.Value
+								switch qm := table.MaterialOf(&q); {
+								case q.Pieces(q.Side) == 0:
+									o = table.Loss
+								case runsOn(&p, &q, mv):
+									o = under[b-1][qm][st.get(qm).x.Rank(table.Placement(&q))]
+								default:
+									o = stored(st, &q).Rules
+								}
+								outs = append(outs, table.Outcome{Value: o})
+							}
+							v = best(outs).Value
 						}
-						outs = append(outs, table.Outcome{Value: o})
+						vals[i] = v
 					}
-					v = best(outs).Value
-				}
-				vals[i] = v
+					return nil
+				})
 			}
-			under[b][m] = vals
 		}
+		eg.Wait()
+		changed := b == 0
+		for m, vals := range layer {
+			changed = changed || !slices.Equal(vals, under[b-1][m])
+		}
+		if !changed {
+			break
+		}
+		under = append(under, layer)
 	}
+	full := under[min(c.Budget(), len(under)-1)]
+	bad := 0
 	for _, m := range mats {
 		x := index.New(m)
 		for i := range x.Size() {
 			p := table.Position(x.Unrank(i))
 			dist := -1
-			for b := 0; b <= layers && dist < 0; b++ {
+			for b := 0; b < len(under) && dist < 0; b++ {
 				if under[b][m][i] != table.Draw {
 					dist = b
 				}
 			}
-			e := stored(st, &p)
-			if under[layers][m][i] != under[layers-1][m][i] {
-				t.Fatalf("%s: budgets above %d still change the value", p.FEN(), layers-1)
-			}
-			if e.Distance != dist || e.Rules != under[table.ClassB.Budget()][m][i] {
-				t.Fatalf("%s: stored %v; by budgets: distance %d, value under 10 plies %v", p.FEN(), e, dist, under[10][m][i])
+			if e := stored(st, &p); e.Distance != dist || e.Rules != full[m][i] {
+				if bad++; bad <= 10 {
+					t.Errorf("%s: stored %v; by budgets: distance %d, value under %d plies %v", p.FEN(), e, dist, c.Budget(), full[m][i])
+				}
 			}
 		}
 	}
+	t.Logf("%v: values stable from budget %d on", mats, len(under)-1)
 }
 
 // TestPublishedLongestWins checks the longest wins under the rules that
@@ -261,7 +318,7 @@ func TestPublishedLongestWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := loadAll(t, dir, index.Materials(4), false)
+	st := loadAll(t, dir, index.Materials(4), table.Extra{})
 	for name, want := range map[string]int{"KKKvK": 15, "KKMvK": 31, "KMMvK": 29, "KMvK": 9, "KKvK": 7, "KvK": 3} {
 		m, _ := index.ParseMaterial(name)
 		if got := st.get(m).stats().LongestDistance; got != want {

@@ -75,7 +75,7 @@ func Units(o Options) ([]Unit, error) {
 			if deps[v.ID] {
 				u.Deps = append(u.Deps, v.ID)
 				for _, x := range v.Materials {
-					u.Memory += heldBytes(x, size[x], o.DTW)
+					u.Memory += heldBytes(x, size[x], o.extra())
 				}
 			}
 		}
@@ -89,15 +89,8 @@ func Units(o Options) ([]Unit, error) {
 
 // heldBytes returns the memory that a solved table of m with n positions
 // takes in a store: its columns and its capture bits.
-func heldBytes(m index.Material, n int64, dtw bool) int64 {
-	l := table.NewLayout(m, dtw)
-	var width int64
-	for col := range table.NumColumns {
-		if l.Has(col) {
-			width += int64(col.Width())
-		}
-	}
-	return n*width + (n+63)/64*8
+func heldBytes(m index.Material, n int64, extra table.Extra) int64 {
+	return n*int64(table.NewLayout(m, extra).Width()) + (n+63)/64*8
 }
 
 // ParseUnit checks that id names a unit of at most MaxPieces pieces and
@@ -177,7 +170,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 func readGroup(g *group, o Options) []*solved {
 	var out []*solved
 	for _, x := range g.tables {
-		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o.DTW, false)
+		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o.extra(), false)
 		if s == nil {
 			return nil
 		}

@@ -108,7 +108,7 @@ func TestBuildUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	o := Options{Dir: dir, DTW: true, Threads: 2}
+	o := Options{Dir: dir, DTW: true, MTC: true, Threads: 2}
 	// A unit needs its deps' tables first.
 	err = BuildUnit(context.Background(), "KKvK", o)
 	if want := "unit KKvK needs KvK.dtb in " + dir + ": build unit KvK first"; err == nil || err.Error() != want {

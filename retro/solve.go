@@ -94,17 +94,44 @@ func (a *analysis) raise(d uint32) {
 	}
 }
 
-// solve computes the value and distance of every position of the unit
-// twice, theoretically and under the rules, the outcomes of the external
-// successors from ext: a min-max retrograde analysis in which the winner
-// goes for the shortest win and the loser for the longest loss, and
-// positions that reach neither are draws (repetition). If every external
-// successor has the same value under the rules as in theory and
-// sameIfEqual is set, the rules analysis is skipped: its values and
-// distances are the theoretical ones. captures marks the positions where
-// the side to move must capture.
-func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, threads int) (results []*result, captures []uint64, err error) {
-	as := make([]*analysis, 2)
+// The analyses of a unit, by the outcome an external successor (reached
+// by a capture, a crowning or a man move) counts with: theory, its
+// theoretical outcome; rules, its outcome under the rules seen from the
+// unit's class; mtc, its theoretical value at distance 0, so that the
+// distance found is the mtc (the plies to the next capture or man move).
+const (
+	theoryAnalysis = iota
+	rulesAnalysis
+	mtcAnalysis
+)
+
+// exitOutcome returns the outcome an external successor with outcomes o
+// (theoretical and under the rules, as externalFunc gives them) counts
+// with in analysis k.
+func exitOutcome(o [2]table.Outcome, k int) table.Outcome {
+	if k == mtcAnalysis {
+		return table.Outcome{Value: o[0].Value}
+	}
+	return o[k]
+}
+
+// solve computes the value and distance of every position of the unit in
+// each analysis: theory, rules, and mtc if mtc is set, the outcomes of the
+// external successors from ext. Each is a min-max retrograde analysis in
+// which the winner goes for the shortest win and the loser for the
+// longest loss, and positions that reach neither are draws (repetition).
+// Where class's clock does not carry over a capture or man move (see
+// table.Entry.RulesOutcome) and every external successor has the same
+// value under the rules as in theory, the rules analysis has the mtc
+// analysis's inputs and shares its result; outside Rule2 materials, where
+// the rules distances mean nothing, it then shares the theoretical one.
+// captures marks the positions where the side to move must capture.
+func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, mtc bool, threads int) (results []*result, captures []uint64, err error) {
+	n := 2
+	if mtc {
+		n = 3
+	}
+	as := make([]*analysis, n)
 	for k := range as {
 		as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
 	}
@@ -115,7 +142,7 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
 		// Every move leaves the unit but the quiet king moves, which are
 		// only counted.
-		tallies := [2]tally{newTally(), newTally()}
+		tallies := [3]tally{newTally(), newTally(), newTally()}
 		var leave []draughts.Move
 		if p.HasCapture() {
 			captures[id/64] |= 1 << (id % 64)
@@ -123,15 +150,18 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 		} else {
 			var kingMoves int
 			leave, kingMoves = p.QuietMoves(buf)
-			tallies[0].moves, tallies[1].moves = uint32(kingMoves), uint32(kingMoves)
+			for k := range tallies {
+				tallies[k].moves = uint32(kingMoves)
+			}
 		}
 		for _, m := range leave {
 			o := ext(p.Play(m))
 			if o[0].Value != o[1].Value {
 				differ.Store(true)
 			}
-			tallies[0].add(o[0])
-			tallies[1].add(o[1])
+			for k := range as {
+				tallies[k].add(exitOutcome(o, k))
+			}
 		}
 		for k, a := range as {
 			t := tallies[k]
@@ -152,14 +182,25 @@ func solve(ctx context.Context, u *unit, ext externalFunc, sameIfEqual bool, thr
 	if err != nil {
 		return nil, nil, err
 	}
+	shared := -1 // the analysis whose result the rules analysis shares
+	if !differ.Load() && !class.Carries() {
+		switch {
+		case mtc:
+			shared = mtcAnalysis
+		case class == table.NoClass:
+			shared = theoryAnalysis
+		}
+	}
 	for k, a := range as {
-		if k > 0 && sameIfEqual && !differ.Load() {
-			a.res = as[0].res
+		if k == rulesAnalysis && shared >= 0 {
 			continue
 		}
 		if err := a.propagate(ctx, u, captures, threads); err != nil {
 			return nil, nil, err
 		}
+	}
+	if shared >= 0 {
+		as[rulesAnalysis].res = as[shared].res
 	}
 	for _, a := range as {
 		results = append(results, a.res)

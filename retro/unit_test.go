@@ -199,12 +199,16 @@ func TestKeepWork(t *testing.T) {
 // tables and the prober's cache fit in the budget together, where the
 // largest level takes less than the solver's share.
 func TestUnitBudget(t *testing.T) {
-	for _, c := range []struct{ mem, level int64 }{{8 << 30, 0}, {8 << 30, 400e6}, {512 << 20, 30e6}, {512 << 20, 200e6}} {
-		o := Options{Mem: c.mem}
+	for _, c := range []struct {
+		mem, level int64
+		mtc        bool
+	}{{8 << 30, 0, false}, {8 << 30, 400e6, false}, {512 << 20, 30e6, false}, {512 << 20, 200e6, false}, {8 << 30, 400e6, true}, {512 << 20, 30e6, true}} {
+		o := Options{Mem: c.mem, MTC: c.mtc}
 		n := o.unitPositions(c.level)
+		aboveBytes, unitBytes := o.positionBytes()
 		used := n*unitBytes + c.level*aboveBytes + c.mem/4 + c.mem/16
 		if fits := c.level*aboveBytes < c.mem/2; fits && used > c.mem || !fits && n*unitBytes > c.mem/8 {
-			t.Errorf("budget %d, largest level %d: units of %d positions, %d bytes in all", c.mem, c.level, n, used)
+			t.Errorf("budget %d, largest level %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.level, c.mtc, n, used)
 		}
 		if n < c.mem/400 {
 			t.Errorf("budget %d, largest level %d: units of only %d positions", c.mem, c.level, n)

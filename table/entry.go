@@ -13,13 +13,20 @@ import (
 type Entry struct {
 	Rules  Value // under the rules, clocks as they stand when the material arose
 	Theory Value // when only repetition draws
-	// Distance is the class distance of a class A or B position: the least
-	// budget in plies under which it is won (or lost); -1 for a position
-	// drawn under every budget or not of class A or B.
+	// Distance is the distance of a position whose material has a clock
+	// (class A, class B or Rule2; see Class): the least budget in plies
+	// under which it is won (or lost); -1 for a position drawn under every
+	// budget or without a clock. Beyond NoDistance-1 it is that.
 	Distance int
 	// DTW is the theoretical number of plies until the loser has no move;
 	// -1 for a draw or where the table has no dtw column.
 	DTW int
+	// MTC (moves to conversion) is the number of plies until the next man
+	// move or capture in a theoretical win or loss, the winner converting
+	// as soon as it can while keeping the win and the loser delaying it
+	// (0 where the loser has no move); -1 for a draw or where the table
+	// has no mtc column.
+	MTC int
 }
 
 // NoDistance marks an entry without a class distance in the distance
@@ -29,18 +36,22 @@ const NoDistance = 255
 // NoDTW marks a draw in the dtw column.
 const NoDTW = 0xffff
 
+// NoMTC marks a draw in the mtc column.
+const NoMTC = 255
+
 // NewEntry returns the entry of a position of class c from its outcomes:
 // theoretical (its distance is the dtw) and under the rules (its distance
-// is the class distance; outside classes A and B it has none). A win or
-// loss whose class distance exceeds the budget of c is a draw under the
-// rules, with the class distance kept for clocks that start lower.
+// is the distance of c's clock; without a clock it has none). A win or
+// loss whose distance exceeds the budget of c is a draw under the rules,
+// with the distance kept for clocks that start lower. The mtc is left
+// out (-1).
 func NewEntry(c Class, theory, rules Outcome) Entry {
-	e := Entry{Rules: rules.Value, Theory: theory.Value, Distance: -1, DTW: -1}
+	e := Entry{Rules: rules.Value, Theory: theory.Value, Distance: -1, DTW: -1, MTC: -1}
 	if theory.Value != Draw {
 		e.DTW = theory.Dist
 	}
 	if c != NoClass && rules.Value != Draw {
-		e.Distance = rules.Dist
+		e.Distance = min(rules.Dist, NoDistance-1)
 		if rules.Dist > c.Budget() {
 			e.Rules = Draw
 		}
@@ -53,13 +64,14 @@ func NewEntry(c Class, theory, rules Outcome) Entry {
 func (e Entry) TheoryOutcome() Outcome { return Outcome{Value: e.Theory, Dist: max(e.DTW, 0)} }
 
 // RulesOutcome returns the outcome under the rules of a successor with
-// entry e and class to, seen from a position of class from. A clock that
-// runs on (inside class A, inside class B) keeps the successor's distance;
-// a clock that drops from A to B carries min(budget-1, 10), so only
-// distances up to 10 count; otherwise the successor starts afresh and its
+// entry e and class to, seen from a position of class from after a
+// capture or a man move. A clock that runs on (inside class A, inside
+// class B) keeps the successor's distance; a clock that drops from A to B
+// carries min(budget-1, 10), so only distances up to 10 count; otherwise
+// (the count of rule 2 among them) the successor starts afresh and its
 // rules value holds at distance 0.
 func (e Entry) RulesOutcome(from, to Class) Outcome {
-	if from == NoClass || to == NoClass {
+	if !from.Carries() || !to.Carries() {
 		return Outcome{Value: e.Rules}
 	}
 	if e.Distance < 0 || from == ClassA && to == ClassB && e.Distance > ClassB.Budget() {
@@ -68,12 +80,33 @@ func (e Entry) RulesOutcome(from, to Class) Outcome {
 	return Outcome{Value: e.Theory, Dist: e.Distance}
 }
 
+// KingMoveOutcome returns the outcome under the rules of a successor with
+// entry e after a quiet king move from a position of class c, which stays
+// in c: its clock runs on, so the successor's distance counts.
+func (e Entry) KingMoveOutcome(c Class) Outcome {
+	switch {
+	case c == NoClass:
+		return Outcome{Value: e.Rules}
+	case e.Distance < 0:
+		return Outcome{Value: Draw}
+	}
+	return Outcome{Value: e.Theory, Dist: e.Distance}
+}
+
+// ConversionOutcome returns the theoretical outcome of e as the successor
+// of a capture or man move, counted for the mtc: its value at distance 0.
+func (e Entry) ConversionOutcome() Outcome { return Outcome{Value: e.Theory} }
+
+// MTCOutcome returns the theoretical outcome of e as the successor of a
+// king move, counted for the mtc: its value at its mtc (0 when unknown).
+func (e Entry) MTCOutcome() Outcome { return Outcome{Value: e.Theory, Dist: max(e.MTC, 0)} }
+
 // RulesWith returns the value under the rules of a position of class c
-// with entry e when its class clock has budget plies left: with r >= d
-// plies left a position at class distance d has its theoretical value,
-// with fewer it is drawn (docs/rules.md). A negative budget, or one of
-// c's full budget or more, is a full clock: the value is e.Rules. Outside
-// classes A and B there is no clock and the value is e.Rules.
+// with entry e when its clock has budget plies left (for Rule2, 50 minus
+// the plies on the count): with r >= d plies left a position at distance
+// d has its theoretical value, with fewer it is drawn (docs/rules.md). A
+// negative budget, or one of c's full budget or more, is a full clock:
+// the value is e.Rules. Without a clock the value is e.Rules.
 func (e Entry) RulesWith(c Class, budget int) Value {
 	if c == NoClass || budget < 0 || budget >= c.Budget() {
 		return e.Rules
@@ -90,11 +123,13 @@ type entryJSON struct {
 	Theory   Value `json:"theory"`
 	Distance *int  `json:"distance"`
 	DTW      *int  `json:"dtw"`
+	MTC      *int  `json:"mtc"`
 }
 
-// MarshalJSON writes e as {"rules":"win","theory":"win","distance":3,"dtw":null}.
+// MarshalJSON writes e as
+// {"rules":"win","theory":"win","distance":3,"dtw":null,"mtc":null}.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	return json.Marshal(entryJSON{e.Rules, e.Theory, orNull(e.Distance), orNull(e.DTW)})
+	return json.Marshal(entryJSON{e.Rules, e.Theory, orNull(e.Distance), orNull(e.DTW), orNull(e.MTC)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -103,7 +138,7 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*e = Entry{Rules: j.Rules, Theory: j.Theory, Distance: orMissing(j.Distance), DTW: orMissing(j.DTW)}
+	*e = Entry{Rules: j.Rules, Theory: j.Theory, Distance: orMissing(j.Distance), DTW: orMissing(j.DTW), MTC: orMissing(j.MTC)}
 	return nil
 }
 
@@ -149,17 +184,19 @@ type Column int
 const (
 	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2).
 	ValueColumn Column = iota
-	// DistanceColumn, 1 byte: the class distance, NoDistance for none;
-	// class A and B tables only.
+	// DistanceColumn, 1 byte: the distance, NoDistance for none; the
+	// tables of materials with a clock only (class A, B and Rule2).
 	DistanceColumn
 	// DTWColumn, 2 bytes little-endian: the dtw, NoDTW for a draw;
 	// optional.
 	DTWColumn
+	// MTCColumn, 1 byte: the mtc, NoMTC for a draw; optional.
+	MTCColumn
 	NumColumns
 )
 
-var columnNames = [NumColumns]string{"value", "distance", "dtw"}
-var columnWidths = [NumColumns]int{1, 1, 2}
+var columnNames = [NumColumns]string{"value", "distance", "dtw", "mtc"}
+var columnWidths = [NumColumns]int{1, 1, 2, 1}
 
 // Name returns the column's name in a file header.
 func (c Column) Name() string { return columnNames[c] }
@@ -173,10 +210,10 @@ func (c Column) Width() int { return columnWidths[c] }
 type Columns [NumColumns][]byte
 
 // MakeColumns returns zeroed columns for n entries of a table of m, with
-// the dtw column if dtw is set.
-func MakeColumns(m index.Material, n int64, dtw bool) Columns {
+// the optional columns of x.
+func MakeColumns(m index.Material, n int64, x Extra) Columns {
 	var c Columns
-	l := NewLayout(m, dtw)
+	l := NewLayout(m, x)
 	for col := range NumColumns {
 		if l.Has(col) {
 			c[col] = make([]byte, n*int64(col.Width()))
@@ -191,7 +228,7 @@ func (c *Columns) Has(col Column) bool { return c[col] != nil }
 // Entry decodes entry i; ok is false for a value byte no entry has.
 func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 	b := c[ValueColumn][i]
-	e = Entry{Theory: Value(b & 3), Rules: Value(b >> 2), Distance: -1, DTW: -1}
+	e = Entry{Theory: Value(b & 3), Rules: Value(b >> 2), Distance: -1, DTW: -1, MTC: -1}
 	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
 		e.Distance = int(d[i])
 	}
@@ -199,6 +236,9 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 		if n := binary.LittleEndian.Uint16(d[2*i:]); n != NoDTW {
 			e.DTW = int(n)
 		}
+	}
+	if d := c[MTCColumn]; d != nil && d[i] != NoMTC {
+		e.MTC = int(d[i])
 	}
 	return e, e.Theory <= Win && e.Rules <= Win && b < 16
 }
@@ -219,5 +259,11 @@ func (c *Columns) Set(i int64, e Entry) {
 			n = uint16(min(e.DTW, NoDTW-1))
 		}
 		binary.LittleEndian.PutUint16(d[2*i:], n)
+	}
+	if d := c[MTCColumn]; d != nil {
+		d[i] = NoMTC
+		if e.MTC >= 0 {
+			d[i] = byte(min(e.MTC, NoMTC-1))
+		}
 	}
 }

@@ -15,10 +15,22 @@ const (
 	RulesClassLimits                  // rules value: 16-move (class A) and 5-move (class B) limits
 	RulesNo25Move                     // the 25-move king rule (rule 2) is not tracked
 	RulesCapturesDontCare             // positions with a capture hold no real value on disk
+	Rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
 )
 
-// RulesFlags are the rules of the tables this version writes and reads.
-const RulesFlags = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
+// RulesFlags are the rules of the tables this version writes.
+const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare
+
+// RulesFlagsNo25Move are the rules of the tables written before rule 2
+// was tracked, which this version still reads: their rules values ignore
+// rule 2, and their Rule2 materials have no clock and no distance column.
+const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
+
+// Extra lists the optional columns of a table.
+type Extra struct {
+	DTW bool // the dtw column
+	MTC bool // the mtc column
+}
 
 // IndexVersion is the version of the index scheme of package index.
 const IndexVersion = 1
@@ -34,12 +46,19 @@ func FileName(m index.Material) string { return m.String() + ".dtb" }
 type Layout [NumColumns]int
 
 // NewLayout returns the layout of the tables of m that this version
-// writes: the value column, the distance column in class A and B, the dtw
-// column if dtw is set, in Column order.
-func NewLayout(m index.Material, dtw bool) Layout {
-	l, n := Layout{-1, -1, -1}, 0
+// writes: the value column, the distance column where m has a clock (see
+// ClassOf), the optional columns of x, in Column order.
+func NewLayout(m index.Material, x Extra) Layout { return layout(ClassOf(m), x) }
+
+// layout returns the layout of a table of class c with the optional
+// columns of x.
+func layout(c Class, x Extra) Layout {
+	has := [NumColumns]bool{ValueColumn: true, DistanceColumn: c != NoClass, DTWColumn: x.DTW, MTCColumn: x.MTC}
+	var l Layout
+	n := 0
 	for col := range NumColumns {
-		if col == ValueColumn || col == DistanceColumn && ClassOf(m) != NoClass || col == DTWColumn && dtw {
+		l[col] = -1
+		if has[col] {
 			l[col], n = n, n+1
 		}
 	}
@@ -49,12 +68,14 @@ func NewLayout(m index.Material, dtw bool) Layout {
 // Has reports whether the layout has the column col.
 func (l Layout) Has(col Column) bool { return l[col] >= 0 }
 
-// Width returns the bytes an entry takes in the columns of l, the dtw
-// column counted only if dtw is set.
-func (l Layout) Width(dtw bool) int {
+// Extra returns the optional columns of l.
+func (l Layout) Extra() Extra { return Extra{DTW: l.Has(DTWColumn), MTC: l.Has(MTCColumn)} }
+
+// Width returns the bytes an entry takes in the columns of l.
+func (l Layout) Width() int {
 	n := 0
 	for col := range NumColumns {
-		if l.Has(col) && (col != DTWColumn || dtw) {
+		if l.Has(col) {
 			n += col.Width()
 		}
 	}
@@ -70,8 +91,19 @@ func HasColumn(h codec.Header, col Column) bool {
 type File struct {
 	*codec.Reader
 	Material index.Material
-	Layout   Layout
-	Stats    Stats // from the header
+	Info
+}
+
+// Info is what a table file's header says beyond the codec's.
+type Info struct {
+	Layout Layout
+	// Class is the material's class under the file's rules: as ClassOf,
+	// but NoClass for a Rule2 material where rule 2 is not tracked.
+	Class Class
+	// Rule2 reports whether the rules value tracks rule 2 (RulesFlags);
+	// files of the first version do not (RulesFlagsNo25Move).
+	Rule2 bool
+	Stats Stats
 }
 
 // Open opens the table file of m at path and checks its header: material,
@@ -84,7 +116,7 @@ func Open(path string, m index.Material) (*File, error) {
 		return nil, err
 	}
 	f := &File{Reader: r, Material: m}
-	if f.Layout, f.Stats, err = CheckHeader(path, r.Header(), m); err != nil {
+	if f.Info, err = CheckHeader(path, r.Header(), m); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -92,21 +124,29 @@ func Open(path string, m index.Material) (*File, error) {
 }
 
 // CheckHeader checks h, the header of the file at path, against material
-// m as Open does, and returns the file's layout and stats.
-func CheckHeader(path string, h codec.Header, m index.Material) (Layout, Stats, error) {
-	l, s := Layout{-1, -1, -1}, Stats{}
-	bad := func(kind error, format string, args ...any) (Layout, Stats, error) {
-		return l, s, fmt.Errorf("%s: header: %s: %w", path, fmt.Sprintf(format, args...), kind)
+// m as Open does, and returns what it says.
+func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
+	var t Info
+	bad := func(kind error, format string, args ...any) (Info, error) {
+		return Info{}, fmt.Errorf("%s: header: %s: %w", path, fmt.Sprintf(format, args...), kind)
 	}
 	switch n := index.New(m).Size(); {
 	case h.Material != m.String():
 		return bad(codec.ErrCorrupt, "material %q, want %s", h.Material, m)
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
-	case h.Rules != RulesFlags:
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x", h.Rules, RulesFlags)
+	case h.Rules != RulesFlags && h.Rules != RulesFlagsNo25Move:
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x", h.Rules, RulesFlags, RulesFlagsNo25Move)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
+	}
+	t.Rule2, t.Class = h.Rules == RulesFlags, ClassOf(m)
+	if !t.Rule2 && t.Class == Rule2 {
+		t.Class = NoClass
+	}
+	var l Layout
+	for i := range l {
+		l[i] = -1
 	}
 	for i, c := range h.Columns {
 		col := Column(slices.Index(columnNames[:], c.Name))
@@ -118,13 +158,14 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Layout, Stats, 
 		}
 		l[col] = i
 	}
-	if want := NewLayout(m, l.Has(DTWColumn)); l != want {
+	if want := layout(t.Class, l.Extra()); l != want {
 		return bad(codec.ErrCorrupt, "columns %v, want %v", columnList(l), columnList(want))
 	}
-	if err := json.Unmarshal([]byte(h.Meta[StatsKey]), &s); err != nil {
+	if err := json.Unmarshal([]byte(h.Meta[StatsKey]), &t.Stats); err != nil {
 		return bad(codec.ErrCorrupt, "no valid %q: %v", StatsKey, err)
 	}
-	return l, s, nil
+	t.Layout = l
+	return t, nil
 }
 
 // columnList returns the names of the columns of l, in file order.
@@ -174,7 +215,7 @@ func (f *File) ReadBlock(b int) (Columns, error) {
 // entries of the positions marked in captures (bit i%64 of word i/64 for
 // position i) are don't-cares (see Writer). cols is not modified.
 func Write(path string, m index.Material, cols Columns, captures []uint64) (Stats, error) {
-	w, err := NewWriter(path, m, cols.Has(DTWColumn))
+	w, err := NewWriter(path, m, Extra{DTW: cols.Has(DTWColumn), MTC: cols.Has(MTCColumn)})
 	if err != nil {
 		return Stats{}, err
 	}

@@ -16,9 +16,9 @@ import (
 
 // testEntries returns pseudo-random entries of the table of m, in runs as
 // a real table has them, and capture bits for about a quarter of them.
-func testEntries(m index.Material, dtw bool) (Columns, []uint64) {
+func testEntries(m index.Material, x Extra) (Columns, []uint64) {
 	n := index.New(m).Size()
-	cols := MakeColumns(m, n, dtw)
+	cols := MakeColumns(m, n, x)
 	captures := make([]uint64, (n+63)/64)
 	rng := rand.New(rand.NewPCG(uint64(n), 2))
 	class := ClassOf(m)
@@ -28,6 +28,9 @@ func testEntries(m index.Material, dtw bool) (Columns, []uint64) {
 			v := Value(rng.IntN(3))
 			d := rng.IntN(40)
 			e = NewEntry(class, Outcome{Value: v, Dist: d}, Outcome{Value: v, Dist: d + rng.IntN(3)})
+			if x.MTC && v != Draw {
+				e.MTC = rng.IntN(d + 1)
+			}
 		}
 		cols.Set(i, e)
 		if rng.IntN(4) == 0 {
@@ -41,7 +44,7 @@ func testEntries(m index.Material, dtw bool) (Columns, []uint64) {
 // with the dtw column) with Write; its MB/s are M positions/s.
 func BenchmarkWrite(b *testing.B) {
 	m, _ := index.ParseMaterial("KKMvK")
-	cols, captures := testEntries(m, true)
+	cols, captures := testEntries(m, Extra{DTW: true})
 	path := filepath.Join(b.TempDir(), FileName(m))
 	b.SetBytes(int64(len(cols[ValueColumn])))
 	b.ReportAllocs()
@@ -101,14 +104,14 @@ func slice(cols Columns, captures []uint64, lo, hi int64) (Columns, []uint64) {
 func TestWriter(t *testing.T) {
 	m, _ := index.ParseMaterial("KMvK")
 	x := index.New(m)
-	cols, captures := testEntries(m, true)
+	cols, captures := testEntries(m, Extra{DTW: true, MTC: true})
 	for _, i := range []int64{0, 995, 996, 997, 998, 999, 1000, 1001, 65535, 65536, 65537, x.Size() - 1} {
 		captures[i/64] |= 1 << (i % 64) // runs of captures across batches
 	}
 	var want Stats
 	for i := range x.Size() {
 		e, _ := cols.Entry(i)
-		want.Add(e, isSet(captures, i), func() string { return Position(x.Unrank(i)).FEN() })
+		want.Add(ClassOf(m), e, isSet(captures, i), func() string { return Position(x.Unrank(i)).FEN() })
 	}
 	wantCols := filled(cols, captures)
 	ways := []struct {
@@ -150,7 +153,7 @@ func TestWriter(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/batch%d", way.name, n), func(t *testing.T) {
 				withBatch(t, n)
 				path := filepath.Join(t.TempDir(), FileName(m))
-				w, err := NewWriter(path, m, true)
+				w, err := NewWriter(path, m, Extra{DTW: true, MTC: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -193,7 +196,7 @@ func TestWriter(t *testing.T) {
 // that do not fit: the error names the file and no file is left.
 func TestWriterErrors(t *testing.T) {
 	m, _ := index.ParseMaterial("KvK")
-	cols, captures := testEntries(m, false)
+	cols, captures := testEntries(m, Extra{})
 	e, _ := cols.Entry(0)
 	for _, tc := range []struct {
 		name  string
@@ -214,7 +217,7 @@ func TestWriterErrors(t *testing.T) {
 			return w.AddColumns(&cols, captures)
 		}, "more than 2450 entries"},
 		{"no dtw", func(w *Writer) error {
-			c := MakeColumns(m, 10, true)
+			c := MakeColumns(m, 10, Extra{DTW: true})
 			return w.AddColumns(&c, captures)
 		}, "columns do not fit the table's [value distance]"},
 		{"short", func(w *Writer) error {
@@ -227,7 +230,7 @@ func TestWriterErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName(m))
-			w, err := NewWriter(path, m, false)
+			w, err := NewWriter(path, m, Extra{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,13 +255,13 @@ func TestWriterErrors(t *testing.T) {
 // columns is part of the time. Its MB/s are M positions/s.
 func BenchmarkWriterAdd(b *testing.B) {
 	m, _ := index.ParseMaterial("KKMvK")
-	cols, captures := testEntries(m, true)
+	cols, captures := testEntries(m, Extra{DTW: true})
 	path := filepath.Join(b.TempDir(), FileName(m))
 	n := int64(len(cols[ValueColumn]))
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := NewWriter(path, m, true)
+		w, err := NewWriter(path, m, Extra{DTW: true})
 		if err != nil {
 			b.Fatal(err)
 		}

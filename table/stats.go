@@ -15,26 +15,31 @@ type Stats struct {
 	Rules         Counts `json:"rules"`
 	CursedWins    int64  `json:"cursed_wins"`    // theoretical win, not a win under the rules
 	BlessedLosses int64  `json:"blessed_losses"` // theoretical loss, not a loss under the rules
-	// Longest class distance of a win under the rules (class A and B).
+	// Rule2CursedWins and Rule2BlessedLosses count the wins and losses
+	// that the 25-move king rule itself turns into draws: in a Rule2
+	// material, those whose distance exceeds Rule2Plies. (A cursed win can
+	// also stem from a draw under the rules after a capture or man move.)
+	Rule2CursedWins    int64 `json:"rule2_cursed_wins,omitempty"`
+	Rule2BlessedLosses int64 `json:"rule2_blessed_losses,omitempty"`
+	// Longest distance of a win under the rules (class A, class B, rule 2).
 	LongestDistance    int    `json:"longest_distance,omitempty"`
 	LongestDistanceFEN string `json:"longest_distance_fen,omitempty"`
 	// Longest theoretical win (with the dtw column).
 	LongestDTW    int    `json:"longest_dtw,omitempty"`
 	LongestDTWFEN string `json:"longest_dtw_fen,omitempty"`
+	// Longest mtc of a theoretical win (with the mtc column).
+	LongestMTC    int    `json:"longest_mtc,omitempty"`
+	LongestMTCFEN string `json:"longest_mtc_fen,omitempty"`
 	// Rule2Candidates counts the wins and losses (with the dtw column)
-	// whose dtw exceeds Rule2Plies: only there can the untracked 25-move
-	// king rule change a value, since it needs 50 plies without a man move
-	// or capture.
+	// whose dtw exceeds Rule2Plies: only there could the 25-move king rule
+	// change a value, which tables of the first version do not track.
 	Rule2Candidates int64 `json:"rule2_candidates,omitempty"`
 }
 
-// Rule2Plies is the length of the 25-move king rule (rule 2) in plies.
-const Rule2Plies = 50
-
-// Add counts the entry e of a position, a capture position if capture is
-// set. If e is a longer win than any counted so far, fen (if not nil) is
-// called for the position's FEN, kept as the example.
-func (s *Stats) Add(e Entry, capture bool, fen func() string) {
+// Add counts the entry e of a position of class c, a capture position if
+// capture is set. If e is a longer win than any counted so far, fen (if
+// not nil) is called for the position's FEN, kept as the example.
+func (s *Stats) Add(c Class, e Entry, capture bool, fen func() string) {
 	s.Positions++
 	if capture {
 		s.Captures++
@@ -47,11 +52,21 @@ func (s *Stats) Add(e Entry, capture bool, fen func() string) {
 	if e.Theory == Loss && e.Rules != Loss {
 		s.BlessedLosses++
 	}
+	if c == Rule2 && e.Distance > Rule2Plies {
+		if e.Theory == Win {
+			s.Rule2CursedWins++
+		} else {
+			s.Rule2BlessedLosses++
+		}
+	}
 	if e.Rules == Win && e.Distance > s.LongestDistance {
 		s.LongestDistance, s.LongestDistanceFEN = e.Distance, example(fen)
 	}
 	if e.Theory == Win && e.DTW > s.LongestDTW {
 		s.LongestDTW, s.LongestDTWFEN = e.DTW, example(fen)
+	}
+	if e.Theory == Win && e.MTC > s.LongestMTC {
+		s.LongestMTC, s.LongestMTCFEN = e.MTC, example(fen)
 	}
 	if e.Theory != Draw && e.DTW > Rule2Plies {
 		s.Rule2Candidates++
@@ -77,11 +92,16 @@ func (s *Stats) Merge(o Stats) {
 	}
 	s.CursedWins += o.CursedWins
 	s.BlessedLosses += o.BlessedLosses
+	s.Rule2CursedWins += o.Rule2CursedWins
+	s.Rule2BlessedLosses += o.Rule2BlessedLosses
 	if o.LongestDistance > s.LongestDistance {
 		s.LongestDistance, s.LongestDistanceFEN = o.LongestDistance, o.LongestDistanceFEN
 	}
 	if o.LongestDTW > s.LongestDTW {
 		s.LongestDTW, s.LongestDTWFEN = o.LongestDTW, o.LongestDTWFEN
+	}
+	if o.LongestMTC > s.LongestMTC {
+		s.LongestMTC, s.LongestMTCFEN = o.LongestMTC, o.LongestMTCFEN
 	}
 	s.Rule2Candidates += o.Rule2Candidates
 }

@@ -19,13 +19,16 @@
 // # Entries
 //
 // Every entry has a theoretical value (only repetition draws) and a rules
-// value (the 16-move and 5-move limits of class A and B materials, their
-// clocks as they stand when the material arose; the 25-move king rule is
-// not tracked, see RulesNo25Move). Class A and B tables also store the
-// class distance: the least budget in plies under which the position is
-// won (or lost). Optionally a table stores the dtw: the theoretical
-// distance in plies until the loser has no move. docs/format.md specifies
-// the file; Column lists the columns and their encoding.
+// value (the 16-move and 5-move limits of class A and B materials and the
+// 25-move king rule, their clocks as they stand when the material arose).
+// A table whose material has a clock (Class: class A, class B, or Rule2
+// where both sides have a king) also stores its distance: the least budget
+// in plies under which the position is won (or lost). Optionally a table
+// stores the dtw, the theoretical distance in plies until the loser has no
+// move, and the mtc, the plies until the next man move or capture.
+// docs/format.md specifies the file; Column lists the columns and their
+// encoding. Files written before rule 2 was tracked (RulesNo25Move) are
+// still read: their Rule2 materials have no clock.
 package table
 
 import (
@@ -60,7 +63,8 @@ func (v Value) String() string {
 // Neg returns the value for the other side.
 func (v Value) Neg() Value { return Win - v }
 
-// Class is a material's move-limit class.
+// Class is a material's move-limit class: which clock of docs/rules.md
+// can decide its values.
 type Class uint8
 
 // The classes of docs/rules.md.
@@ -68,10 +72,41 @@ const (
 	NoClass Class = iota
 	ClassA        // three pieces, at least one a king, against a lone king: 32 plies
 	ClassB        // two kings, king and man, or one king against a lone king: 10 plies
+	// Rule2 is no class of the rules but is counted like one: a material
+	// of neither class where both sides have a king, the only ones where
+	// the count of the 25-move king rule (rule 2) can reach 50 plies. Every
+	// man move and capture restarts the count, so it never carries over
+	// into another material or level; classes A and B start only with a
+	// capture or a man move, so their clocks and the count never run at
+	// once, and their limits are shorter.
+	Rule2
 )
+
+func (c Class) String() string {
+	switch c {
+	case ClassA:
+		return "class A"
+	case ClassB:
+		return "class B"
+	case Rule2:
+		return "rule 2"
+	}
+	return "none"
+}
 
 // ClassOf returns the class of a material.
 func ClassOf(m index.Material) Class {
+	if c := loneKingClass(m); c != NoClass {
+		return c
+	}
+	if m.WhiteKings > 0 && m.BlackKings > 0 {
+		return Rule2
+	}
+	return NoClass
+}
+
+// loneKingClass returns the class A or B of m, or NoClass.
+func loneKingClass(m index.Material) Class {
 	strongKings, strongMen := m.WhiteKings, m.WhiteMen
 	if m.WhiteMen+m.WhiteKings == 1 && m.WhiteKings == 1 {
 		strongKings, strongMen = m.BlackKings, m.BlackMen
@@ -96,9 +131,19 @@ func (c Class) Budget() int {
 		return 32
 	case ClassB:
 		return 10
+	case Rule2:
+		return Rule2Plies
 	}
 	return 0
 }
+
+// Rule2Plies is the length of the 25-move king rule (rule 2) in plies.
+const Rule2Plies = 50
+
+// Carries reports whether the clock of c runs on across the captures and
+// man moves that stay in its class (classes A and B; the count of rule 2
+// restarts).
+func (c Class) Carries() bool { return c == ClassA || c == ClassB }
 
 // Outcome is a value with a distance in plies (the distance means nothing
 // for a draw).

@@ -18,11 +18,14 @@ func TestClassOf(t *testing.T) {
 		} else if classB[m.String()] {
 			want = ClassB
 		}
+		if want == NoClass && m.WhiteKings > 0 && m.BlackKings > 0 {
+			want = Rule2
+		}
 		if got := ClassOf(m); got != want {
 			t.Errorf("ClassOf(%v) = %d, want %d", m, got, want)
 		}
 	}
-	if ClassA.Budget() != 32 || ClassB.Budget() != 10 || NoClass.Budget() != 0 {
+	if ClassA.Budget() != 32 || ClassB.Budget() != 10 || Rule2.Budget() != 50 || NoClass.Budget() != 0 {
 		t.Error("budgets")
 	}
 }
@@ -41,10 +44,31 @@ func TestRulesOutcome(t *testing.T) {
 		{ClassA, ClassB, Win, Win, 10, Outcome{Win, 10}},    // A to B: capped at 10
 		{ClassA, ClassB, Win, Draw, 11, Outcome{Draw, 0}},   // beyond the cap
 		{ClassB, ClassB, Win, Draw, -1, Outcome{Draw, 0}},
+		{Rule2, Rule2, Win, Win, 45, Outcome{Win, 0}},     // a man move: the count restarts
+		{Rule2, Rule2, Win, Draw, 60, Outcome{Draw, 0}},   // drawn with a fresh count
+		{Rule2, ClassA, Loss, Loss, 20, Outcome{Loss, 0}}, // into class A: its clock starts
 	} {
 		e := Entry{Rules: c.rules, Theory: c.theory, Distance: c.dist, DTW: -1}
 		if got := e.RulesOutcome(c.from, c.to); got != c.want {
 			t.Errorf("RulesOutcome(%+v) = %+v, want %+v", c, got, c.want)
+		}
+	}
+}
+
+func TestKingMoveOutcome(t *testing.T) {
+	for _, c := range []struct {
+		class Class
+		e     Entry
+		want  Outcome
+	}{
+		{Rule2, Entry{Win, Win, 12, 30, 12}, Outcome{Win, 12}}, // the count runs on
+		{Rule2, Entry{Draw, Win, 60, 70, 60}, Outcome{Win, 60}},
+		{Rule2, Entry{Draw, Win, -1, 70, 60}, Outcome{Draw, 0}},
+		{ClassA, Entry{Loss, Loss, 3, 3, -1}, Outcome{Loss, 3}},
+		{NoClass, Entry{Win, Win, -1, 9, -1}, Outcome{Win, 0}},
+	} {
+		if got := c.e.KingMoveOutcome(c.class); got != c.want {
+			t.Errorf("%+v.KingMoveOutcome(%v) = %+v, want %+v", c.e, c.class, got, c.want)
 		}
 	}
 }
@@ -56,15 +80,18 @@ func TestRulesWith(t *testing.T) {
 		budget int
 		want   Value
 	}{
-		{Entry{Win, Win, 9, 9}, ClassB, 10, Win},     // full clock
-		{Entry{Win, Win, 9, 9}, ClassB, 9, Win},      // just enough
-		{Entry{Win, Win, 9, 9}, ClassB, 8, Draw},     // too few plies left
-		{Entry{Win, Win, 9, 9}, ClassB, -1, Win},     // negative: full
-		{Entry{Draw, Win, 33, 35}, ClassA, 40, Draw}, // above the budget: full, drawn
-		{Entry{Loss, Loss, 0, 0}, ClassA, 0, Loss},   // no move with no ply left: lost (rule 5)
-		{Entry{Loss, Loss, 2, 2}, ClassA, 1, Draw},
-		{Entry{Draw, Draw, -1, -1}, ClassA, 5, Draw},
-		{Entry{Win, Win, -1, 7}, NoClass, 0, Win}, // no clock
+		{Entry{Win, Win, 9, 9, -1}, ClassB, 10, Win},     // full clock
+		{Entry{Win, Win, 9, 9, -1}, ClassB, 9, Win},      // just enough
+		{Entry{Win, Win, 9, 9, -1}, ClassB, 8, Draw},     // too few plies left
+		{Entry{Win, Win, 9, 9, -1}, ClassB, -1, Win},     // negative: full
+		{Entry{Draw, Win, 33, 35, -1}, ClassA, 40, Draw}, // above the budget: full, drawn
+		{Entry{Loss, Loss, 0, 0, -1}, ClassA, 0, Loss},   // no move with no ply left: lost (rule 5)
+		{Entry{Loss, Loss, 2, 2, -1}, ClassA, 1, Draw},
+		{Entry{Draw, Draw, -1, -1, -1}, ClassA, 5, Draw},
+		{Entry{Win, Win, -1, 7, -1}, NoClass, 0, Win}, // no clock
+		{Entry{Win, Win, 30, 40, 30}, Rule2, 30, Win}, // 20 plies on the count
+		{Entry{Win, Win, 30, 40, 30}, Rule2, 29, Draw},
+		{Entry{Draw, Win, 55, 60, 55}, Rule2, 50, Draw}, // cursed by rule 2
 	} {
 		if got := c.e.RulesWith(c.class, c.budget); got != c.want {
 			t.Errorf("%+v.RulesWith(%d, %d) = %v, want %v", c.e, c.class, c.budget, got, c.want)
@@ -78,12 +105,15 @@ func TestNewEntry(t *testing.T) {
 		theory, rules Outcome
 		want          Entry
 	}{
-		{NoClass, Outcome{Win, 40}, Outcome{Win, 0}, Entry{Win, Win, -1, 40}},
-		{NoClass, Outcome{Draw, 0}, Outcome{Draw, 0}, Entry{Draw, Draw, -1, -1}},
-		{ClassA, Outcome{Win, 31}, Outcome{Win, 31}, Entry{Win, Win, 31, 31}},
-		{ClassA, Outcome{Win, 35}, Outcome{Win, 33}, Entry{Draw, Win, 33, 35}}, // beyond the budget: drawn, distance kept
-		{ClassB, Outcome{Loss, 12}, Outcome{Loss, 11}, Entry{Draw, Loss, 11, 12}},
-		{ClassB, Outcome{Loss, 10}, Outcome{Loss, 10}, Entry{Loss, Loss, 10, 10}},
+		{NoClass, Outcome{Win, 40}, Outcome{Win, 0}, Entry{Win, Win, -1, 40, -1}},
+		{NoClass, Outcome{Draw, 0}, Outcome{Draw, 0}, Entry{Draw, Draw, -1, -1, -1}},
+		{ClassA, Outcome{Win, 31}, Outcome{Win, 31}, Entry{Win, Win, 31, 31, -1}},
+		{ClassA, Outcome{Win, 35}, Outcome{Win, 33}, Entry{Draw, Win, 33, 35, -1}}, // beyond the budget: drawn, distance kept
+		{ClassB, Outcome{Loss, 12}, Outcome{Loss, 11}, Entry{Draw, Loss, 11, 12, -1}},
+		{ClassB, Outcome{Loss, 10}, Outcome{Loss, 10}, Entry{Loss, Loss, 10, 10, -1}},
+		{Rule2, Outcome{Win, 70}, Outcome{Win, 50}, Entry{Win, Win, 50, 70, -1}},
+		{Rule2, Outcome{Win, 70}, Outcome{Win, 51}, Entry{Draw, Win, 51, 70, -1}},        // the 25-move rule draws it
+		{Rule2, Outcome{Loss, 400}, Outcome{Loss, 300}, Entry{Draw, Loss, 254, 400, -1}}, // distance capped
 	} {
 		if got := NewEntry(c.class, c.theory, c.rules); got != c.want {
 			t.Errorf("NewEntry(%+v) = %+v, want %+v", c, got, c.want)
@@ -93,8 +123,8 @@ func TestNewEntry(t *testing.T) {
 
 func TestColumns(t *testing.T) {
 	m, _ := index.ParseMaterial("KKvK")
-	c := MakeColumns(m, 3, true)
-	entries := []Entry{{Win, Win, 7, 7}, {Draw, Loss, -1, 20}, {Draw, Draw, -1, -1}}
+	c := MakeColumns(m, 3, Extra{DTW: true, MTC: true})
+	entries := []Entry{{Win, Win, 7, 7, 3}, {Draw, Loss, -1, 20, 20}, {Draw, Draw, -1, -1, -1}}
 	for i, e := range entries {
 		c.Set(int64(i), e)
 	}
@@ -110,19 +140,23 @@ func TestColumns(t *testing.T) {
 	if Win.Neg() != Loss || Draw.Neg() != Draw {
 		t.Error("Neg")
 	}
-	m, _ = index.ParseMaterial("KKKKvK")
-	if c := MakeColumns(m, 1, false); c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(ValueColumn) {
-		t.Error("KKKKvK: want the value column alone")
+	m, _ = index.ParseMaterial("KKKKvM")
+	if c := MakeColumns(m, 1, Extra{}); c.Has(DistanceColumn) || c.Has(DTWColumn) || c.Has(MTCColumn) || !c.Has(ValueColumn) {
+		t.Error("KKKKvM: want the value column alone")
+	}
+	m, _ = index.ParseMaterial("KKKKvK") // rule 2: both sides have a king
+	if c := MakeColumns(m, 1, Extra{MTC: true}); !c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(MTCColumn) {
+		t.Error("KKKKvK: want the value, distance and mtc columns")
 	}
 }
 
 func TestJSON(t *testing.T) {
-	b, err := json.Marshal(Entry{Rules: Draw, Theory: Win, Distance: 33, DTW: -1})
-	if want := `{"rules":"draw","theory":"win","distance":33,"dtw":null}`; err != nil || string(b) != want {
+	b, err := json.Marshal(Entry{Rules: Draw, Theory: Win, Distance: 33, DTW: -1, MTC: 12})
+	if want := `{"rules":"draw","theory":"win","distance":33,"dtw":null,"mtc":12}`; err != nil || string(b) != want {
 		t.Errorf("entry JSON %s, %v; want %s", b, err, want)
 	}
 	var e Entry
-	if err := json.Unmarshal(b, &e); err != nil || e != (Entry{Draw, Win, 33, -1}) {
+	if err := json.Unmarshal(b, &e); err != nil || e != (Entry{Draw, Win, 33, -1, 12}) {
 		t.Errorf("entry round trip %+v, %v", e, err)
 	}
 	b, _ = json.Marshal(Counts{Loss: 1, Draw: 2, Win: 3})

@@ -23,6 +23,7 @@ type Writer struct {
 	path   string
 	w      *codec.Writer
 	x      *index.Index
+	class  Class
 	layout Layout
 	buf    Columns  // entry 0: the last entry passed on; 1 to n: the held ones
 	caps   []uint64 // bit j: entry j+1 of buf is a capture position's
@@ -31,17 +32,17 @@ type Writer struct {
 	stats  Stats
 }
 
-// NewWriter starts writing the table of m to path, with the dtw column if
-// dtw is set. The caller must end with Close or Abort.
-func NewWriter(path string, m index.Material, dtw bool) (*Writer, error) {
-	x := index.New(m)
+// NewWriter starts writing the table of m to path, with the optional
+// columns of x. The caller must end with Close or Abort.
+func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
+	ix := index.New(m)
 	h := codec.Header{
 		Material:     m.String(),
 		IndexVersion: IndexVersion,
 		Rules:        RulesFlags,
-		Positions:    x.Size(),
+		Positions:    ix.Size(),
 	}
-	l := NewLayout(m, dtw)
+	l := NewLayout(m, x)
 	for col := range NumColumns {
 		if l.Has(col) {
 			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
@@ -51,8 +52,8 @@ func NewWriter(path string, m index.Material, dtw bool) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := min(int64(batch), x.Size())
-	return &Writer{path: path, w: cw, x: x, layout: l, buf: MakeColumns(m, k+1, dtw), caps: make([]uint64, (k+63)/64)}, nil
+	k := min(int64(batch), ix.Size())
+	return &Writer{path: path, w: cw, x: ix, class: ClassOf(m), layout: l, buf: MakeColumns(m, k+1, x), caps: make([]uint64, (k+63)/64)}, nil
 }
 
 func (w *Writer) errorf(format string, args ...any) error {
@@ -126,7 +127,7 @@ func (w *Writer) flush() error {
 		e, _ := w.buf.Entry(j)
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
-		w.stats.Add(e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
+		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
 		if capture && i > 0 {
 			w.buf.copyEntry(j, j-1)
 		}

@@ -34,7 +34,7 @@ func checkFile(path string, e codec.ManifestEntry, m index.Material) []error {
 		return append(errs, err)
 	}
 	defer r.Close()
-	if _, _, err := table.CheckHeader(path, r.Header(), m); err != nil {
+	if _, err := table.CheckHeader(path, r.Header(), m); err != nil {
 		errs = append(errs, err)
 	}
 	if err := r.Check(); err != nil { // names the first bad block

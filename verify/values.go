@@ -45,8 +45,8 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	defer f.Close()
-	t := &memTable{m: m, x: index.New(m), class: table.ClassOf(m), header: f.Stats}
-	t.header.LongestDistanceFEN, t.header.LongestDTWFEN = "", ""
+	t := &memTable{m: m, x: index.New(m), class: f.Class, header: f.Stats}
+	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
 	if t.cols, err = f.ReadColumns(); err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			if !ok {
 				return fmt.Errorf("%s: entry %d (%s): bad value byte %#x", path, i, p.FEN(), t.cols[table.ValueColumn][i])
 			}
-			s.Add(e, capture, nil)
+			s.Add(t.class, e, capture, nil)
 		}
 		mu.Lock()
 		t.stats.Merge(s)
@@ -148,6 +148,7 @@ type checker struct {
 	class table.Class
 	succ  []*memTable // the tables quiet moves lead to: the colour flip, then the crowned material's
 	dtw   bool        // recompute dtw too
+	mtc   bool        // recompute mtc too (the colour flip has it)
 }
 
 // recompute returns the entry of the stored position with placement pl
@@ -160,14 +161,15 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 	flip := table.FlipPlacement(pl)
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
-	var theory, rules table.Minimax
+	var theory, rules, mtc table.Minimax
 	for _, mv := range moves {
 		from, to := mv.FromSquare(), mv.ToSquare()
 		mfrom, mto := uint64(1)<<(50-from), uint64(1)<<(50-to) // square 51-s in a square set
 		q, s := flip, flipped
 		var i int64
+		king := pl.WhiteKings>>(from-1)&1 != 0
 		switch {
-		case pl.WhiteKings>>(from-1)&1 != 0:
+		case king:
 			q.BlackKings ^= mfrom | mto
 			i = men + s.x.RankKings(q)
 		case draughts.Bit(to)&draughts.WhiteCrown != 0:
@@ -181,11 +183,20 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 		}
 		e := s.entry(i)
 		theory.Add(e.TheoryOutcome())
-		rules.Add(e.RulesOutcome(c.class, s.class))
+		if king { // the clocks run on
+			rules.Add(e.KingMoveOutcome(c.class))
+			mtc.Add(e.MTCOutcome())
+		} else {
+			rules.Add(e.RulesOutcome(c.class, s.class))
+			mtc.Add(e.ConversionOutcome())
+		}
 	}
 	r := table.NewEntry(c.class, theory.Outcome(), rules.Outcome())
 	if !c.dtw {
 		r.DTW = -1
+	}
+	if o := mtc.Outcome(); c.mtc && o.Value != table.Draw {
+		r.MTC = o.Dist
 	}
 	return r
 }
@@ -210,6 +221,9 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 			got, want := own.entry(i), c.recompute(pl, p.Moves(buf[:0]))
 			if !c.dtw {
 				want.DTW = got.DTW
+			}
+			if !c.mtc {
+				want.MTC = got.MTC
 			}
 			if got != want {
 				if found++; len(ms) < v.o.Examples {

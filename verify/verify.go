@@ -264,7 +264,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	if own.header != own.stats {
 		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, own.stats)))
 	}
-	c := &checker{class: own.class, succ: tables[1:], dtw: true}
+	c := &checker{class: own.class, succ: tables[1:], dtw: true, mtc: own.cols.Has(table.MTCColumn)}
 	for _, t := range tables {
 		if !t.cols.Has(table.DTWColumn) {
 			c.dtw = false
@@ -272,6 +272,13 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
 			}
 		}
+		if t.class != table.ClassOf(t.m) && own.class == table.ClassOf(own.m) {
+			r.Errors = append(r.Errors, fmt.Errorf("%s does not track rule 2, but %s does", v.path(v.entries[t.m]), r.File))
+		}
+	}
+	if c.mtc && !tables[1].cols.Has(table.MTCColumn) {
+		c.mtc = false
+		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(v.entries[tables[1].m])))
 	}
 	if err := v.checkValues(ctx, own, c, &r); err != nil {
 		r.Errors = append(r.Errors, err)

@@ -34,7 +34,7 @@ func (b *built) get(t *testing.T, pieces int) string {
 	t.Helper()
 	b.once.Do(func() {
 		if b.dir, b.err = os.MkdirTemp("", "dtb-verify-test"); b.err == nil {
-			b.err = retro.Generate(context.Background(), retro.Options{Pieces: pieces, Dir: b.dir, DTW: true})
+			b.err = retro.Generate(context.Background(), retro.Options{Pieces: pieces, Dir: b.dir, DTW: true, MTC: true})
 		}
 	})
 	if b.err != nil {
@@ -120,7 +120,7 @@ func TestDamagedFiles(t *testing.T) {
 		words  []string // what its errors name
 	}{
 		{"block byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), -10) },
-			"KKvK.dtb", []string{"KKvK.dtb", `column "dtw" block 0`}},
+			"KKvK.dtb", []string{"KKvK.dtb", `column "mtc" block 0`}},
 		{"header byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), 30) },
 			"KKvK.dtb", []string{"KKvK.dtb", "header checksum"}},
 		{"truncated", func(t *testing.T, dir string) {
@@ -202,6 +202,7 @@ func TestChangedEntry(t *testing.T) {
 		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(table.Draw) | byte(table.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
 		{table.DistanceColumn.Name(), func(b []byte, i int64) { b[i]-- }, ""},
 		{table.DTWColumn.Name(), func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
+		{table.MTCColumn.Name(), func(b []byte, i int64) { b[i] = 3 }, ""},
 	} {
 		t.Run(c.column, func(t *testing.T) {
 			dir := copyTables(t)
@@ -214,13 +215,45 @@ func TestChangedEntry(t *testing.T) {
 			if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
 				t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
 			}
-			if got := r.Examples[0].Recomputed; got != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7}) {
+			if got := r.Examples[0].Recomputed; got != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7, MTC: 7}) {
 				t.Errorf("recomputed %+v, want a win in 7", got)
 			}
 			if c.stats != "" {
 				mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", c.stats)
 			}
 		})
+	}
+}
+
+// TestChangedRule2Distance changes the rule-2 distance of one quiet
+// position of KKvKK, where both sides have a king, and checks that it is
+// the one mismatch of KKvKK.
+func TestChangedRule2Distance(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(tables4.get(t, 4))); err != nil {
+		t.Fatal(err)
+	}
+	x := index.New(index.Material{WhiteKings: 2, BlackKings: 2})
+	var p draughts.Position
+	var stored int
+	rewrite(t, dir, "KKvKK", func(col string, b []byte) {
+		if col != table.DistanceColumn.Name() {
+			return
+		}
+		for i, d := range b { // the first quiet position won or lost in 2 to 8 plies
+			if p = table.Position(x.Unrank(int64(i))); d >= 2 && d <= 8 && !p.HasCapture() {
+				stored, b[i] = int(d), 9
+				return
+			}
+		}
+		t.Fatal("KKvKK: no quiet position at rule-2 distance 2 to 8")
+	})
+	r := run(t, dir, verify.Options{})["KKvKK.dtb"]
+	if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
+		t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
+	}
+	if got := r.Examples[0].Recomputed.Distance; got != stored || got == 9 {
+		t.Errorf("recomputed rule-2 distance %d, stored before the change %d", got, stored)
 	}
 }
 

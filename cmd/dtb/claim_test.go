@@ -34,7 +34,7 @@ func TestClaimCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || len(res.Rows) != 2 ||
 		res.Rows[1].ToMove != "black" || res.Rows[1].Positions != 424 ||
 		!maps.Equal(res.Rows[0].Theory, map[string]int64{"win": 0, "draw": 0, "loss": 2}) || !maps.Equal(res.Rows[0].Rules, res.Rows[0].Theory) ||
-		len(res.Examples) != 1 || !maps.Equal(res.Examples[0], map[string]any{"fen": "W:WK5:BK46", "rules": "loss", "theory": "loss", "distance": 2.0, "dtw": 2.0}) {
+		len(res.Examples) != 1 || !maps.Equal(res.Examples[0], map[string]any{"fen": "W:WK5:BK46", "rules": "loss", "theory": "loss", "distance": 2.0, "dtw": 2.0, "mtc": nil}) {
 		t.Errorf("claim --json: status %d, %v, stdout %q", code, err, out)
 	}
 

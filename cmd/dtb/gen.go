@@ -33,6 +33,7 @@ func init() {
 			out := fs.StringP("out", "o", "tables", "output directory")
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			dtw := fs.Bool("dtw", false, "also store the theoretical distance to the end of the game")
+			mtc := fs.Bool("mtc", false, "also store the moves to conversion (plies to the next man move or capture)")
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
 			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
@@ -45,7 +46,7 @@ func init() {
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
 				}
-				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, KeepWork: *keepWork}
+				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, MTC: *mtc, KeepWork: *keepWork}
 				var err error
 				if o.Mem, err = memBudget(*mem); err != nil {
 					return usageError{err}

@@ -20,6 +20,7 @@ func init() {
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			out := fs.StringP("out", "o", "tables", "output directory of the jobs (made absolute)")
 			dtw := fs.Bool("dtw", false, "build the tables with the dtw column")
+			mtc := fs.Bool("mtc", false, "build the tables with the mtc column")
 			threads := fs.IntP("threads", "t", 1, "threads of each job")
 			mem := fs.String("mem", "", "memory budget of each job, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
 			format := fs.String("format", "json", "output format: "+strings.Join(plan.Formats, ", "))
@@ -34,7 +35,7 @@ func init() {
 				if !slices.Contains(plan.Formats, *format) {
 					return badInput("--format %q: one of %s", *format, strings.Join(plan.Formats, ", "))
 				}
-				o := retro.Options{DTW: *dtw}
+				o := retro.Options{DTW: *dtw, MTC: *mtc}
 				var err error
 				if o.Mem, err = memBudget(*mem); err != nil {
 					return usageError{err}
@@ -46,7 +47,7 @@ func init() {
 				if err != nil {
 					return usageError{err}
 				}
-				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, Mem: o.Mem, DTW: *dtw}
+				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, Mem: o.Mem, DTW: *dtw, MTC: *mtc}
 				if b.Dir, err = filepath.Abs(*out); err != nil {
 					return err
 				}

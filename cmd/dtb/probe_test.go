@@ -79,9 +79,9 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
-	want = `{"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}` + "\n" +
-		`{"fen":"W:WK2:BK26","rules":"draw","theory":"draw","distance":null,"dtw":null}` + "\n" +
-		`{"fen":"W:W28:B23,K45","rules":"loss","theory":"loss","distance":null,"dtw":6}` + "\n"
+	want = `{"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null}` + "\n" +
+		`{"fen":"W:WK2:BK26","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null}` + "\n" +
+		`{"fen":"W:W28:B23,K45","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
@@ -95,9 +95,9 @@ func TestProbeCommand(t *testing.T) {
 	}
 	// With 8 plies left on the class clock, the win in 9 is a draw.
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--class-clock", "8", "W:WK2,6:BK50")
-	want = `{"fen":"W:WK2,6:BK50","rules":"draw","theory":"win","distance":9,"dtw":9,"moves":[` +
-		`{"move":"2-11","rules":"draw","theory":"win","distance":9,"dtw":9},` +
-		`{"move":"6-1","rules":"draw","theory":"draw","distance":null,"dtw":null},`
+	want = `{"fen":"W:WK2,6:BK50","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"moves":[` +
+		`{"move":"2-11","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null},` +
+		`{"move":"6-1","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null},`
 	if code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, `"move"`) != 10 {
 		t.Errorf("probe --moves --json --class-clock 8: %d %q %q, want 10 moves after %q", code, out, errOut, want)
 	}

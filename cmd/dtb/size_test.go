@@ -33,11 +33,11 @@ func TestSizeCommand(t *testing.T) {
 		t.Fatalf("size: %d %q %q, want a header and 3 rows", code, out, errOut)
 	}
 	head, total := strings.Fields(lines[0]), strings.Fields(lines[3])
-	if len(head) != 18 || head[12] != "headers" || len(total) != 13 || total[0] != "total" || total[2] != "815145" {
+	if len(head) != 21 || head[15] != "headers" || len(total) != 15 || total[0] != "total" || total[2] != "815145" {
 		t.Fatalf("size: header %q, total row %q", head, total)
 	}
-	if n, err := strconv.ParseInt(total[11], 10, 64); err != nil || n != onDisk {
-		t.Errorf("size: total bytes %q, want the %d bytes on disk", total[11], onDisk)
+	if n, err := strconv.ParseInt(total[13], 10, 64); err != nil || n != onDisk {
+		t.Errorf("size: total bytes %q, want the %d bytes on disk", total[13], onDisk)
 	}
 
 	out, errOut, code = dtb("size", "--dir", dir, "--json")

@@ -71,7 +71,7 @@ func printStats(e *env, rows []statsRow) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\tdistance\tposition\tdtw\tposition\t")
 	var total statsRow
-	var cursed [3]int64 // by class
+	var cursed [table.Rule2 + 1]int64 // by class
 	for _, r := range rows {
 		printRow(w, r.m.String(), r)
 		total.add(r)
