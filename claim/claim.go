@@ -52,7 +52,12 @@ type Query struct {
 	Sides     []draughts.Color // the sides to move
 	Where     []Constraint     // all must hold
 	Values    []ValueCond      // all must hold
-	Examples  int              // positions to list
+	// Rule2Cursed keeps only the positions whose theoretical win or loss
+	// rule 2 (the 25-move king rule) itself turns into a draw: in a table
+	// that tracks rule 2, of a Rule2 material, their rule-2 distance
+	// exceeds table.Rule2Plies (table.Entry.Rule2Cursed).
+	Rule2Cursed bool
+	Examples    int // positions to list
 }
 
 // String describes q in words: its materials, the side to move, its
@@ -72,6 +77,9 @@ func (q Query) String() string {
 	for _, c := range q.Values {
 		parts = append(parts, c.String())
 	}
+	if q.Rule2Cursed {
+		parts = append(parts, "cursed by rule 2")
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -83,21 +91,25 @@ type Result struct {
 
 // Row counts the positions of one material and side to move that match.
 type Row struct {
-	Material  index.Material
-	Side      draughts.Color // to move
-	Distance  bool           // the table has class distances (class A and B)
-	DTW       bool           // the table has the dtw column
+	Material index.Material
+	Side     draughts.Color // to move
+	// Class is the table's class under its rules: table.Rule2 only where
+	// the table tracks rule 2 (see table.Info).
+	Class     table.Class
+	Distance  bool // the table has distances (class A and B, rule 2)
+	DTW       bool // the table has the dtw column
+	MTC       bool // the table has the mtc column
 	Positions int64
 	Rules     table.Counts // by rules value for White (table.Win: White wins)
 	Theory    table.Counts // by theoretical value for White
-	// Longest[c] holds the longest wins of side c: by class distance
-	// and by dtw; nil if there is none.
-	Longest [2]struct{ Distance, DTW *Example }
+	// Longest[c] holds the longest wins of side c: by class or rule-2
+	// distance, by dtw and by mtc; nil if there is none.
+	Longest [2]struct{ Distance, DTW, MTC *Example }
 }
 
 // DescribeLongest describes the longest wins of side c in r in words:
-// by class distance and by dtw, as far as the table has them, each with
-// its position; "" if c wins no position.
+// by class or rule-2 distance, by dtw and by mtc, as far as the table has
+// them, each with its position; "" if c wins no position.
 func (r Row) DescribeLongest(c draughts.Color) string {
 	wins := r.Theory[table.Win]
 	if c == draughts.Black {
@@ -109,19 +121,27 @@ func (r Row) DescribeLongest(c draughts.Color) string {
 	l := r.Longest[c]
 	var parts []string
 	if r.Distance && l.Distance != nil {
-		parts = append(parts, fmt.Sprintf("class distance %d plies (%s)", l.Distance.Entry.Distance, l.Distance.Position.FEN()))
+		name := "class distance"
+		if r.Class == table.Rule2 {
+			name = "rule-2 distance"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d plies (%s)", name, l.Distance.Entry.Distance, l.Distance.Position.FEN()))
 	}
 	if r.DTW && l.DTW != nil {
 		parts = append(parts, fmt.Sprintf("dtw %d plies (%s)", l.DTW.Entry.DTW, l.DTW.Position.FEN()))
 	}
+	if r.MTC && l.MTC != nil {
+		parts = append(parts, fmt.Sprintf("mtc %d plies (%s)", l.MTC.Entry.MTC, l.MTC.Position.FEN()))
+	}
 	if len(parts) == 0 {
-		return "no distance in the tables (no class distance outside class A and B, no dtw column)"
+		return "no distance in the tables (no class or rule-2 distance in this material, no dtw or mtc column)"
 	}
 	return strings.Join(parts, ", ")
 }
 
 // Example is a position with its entry for White: its values for White
-// whoever is to move, its class distance and dtw (-1 for none).
+// whoever is to move, its class or rule-2 distance, dtw and mtc (-1 for
+// none).
 type Example struct {
 	Position draughts.Position
 	Entry    table.Entry
@@ -159,8 +179,15 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 			if err != nil {
 				return nil, err
 			}
-			row := Row{Material: m, Side: side, Distance: table.ClassOf(m) != table.NoClass, DTW: table.HasColumn(h, table.DTWColumn)}
+			row := Row{Material: m, Side: side, Class: fileClass(tm, h.Rules),
+				Distance: table.HasColumn(h, table.DistanceColumn), DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 			x := index.New(tm)
+			if q.Rule2Cursed && row.Class != table.Rule2 {
+				// Nothing to select: rule 2 decides no position here.
+				res.Rows = append(res.Rows, row)
+				base += x.Size()
+				continue
+			}
 			var mu sync.Mutex
 			err = parallel.Range(ctx, x.Size(), threads, func(lo, hi int64) error {
 				var r Row
@@ -170,7 +197,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 					if i > lo {
 						pl, _ = x.Next(pl)
 					}
-					e, ok, err := q.match(t, table.Position(pl), side)
+					e, ok, err := q.match(t, table.Position(pl), side, row.Class)
 					if err != nil {
 						return err
 					}
@@ -198,10 +225,21 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 	return res, nil
 }
 
+// fileClass returns the class of material m in a table file with the
+// rules flags rules: as table.ClassOf, but no class for a Rule2 material
+// in a file that does not track rule 2.
+func fileClass(m index.Material, rules uint32) table.Class {
+	c := table.ClassOf(m)
+	if c == table.Rule2 && rules != table.RulesFlags {
+		return table.NoClass
+	}
+	return c
+}
+
 // match returns the position whose table entry is tp (White to move in
-// its table) when side is to move, with its values for White, and whether
-// it meets the query.
-func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color) (Example, bool, error) {
+// its table, of class c) when side is to move, with its values for
+// White, and whether it meets the query.
+func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color, c table.Class) (Example, bool, error) {
 	p := tp
 	if side == draughts.Black {
 		p = tp.Flip()
@@ -215,6 +253,9 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 	var err error
 	if e.Entry, err = t.Probe(tp); err != nil {
 		return e, false, err
+	}
+	if q.Rule2Cursed && !e.Entry.Rule2Cursed(c) {
+		return e, false, nil
 	}
 	if side == draughts.Black {
 		e.Entry.Rules, e.Entry.Theory = e.Entry.Rules.Neg(), e.Entry.Theory.Neg()
@@ -239,6 +280,7 @@ func (r *Row) add(e Example) {
 	if e.Entry.Theory != table.Draw {
 		keep(&r.Longest[winner].Distance, &e, byDistance)
 		keep(&r.Longest[winner].DTW, &e, byDTW)
+		keep(&r.Longest[winner].MTC, &e, byMTC)
 	}
 }
 
@@ -252,6 +294,7 @@ func (r *Row) merge(o *Row) {
 	for c, l := range o.Longest {
 		keep(&r.Longest[c].Distance, l.Distance, byDistance)
 		keep(&r.Longest[c].DTW, l.DTW, byDTW)
+		keep(&r.Longest[c].MTC, l.MTC, byMTC)
 	}
 }
 
@@ -270,6 +313,8 @@ func keep(best **Example, e *Example, length func(*Example) int) {
 func byDistance(e *Example) int { return e.Entry.Distance }
 
 func byDTW(e *Example) int { return e.Entry.DTW }
+
+func byMTC(e *Example) int { return e.Entry.MTC }
 
 // firstExamples returns the first n examples in query order.
 func firstExamples(ex []Example, n int) []Example {

@@ -16,7 +16,7 @@ import (
 )
 
 // The tests answer queries from tables of up to 4 pieces with the dtw
-// column, built by the generator once per test binary; the package under
+// and mtc columns, built by the generator once per test binary; the package under
 // test does not use it.
 var tables struct {
 	once sync.Once
@@ -29,7 +29,7 @@ var tables struct {
 func buildTables() (string, error) {
 	tables.once.Do(func() {
 		if tables.dir, tables.err = os.MkdirTemp("", "dtb-claim-test"); tables.err == nil {
-			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 4, Dir: tables.dir, DTW: true})
+			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 4, Dir: tables.dir, DTW: true, MTC: true})
 		}
 	})
 	return tables.dir, tables.err

@@ -40,6 +40,6 @@ func Example() {
 	// Output:
 	// KvK; White to move; bk=diag:5-46
 	// 490 positions: White wins 128, draws 360, loses 2
-	// longest win: class distance 3 plies (W:WK10:BK5), dtw 3 plies (W:WK10:BK5)
+	// longest win: class distance 3 plies (W:WK10:BK5), dtw 3 plies (W:WK10:BK5), mtc 3 plies (W:WK10:BK5)
 	// first position: W:WK1:BK5 draw
 }

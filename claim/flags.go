@@ -12,8 +12,8 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Flags declares the flags of a query on fs: --side, --where, --value and
-// --examples, as dtb claim has them. It returns the function that builds
+// Flags declares the flags of a query on fs: --side, --where, --value,
+// --cursed and --examples, as dtb claim has them. It returns the function that builds
 // the query from their values and the materials named by the arguments
 // left after the flags: material names such as KKKvK, or A and B for
 // every material of class A or B (see ClassMaterials).
@@ -22,6 +22,8 @@ func Flags(fs *pflag.FlagSet) func(materials []string) (Query, error) {
 	where := fs.StringArray("where", nil, "square constraint PIECES OP SQUARES, all must hold (repeatable); PIECES: w, b (all of a side), wk, wm, bk, bm; "+
 		"OP: = (every such piece on SQUARES), != (none), ~ (at least one); SQUARES: a list such as 28,46-50,diag:5-46 (the diagonal from 5 to 46); e.g. bk=diag:5-46")
 	value := fs.StringArray("value", nil, "value condition for White, all must hold (repeatable): rules or theory, = or !=, win, draw or loss; e.g. rules!=win")
+	cursed := fs.String("cursed", "", "rule2: only the theoretical wins and losses that rule 2, the 25-move king rule, itself turns into draws "+
+		"(rule-2 distance over 50 plies, in tables that track rule 2)")
 	examples := fs.Int("examples", 3, "matching positions to show")
 	return func(materials []string) (Query, error) {
 		q := Query{Examples: *examples}
@@ -30,6 +32,13 @@ func Flags(fs *pflag.FlagSet) func(materials []string) (Query, error) {
 		}
 		if *examples < 0 {
 			return q, errors.New("--examples must not be negative")
+		}
+		switch *cursed {
+		case "":
+		case "rule2":
+			q.Rule2Cursed = true
+		default:
+			return q, fmt.Errorf("--cursed %q: want rule2", *cursed)
 		}
 		for _, a := range materials {
 			switch a {

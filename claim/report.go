@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/diagram"
@@ -121,7 +122,50 @@ var knownClaims = []knownClaim{{
 		}
 		return fmt.Sprintf("%s. The example is the longest of them.\n\n%s", yesNo(agree), strings.TrimSuffix(b.String(), "\n")), longest
 	},
+}, {
+	title: "Wins the 25-move rule draws",
+	question: "In the 6-piece materials KKKKvKM, KKKMvKK and KKKMvKM, either side to move, how many theoretical wins does the 25-move king rule " +
+		"(rule 2) turn into draws, the count fresh (no more than 50 plies, 25 moves each, with only king moves and no capture), and which is the longest?",
+	queries: [][]string{append(slices.Clone(rule2Materials), "--cursed", "rule2", "--examples", "3")},
+	answer: func(rs []*Result) (string, *Example) {
+		var white, black int64
+		var parts []string
+		for _, r := range rs[0].Rows {
+			white += r.Theory[table.Win]
+			black += r.Theory[table.Loss]
+			if r.Positions > 0 {
+				parts = append(parts, fmt.Sprintf("%s with %v to move: White %d, Black %d", r.Material, r.Side, r.Theory[table.Win], r.Theory[table.Loss]))
+			}
+		}
+		if white+black == 0 {
+			return "None: every theoretical win in these materials needs at most 50 plies on the count of rule 2 between man moves and captures.", nil
+		}
+		var l *Example
+		for _, r := range rs[0].Rows {
+			for _, w := range r.Longest {
+				if longestDistance(w.Distance) > longestDistance(l) {
+					l = w.Distance
+				}
+			}
+		}
+		s := fmt.Sprintf("%d positions: %d theoretical wins of White and %d of Black (each a loss that rule 2 saves for the other side) need more than %d plies "+
+			"on the count, and are draws under the rules (%s)", white+black, white, black, table.Rule2Plies, strings.Join(parts, "; "))
+		var ex []string
+		for _, x := range rs[0].Examples {
+			ex = append(ex, posText(x))
+		}
+		s += ". The first of them: " + strings.Join(ex, ", ")
+		if l == nil {
+			return s + ".", nil
+		}
+		return s + fmt.Sprintf(". The example is the longest, by rule-2 distance: %s.", posText(*l)), l
+	},
 }}
+
+// rule2Materials are the 6-piece materials of the rule-2 claim: those of
+// the KMvKKKM build where both sides have kings, White the stronger side
+// (with either side to move, their colour flips are counted too).
+var rule2Materials = []string{"KKKKvKM", "KKKMvKK", "KKKMvKM"}
 
 // WriteReport answers the known claims of endgame theory from the tables t
 // on up to threads goroutines (0 means one per CPU) and writes them as
@@ -182,14 +226,19 @@ func WriteReport(ctx context.Context, t *probe.Tables, dir, path string, threads
 // reportHeader writes the title and what the report was made from.
 func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	mats := t.Materials()
-	dtw := true
+	dtw, rule2 := true, true
 	for _, m := range mats {
 		h, err := t.Header(m)
 		dtw = dtw && err == nil && table.HasColumn(h, table.DTWColumn)
+		rule2 = rule2 && err == nil && h.Rules == table.RulesFlags
 	}
 	with := "with"
 	if !dtw {
 		with = "not all with"
+	}
+	rules := "the\n25-move king rule (rule 2) with a fresh count"
+	if !rule2 {
+		rules = "(only in\nthe tables that track it, not all of these) the 25-move king rule\n(rule 2) with a fresh count"
 	}
 	fmt.Fprintf(w, `# Claims of endgame theory, settled by the tables
 
@@ -203,11 +252,13 @@ commands that reproduce it and their counts.
 
 Values are for White, the side named first in a material (KKKvK: three
 White kings against a Black king), whichever side is to move. The rules
-value honours the 16-move (class A) and 5-move (class B) limits, the
-theoretical value only repetition. Distances are in plies: the class
+value honours the 16-move (class A) and 5-move (class B) limits and %s;
+the theoretical value only repetition. Distances are in plies: the class
 distance is the least clock under which a class A or B position is won,
-the dtw the plies until the loser has no move.
-`, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with)
+the rule-2 distance the least count of rule 2 left under which a position
+with kings on both sides is won, the dtw the plies until the loser has
+no move, the mtc the plies until the next man move or capture.
+`, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with, rules)
 }
 
 // countsTable writes the counts of rows as a Markdown table.
@@ -311,6 +362,9 @@ func posText(x Example) string {
 	}
 	if e.DTW >= 0 {
 		s += fmt.Sprintf(", dtw %d", e.DTW)
+	}
+	if e.MTC >= 0 {
+		s += fmt.Sprintf(", mtc %d", e.MTC)
 	}
 	return s + ")"
 }

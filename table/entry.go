@@ -80,6 +80,15 @@ func (e Entry) RulesOutcome(from, to Class) Outcome {
 	return Outcome{Value: e.Theory, Dist: e.Distance}
 }
 
+// Rule2Cursed reports whether rule 2 itself turns e, the entry of a
+// position of class c, from a theoretical win or loss into a draw: c is
+// Rule2 and the rule-2 distance exceeds Rule2Plies, so that even a fresh
+// count runs out first. (Under the rules such a win is a draw, such a loss
+// a draw saved by the count.)
+func (e Entry) Rule2Cursed(c Class) bool {
+	return c == Rule2 && e.Theory != Draw && e.Distance > Rule2Plies
+}
+
 // KingMoveOutcome returns the outcome under the rules of a successor with
 // entry e after a quiet king move from a position of class c, which stays
 // in c: its clock runs on, so the successor's distance counts.

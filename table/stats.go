@@ -52,7 +52,7 @@ func (s *Stats) Add(c Class, e Entry, capture bool, fen func() string) {
 	if e.Theory == Loss && e.Rules != Loss {
 		s.BlessedLosses++
 	}
-	if c == Rule2 && e.Distance > Rule2Plies {
+	if e.Rule2Cursed(c) {
 		if e.Theory == Win {
 			s.Rule2CursedWins++
 		} else {

@@ -186,3 +186,30 @@ func TestLocate(t *testing.T) {
 		t.Errorf("round trip gives %s, want %s", q.FEN(), p.Flip().FEN())
 	}
 }
+
+// TestRule2Cursed checks which entries rule 2 itself turns into draws,
+// and that Stats counts them by side.
+func TestRule2Cursed(t *testing.T) {
+	var s Stats
+	for _, c := range []struct {
+		class Class
+		e     Entry
+		want  bool
+	}{
+		{Rule2, Entry{Draw, Win, 51, 70, 51}, true},
+		{Rule2, Entry{Draw, Loss, 254, 400, 300}, true},
+		{Rule2, Entry{Win, Win, 50, 70, 50}, false},   // the fresh count suffices
+		{Rule2, Entry{Draw, Win, -1, 70, 3}, false},   // drawn by a later clock, not by the count
+		{Rule2, Entry{Draw, Draw, -1, -1, -1}, false}, // a draw
+		{ClassA, Entry{Draw, Win, 60, 60, 60}, false}, // not rule 2
+		{NoClass, Entry{Win, Win, -1, 90, 80}, false},
+	} {
+		if got := c.e.Rule2Cursed(c.class); got != c.want {
+			t.Errorf("%+v.Rule2Cursed(%v) = %v, want %v", c.e, c.class, got, c.want)
+		}
+		s.Add(c.class, c.e, false, func() string { return "fen" })
+	}
+	if s.Rule2CursedWins != 1 || s.Rule2BlessedLosses != 1 || s.CursedWins != 3 || s.BlessedLosses != 1 || s.LongestMTC != 80 {
+		t.Errorf("stats %+v: want 1 rule-2 cursed win, 1 rule-2 blessed loss, 3 cursed wins, 1 blessed loss, longest mtc 80", s)
+	}
+}

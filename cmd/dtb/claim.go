@@ -145,6 +145,7 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 	type longest struct {
 		Distance *fenEntry `json:"distance"`
 		DTW      *fenEntry `json:"dtw"`
+		MTC      *fenEntry `json:"mtc"`
 	}
 	type row struct {
 		Material  string             `json:"material"`
@@ -164,7 +165,7 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 	for _, r := range res.Rows {
 		l := map[string]longest{}
 		for c, name := range []string{"white", "black"} {
-			l[name] = longest{ex(r.Longest[c].Distance), ex(r.Longest[c].DTW)}
+			l[name] = longest{ex(r.Longest[c].Distance), ex(r.Longest[c].DTW), ex(r.Longest[c].MTC)}
 		}
 		out.Rows = append(out.Rows, row{r.Material.String(), strings.ToLower(r.Side.String()), r.Positions, r.Rules, r.Theory, l})
 	}

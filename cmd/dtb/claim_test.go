@@ -58,12 +58,18 @@ func TestClaimCommand(t *testing.T) {
 		{"claim", "--dir", dir, "KvK", "--where", "bk=51"},
 		{"claim", "--dir", dir, "KvK", "--value", "rules=won"},
 		{"claim", "--dir", dir, "KvK", "--examples", "-1"},
+		{"claim", "--dir", dir, "KvK", "--cursed", "rule3"},
 		{"claim", "--dir", dir, "KvK", "--report", "x.md"},
 	} {
 		out, errOut, code := dtb(args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("dtb %q: status %d, stdout %q, stderr %q; want status 2 and one line on stderr", args, code, out, errOut)
 		}
+	}
+	// KvK is class B: rule 2 turns nothing there into a draw.
+	if out, _, code := dtb("claim", "--dir", dir, "KvK", "--cursed", "rule2"); code != 0 ||
+		!strings.HasPrefix(out, "KvK; either side to move; cursed by rule 2 (values for White") || !strings.Contains(out, "the first 0 matching positions:") {
+		t.Errorf("claim --cursed rule2: status %d, stdout %q", code, out)
 	}
 	if out, errOut, code := dtb("claim", "--dir", dir, "KKKvK"); code != 1 || out != "" || !strings.Contains(errOut, "no table for KKKvK") {
 		t.Errorf("claim KKKvK without its table: status %d, stdout %q, stderr %q", code, out, errOut)

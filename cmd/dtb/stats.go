@@ -38,15 +38,14 @@ func init() {
 					if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
 						return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
 					}
-					rows = append(rows, statsRow{m, s, table.HasColumn(h, table.DistanceColumn), table.HasColumn(h, table.DTWColumn)})
+					rows = append(rows, statsRow{m: m, Stats: s,
+						distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
+						mtc: table.HasColumn(h, table.MTCColumn), rule2: h.Rules == table.RulesFlags})
 				}
 				if *asJSON {
 					enc := json.NewEncoder(e.stdout)
 					for _, r := range rows {
-						if err := enc.Encode(struct {
-							Material string `json:"material"`
-							table.Stats
-						}{r.m.String(), r.Stats}); err != nil {
+						if err := enc.Encode(r.json()); err != nil {
 							return err
 						}
 					}
@@ -62,14 +61,58 @@ func init() {
 type statsRow struct {
 	m index.Material
 	table.Stats
-	distance, dtw bool // the table has the distance and dtw columns
+	distance, dtw, mtc bool // the table has the distance, dtw and mtc columns
+	// rule2 reports whether the table tracks rule 2 (table.RulesFlags);
+	// tables of the first version do not (table.RulesFlagsNo25Move).
+	rule2 bool
+	// untracked counts the tables of a total that do not track rule 2;
+	// untrackedDTW those of them with the dtw column, whose
+	// Rule2Candidates it sums in candidates.
+	untracked, untrackedDTW int
+	candidates              int64
 }
 
-// printStats prints one aligned row per table, a totals row and the
-// positions that the class A and B move limits turn into draws.
+// statsJSON is the JSON form of a row: the header's stats, then what
+// depends on the table's columns and rules, null where the table lacks
+// them (these fields hide the Stats fields of the same JSON names, which
+// leave zeros out).
+type statsJSON struct {
+	Material string `json:"material"`
+	table.Stats
+	// Rule2 reports whether the rules value tracks the 25-move king rule.
+	Rule2              bool    `json:"rule2"`
+	Rule2CursedWins    *int64  `json:"rule2_cursed_wins"`
+	Rule2BlessedLosses *int64  `json:"rule2_blessed_losses"`
+	LongestMTC         *int    `json:"longest_mtc"`
+	LongestMTCFEN      *string `json:"longest_mtc_fen"`
+	// Rule2Candidates only for a table that does not track rule 2.
+	Rule2Candidates *int64 `json:"rule2_candidates,omitempty"`
+}
+
+// json returns the JSON form of r.
+func (r statsRow) json() statsJSON {
+	j := statsJSON{Material: r.m.String(), Stats: r.Stats, Rule2: r.rule2}
+	if r.rule2 {
+		j.Rule2CursedWins, j.Rule2BlessedLosses = &r.Rule2CursedWins, &r.Rule2BlessedLosses
+	} else if r.dtw {
+		j.Rule2Candidates = &r.Stats.Rule2Candidates
+	}
+	if r.mtc {
+		j.LongestMTC = &r.LongestMTC
+		if r.LongestMTCFEN != "" {
+			j.LongestMTCFEN = &r.LongestMTCFEN
+		}
+	}
+	return j
+}
+
+// printStats prints one aligned row per table, a totals row, the
+// positions that the class A and B move limits and rule 2 turn into
+// draws, and, for tables that do not track rule 2, where it could matter.
 func printStats(e *env, rows []statsRow) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\tdistance\tposition\tdtw\tposition\t")
+	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\t"+
+		"rule2 cursed\tblessed\tdistance\tposition\tdtw\tposition\tmtc\tposition\t")
 	var total statsRow
 	var cursed [table.Rule2 + 1]int64 // by class
 	for _, r := range rows {
@@ -77,21 +120,31 @@ func printStats(e *env, rows []statsRow) error {
 		total.add(r)
 		cursed[table.ClassOf(r.m)] += r.CursedWins
 	}
+	total.rule2 = total.untracked < len(rows)
 	printRow(w, "total", total)
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(e.stdout, "\ntheoretical wins turned into draws by the 16-move rule (class A): %d; by the 5-move rule (class B): %d\n",
-		cursed[table.ClassA], cursed[table.ClassB])
-	if err == nil && total.dtw {
-		_, err = fmt.Fprintf(e.stdout, "wins and losses longer than %d plies, where the untracked 25-move king rule could matter: %d\n",
-			table.Rule2Plies, total.Rule2Candidates)
+	rule2 := fmt.Sprintf("by the 25-move king rule (rule 2): %d, and losses it saves: %d", total.Rule2CursedWins, total.Rule2BlessedLosses)
+	switch {
+	case total.untracked == len(rows):
+		rule2 = "the 25-move king rule (rule 2) is not tracked"
+	case total.untracked > 0:
+		rule2 += fmt.Sprintf(" (in the %d tables that track it)", len(rows)-total.untracked)
+	}
+	_, err := fmt.Fprintf(e.stdout, "\ntheoretical wins turned into draws by the 16-move rule (class A): %d; by the 5-move rule (class B): %d; %s\n",
+		cursed[table.ClassA], cursed[table.ClassB], rule2)
+	if err == nil && total.untrackedDTW > 0 {
+		_, err = fmt.Fprintf(e.stdout, "wins and losses longer than %d plies in the %d tables that do not track the 25-move king rule, where it could matter: %d\n",
+			table.Rule2Plies, total.untrackedDTW, total.candidates)
 	}
 	return err
 }
 
-// printRow prints the row of r named name: counts, then the longest class
-// distance and dtw, each with a position, or "-" where the table has none.
+// printRow prints the row of r named name: counts, the wins and losses
+// rule 2 turns into draws ("-" where the table does not track it), then
+// the longest class or rule-2 distance, dtw and mtc, each with a
+// position, or "-" where the table has none.
 func printRow(w *tabwriter.Writer, name string, r statsRow) {
 	longest := func(has bool, n int, fen string) string {
 		if !has {
@@ -99,10 +152,15 @@ func printRow(w *tabwriter.Writer, name string, r statsRow) {
 		}
 		return fmt.Sprintf("%d\t%s", n, cmp.Or(fen, "-"))
 	}
-	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", name, r.Positions, r.Captures,
+	rule2 := "-\t-"
+	if r.rule2 {
+		rule2 = fmt.Sprintf("%d\t%d", r.Rule2CursedWins, r.Rule2BlessedLosses)
+	}
+	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", name, r.Positions, r.Captures,
 		r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss],
-		r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss], r.CursedWins, r.BlessedLosses,
-		longest(r.distance, r.LongestDistance, r.LongestDistanceFEN), longest(r.dtw, r.LongestDTW, r.LongestDTWFEN))
+		r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss], r.CursedWins, r.BlessedLosses, rule2,
+		longest(r.distance, r.LongestDistance, r.LongestDistanceFEN), longest(r.dtw, r.LongestDTW, r.LongestDTWFEN),
+		longest(r.mtc, r.LongestMTC, r.LongestMTCFEN))
 }
 
 // add adds the counts of r to t and keeps the longer of their longest
@@ -111,4 +169,12 @@ func (t *statsRow) add(r statsRow) {
 	t.Merge(r.Stats)
 	t.distance = t.distance || r.distance
 	t.dtw = t.dtw || r.dtw
+	t.mtc = t.mtc || r.mtc
+	if !r.rule2 {
+		t.untracked++
+		if r.dtw {
+			t.untrackedDTW++
+			t.candidates += r.Rule2Candidates
+		}
+	}
 }
