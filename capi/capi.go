@@ -154,7 +154,7 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 	if c == nil {
 		return probe.Clocks{Class: probe.FullClock}
 	}
-	return probe.Clocks{Class: int(c.class_plies)}
+	return probe.Clocks{Class: int(c.class_plies), Rule2: int(c.rule2_plies)}
 }
 
 // args checks the arguments every probe has: an open handle and known
@@ -206,19 +206,19 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 	if r == nil {
 		return s.fail(fmt.Errorf("dtb: %w: NULL result", errBadArgument))
 	}
-	probeFunc := s.tables.Probe
+	probeFunc := s.tables.ProbeWith
 	if flags&C.DTB_CACHED_ONLY != 0 {
-		probeFunc = s.tables.ProbeCached
+		probeFunc = s.tables.ProbeWithCached
 	}
-	e, err := probeFunc(p)
+	res, err := probeFunc(p, clocks(c))
 	if err != nil {
 		return s.fail(err)
 	}
 	*r = C.dtb_result{
-		rules:    C.int(clocks(c).Value(&p, e)),
-		theory:   C.int(e.Theory),
-		distance: C.int(e.Distance),
-		dtw:      C.int(e.DTW),
+		rules:    C.int(res.Value),
+		theory:   C.int(res.Entry.Theory),
+		distance: C.int(res.Entry.Distance),
+		dtw:      C.int(res.Entry.DTW),
 	}
 	return C.DTB_OK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -49,25 +51,24 @@ func buildExample(tb testing.TB) string {
 	return example
 }
 
-// line returns the stdin line of the C example for p with the class clock
-// budget.
-func line(p draughts.Position, budget int) string {
+// line returns the stdin line of the C example for p with the clocks c.
+func line(p draughts.Position, c probe.Clocks) string {
 	men, kings := p.White&^p.Kings, p.White&p.Kings
 	bmen, bkings := p.Black&^p.Kings, p.Black&p.Kings
-	return fmt.Sprintf("%#x %#x %#x %#x %d %d\n", draughts.SquareSet(men), draughts.SquareSet(kings),
-		draughts.SquareSet(bmen), draughts.SquareSet(bkings), p.Side, budget)
+	return fmt.Sprintf("%#x %#x %#x %#x %d %d %d\n", draughts.SquareSet(men), draughts.SquareSet(kings),
+		draughts.SquareSet(bmen), draughts.SquareSet(bkings), p.Side, c.Class, c.Rule2)
 }
 
-// want returns the C example's answer to p with the class clock budget,
-// from the Go probe: "status rules theory distance dtw value moves" and
-// the root moves.
-func want(t *probe.Tables, p draughts.Position, budget int) string {
-	c := probe.Clocks{Class: budget}
-	e, err := t.Probe(p)
+// want returns the C example's answer to p with the clocks c, from the Go
+// probe: "status rules theory distance dtw value moves" and the root
+// moves.
+func want(t *probe.Tables, p draughts.Position, c probe.Clocks) string {
+	r, err := t.ProbeWith(p, c)
 	if err != nil {
 		return fmt.Sprintf("%d -9 -9 -9 -9 %d %d", status(err), status(err), status(err))
 	}
-	s := fmt.Sprintf("0 %d %d %d %d", c.Value(&p, e), e.Theory, e.Distance, e.DTW)
+	e := r.Entry
+	s := fmt.Sprintf("0 %d %d %d %d", r.Value, e.Theory, e.Distance, e.DTW)
 	v, err := t.Value(p, c)
 	if err != nil {
 		return fmt.Sprintf("%s %d %d", s, status(err), status(err))
@@ -83,11 +84,37 @@ func want(t *probe.Tables, p draughts.Position, budget int) string {
 	return s
 }
 
+// check runs the C example on dir with the lines of in from 8 threads and
+// compares its output with expected.
+func check(t *testing.T, example, dir string, in *bytes.Buffer, expected []string) {
+	t.Helper()
+	cmd := exec.Command(example, dir, "--check", "8")
+	cmd.Stdin = in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", example, err, stderr.Bytes())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for ; sc.Scan(); n++ {
+		if n < len(expected) && sc.Text() != expected[n] {
+			t.Fatalf("line %d of the C example:\n%s\nthe Go probe:\n%s", n+1, sc.Text(), expected[n])
+		}
+	}
+	if n != len(expected) {
+		t.Fatalf("the C example wrote %d lines, want %d", n, len(expected))
+	}
+}
+
 // TestC builds the library and the C example, runs the example on
 // thousands of positions of the golden tables from 8 threads at once,
-// with class clocks full and running, and compares every answer (probe,
-// value, root moves) with the Go probe's. Illegal positions and positions
-// without a table are among them.
+// with class clocks full and running (and rule-2 counts, which no
+// material up to 3 pieces has, so they must change nothing), and compares
+// every answer (probe, value, root moves) with the Go probe's. Illegal
+// positions and positions without a table are among them.
 func TestC(t *testing.T) {
 	example := buildExample(t)
 	tables, err := probe.Open(golden, probe.Options{})
@@ -103,8 +130,9 @@ func TestC(t *testing.T) {
 		"pieces 3",
 	}
 	add := func(p draughts.Position, budget int) {
-		in.WriteString(line(p, budget))
-		expected = append(expected, want(tables, p, budget))
+		c := probe.Clocks{Class: budget, Rule2: len(expected) % 60}
+		in.WriteString(line(p, c))
+		expected = append(expected, want(tables, p, c))
 	}
 	first, _ := draughts.ParseFEN("W:WK10:BK5")
 	add(first, probe.FullClock)
@@ -138,26 +166,52 @@ func TestC(t *testing.T) {
 	if len(expected) < 2000 {
 		t.Fatalf("only %d positions", len(expected))
 	}
+	check(t, example, golden, &in, expected)
+}
 
-	cmd := exec.Command(example, golden, "--check", "8")
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", example, err, stderr.Bytes())
+// TestCRule2 builds KMvKK and the tables it needs (KKvKK among them) with
+// the rule-2 distance, and compares the C example's answers with the Go
+// probe's on positions of KKvKK and KMvKK under rule-2 counts from fresh
+// (-1 and 0) to complete (50 and beyond), the root moves carrying the
+// count over each move. Some of the positions must be won or lost with a
+// fresh count and drawn with the count they are given.
+func TestCRule2(t *testing.T) {
+	example := buildExample(t)
+	dir := t.TempDir()
+	only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
+	if err := retro.Generate(context.Background(), retro.Options{Pieces: 4, Only: &only, Dir: dir, DTW: true}); err != nil {
+		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	n := 0
-	for ; sc.Scan(); n++ {
-		if n < len(expected) && sc.Text() != expected[n] {
-			t.Fatalf("line %d of the C example:\n%s\nthe Go probe:\n%s", n+1, sc.Text(), expected[n])
+	tables, err := probe.Open(dir, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
+
+	var in bytes.Buffer
+	expected := []string{fmt.Sprintf("cold %d", status(probe.ErrNotCached)), "warm 0", "pieces 4"}
+	cut := 0 // positions won or lost with a fresh count but drawn with theirs
+	for _, name := range []string{"KKvKK", "KMvKK"} {
+		m, _ := index.ParseMaterial(name)
+		x := index.New(m)
+		for i := int64(0); i < x.Size(); i += 211 {
+			for _, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
+				c := probe.Clocks{Class: probe.FullClock, Rule2: int(i/211)%53 - 1} // -1 ... 51
+				if e, err := tables.Probe(p); err == nil && e.Distance >= 0 {
+					c.Rule2 = table.Rule2Plies - e.Distance + int(i/211)%2 // just in time, or a ply late
+				}
+				in.WriteString(line(p, c))
+				expected = append(expected, want(tables, p, c))
+				if r, err := tables.ProbeWith(p, c); err == nil && r.Value != r.Entry.Rules {
+					cut++
+				}
+			}
 		}
 	}
-	if n != len(expected) {
-		t.Fatalf("the C example wrote %d lines, want %d", n, len(expected))
+	if cut < 100 || len(expected) < 2000 {
+		t.Fatalf("%d positions, %d of them drawn by the running count: too few", len(expected), cut)
 	}
+	check(t, example, dir, &in, expected)
 }
 
 // TestCOpenError checks that the C example reports a directory without
@@ -182,7 +236,7 @@ func BenchmarkC(b *testing.B) {
 		var in bytes.Buffer
 		for i := int64(0); i < x.Size() && in.Len() < 4096*32; i += 7 {
 			if p := table.Position(x.Unrank(i)); p.HasCapture() == capture {
-				in.WriteString(line(p, probe.FullClock))
+				in.WriteString(line(p, probe.Clocks{Class: probe.FullClock}))
 			}
 		}
 		for _, threads := range []int{1, 2} {

@@ -26,6 +26,11 @@
  * The values, distances and clocks are those of docs/rules.md; captures
  * are resolved inside the library (the caller need not search them).
  *
+ * A game that reaches a table position passes its running clocks with
+ * each probe (dtb_clocks, below): the plies since the last man move or
+ * capture (rule 2) and, in class A or B, the plies left on the class
+ * clock; dtb_root_moves carries them over each move.
+ *
  * This header is stable: fields and functions are only ever added, and
  * the reserved fields keep their place.
  */
@@ -78,7 +83,22 @@ typedef struct dtb_position {
  * position's material. */
 #define DTB_FULL_CLOCK (-1)
 
-/* The rule clocks of the game as they stand. NULL clocks are full. */
+/* The rule clocks of the game as they stand, which the tables cannot know:
+ * the engine keeps them from its game history. NULL clocks are a full
+ * class clock and a fresh rule-2 count, as on the ply of a capture or a
+ * man move.
+ *
+ * The two never run at once: a class A or B material arises only by a
+ * capture or a man move, which restarts the rule-2 count, and in class A
+ * or B only the class clock counts. Each field is ignored for a position
+ * it does not apply to, so an engine may pass both as it keeps them:
+ *
+ *     after a capture or a man move (a crowning is one):  rule2_plies = 0
+ *     after any other move (a king move, no capture):     rule2_plies += 1
+ *     class_plies: as below, from the ply the class material arose
+ *
+ * Note the two count differently: class_plies is what is LEFT, rule2_plies
+ * what is already PLAYED. */
 typedef struct dtb_clocks {
     /* Plies left on the class clock (rules 3 and 4) of a class A or B
      * position: 32 or 10 on the ply that produced the material, one less
@@ -86,8 +106,14 @@ typedef struct dtb_clocks {
      * class A into class B. DTB_FULL_CLOCK (any negative number) is full.
      * Ignored for other positions. */
     int class_plies;
-    /* Reserved for the 25-move king rule (rule 2), which today's tables do
-     * not track: ignored. Pass DTB_FULL_CLOCK. */
+    /* Plies on the count of the 25-move king rule (rule 2): the plies
+     * played since the last man move or capture, 0 on the ply of one.
+     * Negative numbers (DTB_FULL_CLOCK, which older callers passed here)
+     * mean 0; 50 or more is a complete count, under which the position is
+     * drawn unless its side to move has no move (then it loses, rule 5).
+     * It counts where both sides have a king and the position is of
+     * neither class A nor B; it is ignored elsewhere, and by tables built
+     * before rule 2 was tracked (their rules values ignore rule 2). */
     int rule2_plies;
 } dtb_clocks;
 
@@ -95,7 +121,9 @@ typedef struct dtb_clocks {
 typedef struct dtb_result {
     int rules;    /* DTB_WIN/DRAW/LOSS under the rules, with the clocks passed */
     int theory;   /* the theoretical value: repetition the only draw */
-    int distance; /* class distance in plies (class A and B only), -1 none */
+    int distance; /* distance in plies on the position's clock: the class clock of class A
+                   * and B, the rule-2 count where both sides have a king (the least budget
+                   * under which it is won or lost), -1 none */
     int dtw;      /* plies until the loser has no move, -1 none (draw, or no dtw column) */
 } dtb_result;
 
@@ -141,7 +169,10 @@ int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int 
 /* dtb_root_moves writes up to max_moves legal moves of pos, best first
  * (wins before draws before losses under the rules with the clocks, the
  * shortest win and the longest loss first), and returns how many moves pos
- * has, or a negative status. It reads the disk as needed. */
+ * has, or a negative status. Each move's value is under the clocks after
+ * it: a king move that captures nothing adds a ply to rule2_plies and
+ * takes one off class_plies, a capture or man move sets rule2_plies to 0.
+ * It reads the disk as needed. */
 int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks,
                    dtb_root_move *moves, int max_moves);
 

@@ -102,3 +102,33 @@ func TestCached(t *testing.T) {
 		t.Errorf("ProbeCached of a table not read: %v, want ErrNotCached", err)
 	}
 }
+
+// TestClocksAfter checks how the clocks carry over a move.
+func TestClocksAfter(t *testing.T) {
+	A, B, R, N := table.ClassA, table.ClassB, table.Rule2, table.NoClass
+	for _, c := range []struct {
+		c          Clocks
+		from, to   table.Class
+		conversion bool
+		want       Clocks
+	}{
+		{Clocks{Class: FullClock, Rule2: 0}, R, R, false, Clocks{Class: FullClock, Rule2: 1}},
+		{Clocks{Class: 3, Rule2: 17}, R, R, false, Clocks{Class: FullClock, Rule2: 18}},
+		{Clocks{Class: FullClock, Rule2: -5}, R, R, false, Clocks{Class: FullClock, Rule2: 1}},
+		{Clocks{Class: FullClock, Rule2: 49}, R, R, false, Clocks{Class: FullClock, Rule2: 50}},
+		{Clocks{Class: FullClock, Rule2: 17}, R, R, true, Clocks{Class: FullClock}},  // a man move
+		{Clocks{Class: FullClock, Rule2: 17}, R, B, true, Clocks{Class: FullClock}},  // a capture into class B
+		{Clocks{Class: FullClock, Rule2: 17}, R, N, true, Clocks{Class: FullClock}},  // a capture into no class
+		{Clocks{Class: FullClock, Rule2: 17}, N, N, false, Clocks{Class: FullClock}}, // rule 2 does not count
+		{Clocks{Class: 7, Rule2: 17}, B, B, false, Clocks{Class: 6}},
+		{Clocks{Class: FullClock}, B, B, false, Clocks{Class: 9}},
+		{Clocks{Class: 20}, A, B, true, Clocks{Class: 10}},
+		{Clocks{Class: 5}, A, B, true, Clocks{Class: 4}},
+		{Clocks{Class: 5}, A, A, true, Clocks{Class: 4}},
+		{Clocks{Class: 5}, B, N, true, Clocks{Class: FullClock}},
+	} {
+		if got := c.c.after(c.from, c.to, c.conversion); got != c.want {
+			t.Errorf("%+v after %v -> %v (conversion %v): %+v, want %+v", c.c, c.from, c.to, c.conversion, got, c.want)
+		}
+	}
+}

@@ -20,11 +20,36 @@
 //
 // For a search, ProbeCached never touches the disk: it answers
 // ErrNotCached where Probe would read a block. Value and ValueCached
-// return the rules value alone under the game's running clocks (Clocks).
-// At the root, RootMoves values every legal move, best first:
+// return the rules value alone under the game's running clocks (Clocks),
+// ProbeWith and ProbeWithCached the entry with it. At the root, RootMoves
+// values every legal move, best first:
 //
 //	moves, err := t.RootMoves(pos, probe.Clocks{Class: probe.FullClock})
 //	// moves[0].Move is the best move, moves[0].Value its value
+//
+// # What an engine passes
+//
+// The rules value of an entry assumes the clocks as they stand when the
+// material arose. An engine passes the clocks of its game as Clocks, from
+// its game history:
+//
+//   - Rule2: the plies played since the last man move or capture (the
+//     count of the 25-move king rule, rule 2; 0 right after one). It
+//     matters where both sides have a king and the position is of neither
+//     class A nor B (table.Rule2).
+//   - Class: in a class A or B position, the plies left on its class clock
+//     (16-move and 5-move rules): 32 or 10 less the plies played since the
+//     ply that produced the class material, min(left-1, 10) after a
+//     capture from class A into class B; FullClock on that ply.
+//
+// The two never run at once: a class material arises only by a capture
+// or a man move, which restarts the rule-2 count, and in class A or B only
+// the class clock counts. Each is ignored where it does not apply. Inside
+// a search, RootMoves shows how they advance: a quiet king move adds a ply
+// to the rule-2 count (and takes one off a class clock), a capture or man
+// move restarts the count. Tables built before rule 2 was tracked
+// (TracksRule2 false) ignore the rule-2 count: their rules values assume
+// the count never runs out.
 package probe
 
 import (
@@ -92,6 +117,7 @@ type file struct {
 	opened    atomic.Bool // once has run: err, class, r, x, blockSize and blocks are set
 	err       error       // of opening
 	class     table.Class // under the file's rules (table.Info)
+	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
 	r         *table.File
 	x         *index.Index
 	blockSize int64
@@ -197,7 +223,7 @@ func (f *file) open() (err error) {
 	if f.r, err = table.Open(f.path, f.m); err != nil {
 		return err
 	}
-	f.x, f.class = index.New(f.m), f.r.Class
+	f.x, f.class, f.rule2 = index.New(f.m), f.r.Class, f.r.Rule2
 	f.blockSize = int64(f.r.Header().BlockSize)
 	f.blocks = make([]atomic.Pointer[block], (f.x.Size()+f.blockSize-1)/f.blockSize)
 	return nil
@@ -210,7 +236,8 @@ func (f *file) open() (err error) {
 // damaged, and an error wrapping ErrIllegal for a position that is not
 // legal or whose side to move has pieces but the other side none.
 func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
-	return t.probe(p, false)
+	e, _, err := t.probe(p, false)
+	return e, err
 }
 
 // ProbeCached is Probe without reading the disk: where Probe would open a
@@ -218,25 +245,54 @@ func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
 // A search can call it at every node and leave the reads to probes near
 // the root.
 func (t *Tables) ProbeCached(p draughts.Position) (table.Entry, error) {
-	return t.probe(p, true)
+	e, _, err := t.probe(p, true)
+	return e, err
 }
 
-// probe is Probe, or ProbeCached if cachedOnly is set.
-func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, error) {
+// probe is Probe, or ProbeCached if cachedOnly is set; it also returns
+// the file of p's table (nil for a side to move without pieces).
+func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, *file, error) {
 	if err := check(&p); err != nil {
-		return table.Entry{}, err
+		return table.Entry{}, nil, err
 	}
 	if p.Pieces(p.Side) == 0 {
-		return table.Entry{Rules: table.Loss, Theory: table.Loss}, nil
+		return table.Entry{Rules: table.Loss, Theory: table.Loss}, nil, nil
 	}
 	f, err := t.file(table.MaterialOf(&p), cachedOnly)
 	if err != nil {
-		return table.Entry{}, err
+		return table.Entry{}, nil, err
 	}
+	var e table.Entry
 	if f.mem.Load() == nil && p.HasCapture() { // a don't-care on disk
-		return t.captures(&p, f, cachedOnly)
+		e, err = t.captures(&p, f, cachedOnly)
+	} else {
+		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)
 	}
-	return t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)
+	return e, f, err
+}
+
+// Class returns the class of m under the rules of its table file: which
+// clock the distance of its entries counts (table.Info.Class). It is
+// table.ClassOf(m) except for a table built before rule 2 was tracked,
+// whose Rule2 materials have no clock (NoClass). It opens the file.
+func (t *Tables) Class(m index.Material) (table.Class, error) {
+	f, err := t.file(m, false)
+	if err != nil {
+		return table.NoClass, err
+	}
+	return f.class, nil
+}
+
+// TracksRule2 reports whether the table of m tracks the 25-move king rule
+// (rule 2). A table built before it was tracked does not: its rules
+// values ignore rule 2, as if the count never ran out, and the rule-2
+// count of Clocks does not change them. It opens the file.
+func (t *Tables) TracksRule2(m index.Material) (bool, error) {
+	f, err := t.file(m, false)
+	if err != nil {
+		return false, err
+	}
+	return f.rule2, nil
 }
 
 // check reports a position that no table holds: pieces off the board or on
@@ -252,6 +308,15 @@ func check(p *draughts.Position) error {
 		return fmt.Errorf("probe: %s: %v has no pieces: the game is over: %w", p.FEN(), p.Side.Opponent(), ErrIllegal)
 	}
 	return nil
+}
+
+// classOf returns the class of f under its rules, NoClass for a nil f
+// (no table: a side to move without pieces).
+func (f *file) classOf() table.Class {
+	if f == nil {
+		return table.NoClass
+	}
+	return f.class
 }
 
 // stored returns the values stored for entry i of f, reading its block
@@ -283,14 +348,13 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
-		q := p.Play(m)
-		s, err := t.probe(q, cachedOnly)
+		s, g, err := t.probe(p.Play(m), cachedOnly)
 		if err != nil {
 			return table.Entry{}, err
 		}
 		theory.Add(s.TheoryOutcome())
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		rules.Add(s.RulesOutcome(f.class, table.ClassOf(table.MaterialOf(&q))))
+		rules.Add(s.RulesOutcome(f.class, g.classOf()))
 	}
 	e := table.NewEntry(f.class, theory.Outcome(), rules.Outcome())
 	if !dtw {

@@ -75,7 +75,7 @@ func init() {
 
 // exampleText describes an example position in one line.
 func exampleText(x claim.Example) string {
-	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry))
+	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, table.NoClass))
 }
 
 // printClaim prints the answer to q: counts, longest wins and examples

@@ -18,12 +18,19 @@ func init() {
 		name: "probe", args: "FEN...", summary: "look positions up in the tables",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3}`)
-			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			clock := fs.Int("class-clock", probe.FullClock, "plies left on the class clock (16-move and 5-move rules) of class A and B positions; negative: full")
+			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
+			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover under the clocks after the move (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
+			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B)")
+			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
 			return func(e *env, args []string) error {
 				if len(args) == 0 {
 					return badInput("expected one or more FEN arguments")
+				}
+				if *clock < 0 || *clock > table.ClassA.Budget() {
+					return badInput("--clock %d: want 0 to %d plies played on the class clock", *clock, table.ClassA.Budget())
+				}
+				if *rule2 < 0 || *rule2 > table.Rule2Plies {
+					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, table.Rule2Plies)
 				}
 				positions := make([]draughts.Position, len(args))
 				for i, a := range args {
@@ -34,6 +41,9 @@ func init() {
 					if p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0 {
 						return badInput("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())
 					}
+					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() && *clock > c.Budget() {
+						return badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), *clock, c, c.Budget())
+					}
 					positions[i] = p
 				}
 				t, err := probe.Open(*dir, probe.Options{})
@@ -43,9 +53,12 @@ func init() {
 				defer t.Close()
 				enc := json.NewEncoder(e.stdout)
 				failed := 0
-				clocks := probe.Clocks{Class: *clock}
 				for _, p := range positions {
-					r, err := t.Probe(p)
+					clocks := probe.Clocks{Class: probe.FullClock, Rule2: *rule2}
+					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() {
+						clocks.Class = c.Budget() - *clock
+					}
+					r, err := t.ProbeWith(p, clocks)
 					var root []probe.RootMove
 					if err == nil && *moves {
 						root, err = t.RootMoves(p, clocks)
@@ -55,14 +68,14 @@ func init() {
 						failed++
 						continue
 					}
-					r.Rules = clocks.Value(&p, r)
-					f := fenEntry{FEN: p.FEN(), Entry: r}
+					r.Entry.Rules = r.Value
+					f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}
 					if *moves {
 						f.Moves = []moveEntry{} // a position without a move has "moves":[]
 					}
 					for _, m := range root {
 						m.Entry.Rules = m.Value
-						f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry})
+						f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry, m.Class})
 					}
 					if err := f.write(e.stdout, enc, *asJSON); err != nil {
 						return err
@@ -92,33 +105,50 @@ func probeError(p draughts.Position, dir string, err error) string {
 	return fmt.Sprintf("%s: %s (build it with: dtb gen --only %s --out %s)", p.FEN(), why, own, dir)
 }
 
-// fenEntry is a position, its table entry and, with --moves, its moves.
-// In JSON it is one object with the entry's keys as table.Entry writes
-// them after the FEN, and the moves last:
-// {"fen":"W:WK10:BK5","rules":"win",…,"moves":[{"move":"10-46","rules":"win",…},…]}.
+// fenEntry is a position, its table entry (its rules value under the
+// clocks passed), the clock its distance counts and, with --moves, its
+// moves. In JSON it is one object with the entry's keys as table.Entry
+// writes them after the FEN, then the clock ("class A", "class B",
+// "rule 2" or null), "rule2_tracked":false for a table built before rule
+// 2 was tracked, and the moves last:
+// {"fen":"W:WK10:BK5","rules":"win",…,"clock":"class B","moves":[{"move":"10-46","rules":"win",…},…]}
+// (dtb claim writes its examples without the clock.)
 type fenEntry struct {
-	FEN   string
-	Entry table.Entry
-	Moves []moveEntry // nil: not asked for
+	FEN       string
+	Entry     table.Entry
+	Probed    bool // a probe of dtb probe: Clock and Untracked are set
+	Clock     table.Class
+	Untracked bool        // the table does not track rule 2
+	Moves     []moveEntry // nil: not asked for
 }
 
-// moveEntry is a move and its entry seen from the mover, in JSON
-// {"move":"10-46","rules":"win",…}.
+// moveEntry is a move, its entry seen from the mover (its rules value
+// under the clocks after the move) and the clock of the position after
+// it, in JSON {"move":"10-46","rules":"win",…,"clock":"class B"}.
 type moveEntry struct {
 	Move  string
 	Entry table.Entry
+	Clock table.Class
 }
+
+// untrackedNote is the note of a position whose table does not track
+// rule 2.
+const untrackedNote = "rules value ignores the 25-move rule: table built before it was tracked"
 
 // write writes f in JSON to enc or in words to w.
 func (f fenEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 	if asJSON {
 		return enc.Encode(f)
 	}
-	if _, err := fmt.Fprintf(w, "%s  %s\n", f.FEN, describe(f.Entry)); err != nil {
+	note := ""
+	if f.Untracked {
+		note = "  (" + untrackedNote + ")"
+	}
+	if _, err := fmt.Fprintf(w, "%s  %s%s\n", f.FEN, describe(f.Entry, f.Clock), note); err != nil {
 		return err
 	}
 	for _, m := range f.Moves {
-		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry)); err != nil {
+		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry, m.Clock)); err != nil {
 			return err
 		}
 	}
@@ -126,9 +156,15 @@ func (f fenEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 }
 
 func (f fenEntry) MarshalJSON() ([]byte, error) {
-	b, err := keyEntry("fen", f.FEN, f.Entry)
-	if err != nil || f.Moves == nil {
-		return b, err
+	b, err := keyEntry("fen", f.FEN, f.Entry, f.Clock, f.Probed)
+	if err != nil {
+		return nil, err
+	}
+	if f.Untracked {
+		b = append(b[:len(b)-1], `,"rule2_tracked":false}`...)
+	}
+	if f.Moves == nil {
+		return b, nil
 	}
 	moves, err := json.Marshal(f.Moves)
 	if err != nil {
@@ -137,10 +173,13 @@ func (f fenEntry) MarshalJSON() ([]byte, error) {
 	return fmt.Appendf(b[:len(b)-1], `,"moves":%s}`, moves), nil
 }
 
-func (m moveEntry) MarshalJSON() ([]byte, error) { return keyEntry("move", m.Move, m.Entry) }
+func (m moveEntry) MarshalJSON() ([]byte, error) {
+	return keyEntry("move", m.Move, m.Entry, m.Clock, true)
+}
 
-// keyEntry returns the JSON object of e with "key":value in front.
-func keyEntry(key, value string, e table.Entry) ([]byte, error) {
+// keyEntry returns the JSON object of e with "key":value in front and,
+// if withClock is set, "clock" last.
+func keyEntry(key, value string, e table.Entry, clock table.Class, withClock bool) ([]byte, error) {
 	v, err := json.Marshal(value)
 	if err != nil {
 		return nil, err
@@ -149,12 +188,24 @@ func keyEntry(key, value string, e table.Entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fmt.Appendf(nil, `{%q:%s,%s`, key, v, b[1:]), nil
+	if !withClock {
+		return fmt.Appendf(nil, `{%q:%s,%s`, key, v, b[1:]), nil
+	}
+	c := []byte("null")
+	if clock != table.NoClass {
+		c, _ = json.Marshal(clock.String())
+	}
+	return fmt.Appendf(nil, `{%q:%s,%s,"clock":%s}`, key, v, b[1:len(b)-1], c), nil
 }
 
-// describe returns the values and distances of a probe result in words.
-func describe(r table.Entry) string {
-	return fmt.Sprintf("rules %v  theoretical %v%s%s", r.Rules, r.Theory, field("distance", r.Distance), field("dtw", r.DTW))
+// describe returns the values and distances of a probe result in words,
+// the distance with the clock it counts.
+func describe(r table.Entry, clock table.Class) string {
+	dist := field("distance", r.Distance)
+	if dist != "" && clock != table.NoClass {
+		dist += fmt.Sprintf(" (%v)", clock)
+	}
+	return fmt.Sprintf("rules %v  theoretical %v%s%s%s", r.Rules, r.Theory, dist, field("dtw", r.DTW), field("mtc", r.MTC))
 }
 
 // field returns "  name n", or "" for a missing (negative) distance.

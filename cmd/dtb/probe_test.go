@@ -25,7 +25,7 @@ var tables struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{tables.dir, binary.dir} {
+	for _, dir := range []string{tables.dir, binary.dir, rule2Tables.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
@@ -72,34 +72,41 @@ func copyTables(t *testing.T, damage map[string]func(b []byte)) string {
 func TestProbeCommand(t *testing.T) {
 	dir := tablesDir(t)
 	out, errOut, code := dtb("probe", "--dir", dir, "W:BK5:WK10.", "W:WK2:BK26", "B:WK10")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0\n"
+		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
 	if code != 0 || out != want {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
-	want = `{"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null}` + "\n" +
-		`{"fen":"W:WK2:BK26","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null}` + "\n" +
-		`{"fen":"W:W28:B23,K45","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null}` + "\n"
+	want = `{"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}` + "\n" +
+		`{"fen":"W:WK2:BK26","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B"}` + "\n" +
+		`{"fen":"W:W28:B23,K45","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null,"clock":null}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
 
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "W:W28:BK23", "B:WK10:B")
 	want = "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
-		"  28x19  rules win  theoretical win  distance 1  dtw 1\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0\n"
+		"  28x19  rules win  theoretical win  distance 1  dtw 1  mtc 1\n" +
+		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --moves: %d %q %q, want %q", code, out, errOut, want)
 	}
-	// With 8 plies left on the class clock, the win in 9 is a draw.
-	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--class-clock", "8", "W:WK2,6:BK50")
-	want = `{"fen":"W:WK2,6:BK50","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"moves":[` +
-		`{"move":"2-11","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null},` +
-		`{"move":"6-1","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null},`
+	// With 2 plies played on the class clock, 8 left, the win in 9 is a
+	// draw; with 1 played it is a win, and so is the move that keeps it.
+	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--clock", "2", "W:WK2,6:BK50")
+	want = `{"fen":"W:WK2,6:BK50","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B","moves":[` +
+		`{"move":"2-11","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B"},` +
+		`{"move":"6-1","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B"},`
 	if code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, `"move"`) != 10 {
-		t.Errorf("probe --moves --json --class-clock 8: %d %q %q, want 10 moves after %q", code, out, errOut, want)
+		t.Errorf("probe --moves --json --clock 2: %d %q %q, want 10 moves after %q", code, out, errOut, want)
+	}
+	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--clock", "1", "W:WK2,6:BK50")
+	want = "W:WK2,6:BK50  rules win  theoretical win  distance 9 (class B)  dtw 9\n" +
+		"  2-11  rules win  theoretical win  distance 9 (class B)  dtw 9\n"
+	if code != 0 || !strings.HasPrefix(out, want) {
+		t.Errorf("probe --moves --clock 1: %d %q %q, want it to begin %q", code, out, errOut, want)
 	}
 
 	// --dir defaults to ./tables.
@@ -187,6 +194,12 @@ func TestProbeErrors(t *testing.T) {
 		{[]string{"probe", "--dir", dir, "W:WK1,K2,K3:BK40"}, 1}, // no KKKvK table
 		{[]string{"probe", "--dir", damaged, "W:WK10:BK5"}, 1},
 		{[]string{"probe", "--dir", damaged, "W:W28:B23,K45"}, 1}, // 28x19 leads to KvM
+		{[]string{"probe", "--dir", dir, "--clock", "-1", "W:WK10:BK5"}, 2},
+		{[]string{"probe", "--dir", dir, "--clock", "33", "W:WK10:BK5"}, 2},
+		{[]string{"probe", "--dir", dir, "--clock", "11", "W:WK10:BK5"}, 2}, // class B has 10 plies
+		{[]string{"probe", "--dir", dir, "--rule2", "-1", "W:WK10:BK5"}, 2},
+		{[]string{"probe", "--dir", dir, "--rule2", "51", "W:WK10:BK5"}, 2},
+		{[]string{"probe", "--dir", dir, "--class-clock", "8", "W:WK10:BK5"}, 2}, // replaced by --clock
 		{[]string{"stats", "--dir", dir, "KvK"}, 2},
 		{[]string{"stats", "--dir", missing}, 1},
 		{[]string{"stats", "--dir", damaged}, 1},
@@ -215,7 +228,7 @@ func TestProbeMissingTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:WK10:BK5")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3\n"
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n"
 	if code != 1 || out != want+want {
 		t.Errorf("status %d, stdout %q; want 1 and %q twice", code, out, want)
 	}

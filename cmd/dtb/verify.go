@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
 )
 
@@ -81,7 +82,7 @@ func printReport(w io.Writer, r verify.Report) {
 		fmt.Fprintf(w, "  %v\n", err)
 	}
 	for _, m := range r.Examples {
-		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored), describe(m.Recomputed))
+		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, table.NoClass), describe(m.Recomputed, table.NoClass))
 	}
 }
 

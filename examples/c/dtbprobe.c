@@ -12,10 +12,12 @@
  *     dtbprobe DIR --check THREADS        probe the positions of stdin, print the answers
  *     dtbprobe DIR --bench THREADS N      time N cached probes a thread of the positions of stdin
  *
- * A line of stdin is a position and a class clock: the four square sets
- * in hex (white men, white kings, black men, black kings; bit i-1 is
- * square i), the side to move (0 White, 1 Black) and the plies left on the
- * class clock (-1: full), e.g. "0 0x200 0 0x10 0 -1" for W:WK10:BK5.
+ * A line of stdin is a position and its clocks: the four square sets in
+ * hex (white men, white kings, black men, black kings; bit i-1 is square
+ * i), the side to move (0 White, 1 Black), the plies left on the class
+ * clock (-1: full) and, optionally, the plies on the rule-2 count (plies
+ * since the last man move or capture; 0 if left out), e.g.
+ * "0 0x200 0 0x10 0 -1" for W:WK10:BK5.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -72,13 +74,13 @@ static int read_lines(void) {
     while (fgets(buf, sizeof buf, stdin)) {
         unsigned long long wm, wk, bm, bk;
         line l = {0};
-        if (sscanf(buf, "%llx %llx %llx %llx %d %d", &wm, &wk, &bm, &bk, &l.pos.side,
-                   &l.clocks.class_plies) != 6) {
+        int n = sscanf(buf, "%llx %llx %llx %llx %d %d %d", &wm, &wk, &bm, &bk, &l.pos.side,
+                       &l.clocks.class_plies, &l.clocks.rule2_plies);
+        if (n != 6 && n != 7) {
             fprintf(stderr, "dtbprobe: bad line %d: %s", nlines + 1, buf);
             return 0;
         }
         l.pos.white_men = wm, l.pos.white_kings = wk, l.pos.black_men = bm, l.pos.black_kings = bk;
-        l.clocks.rule2_plies = DTB_FULL_CLOCK;
         if (nlines == cap) {
             cap = cap ? 2 * cap : 1024;
             lines = realloc(lines, cap * sizeof *lines);

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// rule2Tables are KMvKK and the tables it needs (KKvKK and KKvKM among
+// them), with the dtw and mtc columns, built on first use.
+var rule2Tables struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// rule2Dir returns the directory of rule2Tables.
+func rule2Dir(t *testing.T) string {
+	t.Helper()
+	rule2Tables.once.Do(func() {
+		rule2Tables.dir, rule2Tables.err = os.MkdirTemp("", "dtb-test-rule2")
+		if rule2Tables.err == nil {
+			only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
+			rule2Tables.err = retro.Generate(context.Background(), retro.Options{
+				Pieces: 4, Only: &only, Dir: rule2Tables.dir, DTW: true, MTC: true,
+			})
+		}
+	})
+	if rule2Tables.err != nil {
+		t.Fatal(rule2Tables.err)
+	}
+	return rule2Tables.dir
+}
+
+// TestProbeRule2 checks --rule2: a KKvKM win at rule-2 distance 9 holds
+// with 41 plies on the count and is drawn with 42, in words and in JSON
+// with its clock and mtc; each move is valued under the count after it; a
+// class B position ignores the count.
+func TestProbeRule2(t *testing.T) {
+	dir := rule2Dir(t)
+	for _, c := range []struct {
+		args []string
+		want string // the output, or its beginning with --moves
+	}{
+		{[]string{"--rule2", "41", "W:WK1,K2:BK11,16"},
+			"W:WK1,K2:BK11,16  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+		{[]string{"--rule2", "42", "W:WK1,K2:BK11,16"},
+			"W:WK1,K2:BK11,16  rules draw  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+		{[]string{"--rule2", "42", "--json", "W:WK1,K2:BK11,16"},
+			`{"fen":"W:WK1,K2:BK11,16","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2"}` + "\n"},
+		// the king move 1-6 leaves the opponent lost at distance 8 with
+		// 42 plies on the count (a win), or 43 (a draw)
+		{[]string{"--rule2", "41", "--moves", "W:WK1,K2:BK11,16"},
+			"W:WK1,K2:BK11,16  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n" +
+				"  1-6  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+		{[]string{"--rule2", "42", "--moves", "--json", "W:WK1,K2:BK11,16"},
+			`{"fen":"W:WK1,K2:BK11,16","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","moves":[` +
+				`{"move":"1-6","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2"},`},
+		{[]string{"--rule2", "47", "W:WK6,K7:BK1,K50"},
+			"W:WK6,K7:BK1,K50  rules win  theoretical win  distance 3 (rule 2)  dtw 7  mtc 3\n"},
+		{[]string{"--rule2", "48", "W:WK6,K7:BK1,K50"},
+			"W:WK6,K7:BK1,K50  rules draw  theoretical win  distance 3 (rule 2)  dtw 7  mtc 3\n"},
+		{[]string{"--rule2", "50", "W:WK10:BK5"}, // class B: the count does not apply
+			"W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3  mtc 3\n"},
+	} {
+		args := append([]string{"probe", "--dir", dir}, c.args...)
+		out, errOut, code := dtb(args...)
+		if code != 0 || !strings.HasPrefix(out, c.want) || !slices.Contains(c.args, "--moves") && out != c.want {
+			t.Errorf("dtb %q: %d %q %q, want %q", args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestProbeOldTable checks a KKvKK table written before rule 2 was
+// tracked: dtb probe says so in words and in JSON, gives no distance and
+// clock, and ignores --rule2.
+func TestProbeOldTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(rule2Dir(t))); err != nil {
+		t.Fatal(err)
+	}
+	makeOld(t, dir, index.Material{WhiteKings: 2, BlackKings: 2})
+	out, errOut, code := dtb("probe", "--dir", dir, "--rule2", "50", "W:WK6,K7:BK1,K50", "W:WK1,K2:BK11,16")
+	want := "W:WK6,K7:BK1,K50  rules win  theoretical win  dtw 7  mtc 3  (" + untrackedNote + ")\n" +
+		"W:WK1,K2:BK11,16  rules draw  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"
+	if code != 0 || out != want {
+		t.Errorf("probe of an old table: %d %q %q, want %q", code, out, errOut, want)
+	}
+	out, errOut, code = dtb("probe", "--dir", dir, "--json", "--rule2", "50", "W:WK6,K7:BK1,K50")
+	want = `{"fen":"W:WK6,K7:BK1,K50","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"rule2_tracked":false}` + "\n"
+	if code != 0 || out != want {
+		t.Errorf("probe --json of an old table: %d %q %q, want %q", code, out, errOut, want)
+	}
+}
+
+// makeOld rewrites the table of m in dir as written before rule 2 was
+// tracked: rules flags table.RulesFlagsNo25Move and no distance column
+// (its values kept), and updates the manifest.
+func makeOld(t *testing.T, dir string, m index.Material) {
+	t.Helper()
+	path := filepath.Join(dir, table.FileName(m))
+	r, err := codec.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	var cols []codec.Column
+	var data [][]byte
+	for i, c := range h.Columns {
+		if c.Name == table.DistanceColumn.Name() {
+			continue
+		}
+		b, err := r.ReadColumn(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, data = append(cols, c), append(data, b)
+	}
+	r.Close()
+	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
+	if err := codec.Write(path, h, data); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(entries, func(e codec.ManifestEntry) bool { return e.Material == m.String() })
+	if i < 0 {
+		t.Fatalf("%s: no manifest entry", m)
+	}
+	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := codec.WriteManifest(dir, entries); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,314 @@
+package probe_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// rule2 holds tables with rule-2 distances, built on first use: KMvKK
+// and what it needs (KKvKK, KKvKM and the 3-piece tables), with the dtw
+// and mtc columns.
+var rule2 struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if rule2.dir != "" {
+		os.RemoveAll(rule2.dir)
+	}
+	os.Exit(code)
+}
+
+// rule2Dir returns the directory of the rule-2 tables.
+func rule2Dir(tb testing.TB) string {
+	tb.Helper()
+	rule2.once.Do(func() {
+		rule2.dir, rule2.err = os.MkdirTemp("", "dtb-probe-rule2")
+		if rule2.err == nil {
+			only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
+			rule2.err = retro.Generate(context.Background(), retro.Options{
+				Pieces: 4, Only: &only, Dir: rule2.dir, DTW: true, MTC: true,
+			})
+		}
+	})
+	if rule2.err != nil {
+		tb.Fatal(rule2.err)
+	}
+	return rule2.dir
+}
+
+func open(tb testing.TB, dir string) *probe.Tables {
+	tb.Helper()
+	t, err := probe.Open(dir, probe.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { t.Close() })
+	return t
+}
+
+func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) table.Entry {
+	tb.Helper()
+	e, err := t.Probe(p)
+	if err != nil {
+		tb.Fatalf("%s: %v", p.FEN(), err)
+	}
+	return e
+}
+
+// rule2Materials are the materials of the rule-2 tables where rule 2
+// counts.
+var rule2Materials = []string{"KKvKK", "KMvKK", "KKvKM"}
+
+// eachPosition calls f with every stride-th position of m, both sides to
+// move.
+func eachPosition(m index.Material, stride int64, f func(p draughts.Position)) {
+	x := index.New(m)
+	for i := int64(0); i < x.Size(); i += stride {
+		p := table.Position(x.Unrank(i))
+		f(p)
+		f(p.Flip())
+	}
+}
+
+// TestRule2Value checks Value under running rule-2 counts: a position won
+// or lost at rule-2 distance d keeps its theoretical value with 50-d
+// plies on the count (rule 5 at d = 0: a side without a move loses on a
+// complete count) and is drawn with one ply more; without a distance it
+// is drawn on any running count; a fresh count gives the rules value;
+// the class clock is ignored.
+func TestRule2Value(t *testing.T) {
+	tables := open(t, rule2Dir(t))
+	longest := 0
+	for _, name := range rule2Materials {
+		m, _ := index.ParseMaterial(name)
+		if c, err := tables.Class(m); err != nil || c != table.Rule2 {
+			t.Fatalf("Class(%s) = %v, %v; want rule 2", m, c, err)
+		}
+		if ok, err := tables.TracksRule2(m); err != nil || !ok {
+			t.Fatalf("TracksRule2(%s) = %v, %v; want true", m, ok, err)
+		}
+		n := 0
+		eachPosition(m, 5, func(p draughts.Position) {
+			r, err := tables.ProbeWith(p, probe.Clocks{Class: 0}) // a class clock at 0 is ignored
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := r.Entry
+			if r.Class != table.Rule2 || !r.Rule2Tracked || r.Value != e.Rules {
+				t.Fatalf("%s: ProbeWith %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
+			}
+			value := func(count int) table.Value {
+				v, err := tables.Value(p, probe.Clocks{Class: probe.FullClock, Rule2: count})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			if e.Distance < 0 {
+				if v := value(1); v != table.Draw && e.Rules != table.Draw {
+					t.Fatalf("%s: %+v, value %v with 1 ply on the count; want a draw", p.FEN(), e, v)
+				}
+				return
+			}
+			d := e.Distance
+			if d > table.Rule2Plies || e.Theory == table.Draw || e.Rules != e.Theory {
+				t.Fatalf("%s: %+v: a distance beyond 50 or without a win", p.FEN(), e)
+			}
+			if v := value(table.Rule2Plies - d); v != e.Theory {
+				t.Errorf("%s: %+v: %d plies on the count: %v, want %v", p.FEN(), e, table.Rule2Plies-d, v, e.Theory)
+			}
+			if v := value(table.Rule2Plies - d + 1); d > 0 && v != table.Draw {
+				t.Errorf("%s: %+v: %d plies on the count: %v, want a draw", p.FEN(), e, table.Rule2Plies-d+1, v)
+			}
+			if v := value(0); v != e.Rules {
+				t.Errorf("%s: %+v: a fresh count: %v", p.FEN(), e, v)
+			}
+			if v := value(-1); v != e.Rules {
+				t.Errorf("%s: %+v: count -1: %v", p.FEN(), e, v)
+			}
+			if v := value(1000); v != value(table.Rule2Plies) {
+				t.Errorf("%s: %+v: count 1000: %v, count 50: %v", p.FEN(), e, v, value(table.Rule2Plies))
+			}
+			longest = max(longest, d)
+			n++
+		})
+		if n < 1000 {
+			t.Errorf("%s: only %d positions with a rule-2 distance", m, n)
+		}
+	}
+	if longest < 5 { // the longest of these tables is 9, in KKvKM
+		t.Errorf("longest rule-2 distance %d: the tables hold no long ones", longest)
+	}
+}
+
+// TestRule2RootMoves checks RootMoves under running rule-2 counts: each
+// move's value is the Value of the position after it under the count
+// advanced by a quiet king move and restarted by a capture or man move
+// (every move a draw on a complete count), its class is that of the
+// position after it, and the best move's value is the position's value
+// under the count (the rule-2 distances are consistent across moves).
+func TestRule2RootMoves(t *testing.T) {
+	tables := open(t, rule2Dir(t))
+	for _, name := range rule2Materials {
+		m, _ := index.ParseMaterial(name)
+		eachPosition(m, 53, func(p draughts.Position) {
+			e := mustProbe(t, tables, p)
+			counts := []int{0, 1, 25, 49, 50}
+			if e.Distance >= 0 {
+				counts = append(counts, table.Rule2Plies-e.Distance, table.Rule2Plies-e.Distance+1)
+			}
+			for _, count := range counts {
+				c := probe.Clocks{Class: 0, Rule2: count}
+				moves, err := tables.RootMoves(p, c)
+				if err != nil || len(moves) != p.CountMoves() {
+					t.Fatalf("%s, %+v: %d root moves, %v; want %d", p.FEN(), c, len(moves), err, p.CountMoves())
+				}
+				for _, rm := range moves {
+					q := p.Play(rm.Move)
+					next := probe.Clocks{Class: probe.FullClock, Rule2: count + 1}
+					if rm.Move.IsCapture() || p.Kings&draughts.Bit(rm.Move.FromSquare()) == 0 {
+						next.Rule2 = 0
+					}
+					want, err := tables.Value(q, next)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = want.Neg()
+					if count >= table.Rule2Plies {
+						want = table.Draw
+					}
+					class := table.NoClass
+					if q.Pieces(q.Side) != 0 {
+						class, _ = tables.Class(table.MaterialOf(&q))
+					}
+					if rm.Value != want || rm.Class != class {
+						t.Fatalf("%s, %d plies on the count: %s: %v, class %v; want %v, class %v",
+							p.FEN(), count, p.Notation(rm.Move), rm.Value, rm.Class, want, class)
+					}
+				}
+				v, err := tables.Value(p, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(moves) > 0 && moves[0].Value != v {
+					t.Fatalf("%s, %d plies on the count (%+v): best move %s %v, value %v",
+						p.FEN(), count, e, p.Notation(moves[0].Move), moves[0].Value, v)
+				}
+			}
+		})
+	}
+}
+
+// makeOld rewrites the table of m in dir as the first version wrote it,
+// before rule 2 was tracked: rules flags table.RulesFlagsNo25Move and no
+// distance column (the values are kept: no 4-piece rules value depends on
+// rule 2 with a fresh count), and updates the manifest.
+func makeOld(tb testing.TB, dir string, m index.Material) {
+	tb.Helper()
+	path := filepath.Join(dir, table.FileName(m))
+	r, err := codec.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := r.Header()
+	var cols []codec.Column
+	var data [][]byte
+	for i, c := range h.Columns {
+		if c.Name == table.DistanceColumn.Name() {
+			continue
+		}
+		b, err := r.ReadColumn(i)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cols, data = append(cols, c), append(data, b)
+	}
+	r.Close()
+	if len(cols) == len(h.Columns) {
+		tb.Fatalf("%s has no distance column", path)
+	}
+	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
+	if err := codec.Write(path, h, data); err != nil {
+		tb.Fatal(err)
+	}
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	i := slices.IndexFunc(entries, func(e codec.ManifestEntry) bool { return e.Material == m.String() })
+	if i < 0 {
+		tb.Fatalf("%s: no manifest entry", m)
+	}
+	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
+		tb.Fatal(err)
+	}
+	if err := codec.WriteManifest(dir, entries); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestRule2OldFile checks a KKvKK table written before rule 2 was
+// tracked: it opens and probes as the new one without its distance,
+// reports that it does not track rule 2 and has no clock, and its values
+// ignore the rule-2 count, even a complete one, in Value, ProbeWith and
+// RootMoves.
+func TestRule2OldFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(rule2Dir(t))); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := index.ParseMaterial("KKvKK")
+	makeOld(t, dir, m)
+	old, cur := open(t, dir), open(t, rule2Dir(t))
+	if ok, err := old.TracksRule2(m); err != nil || ok {
+		t.Fatalf("TracksRule2(%s) of the old file = %v, %v; want false", m, ok, err)
+	}
+	if c, err := old.Class(m); err != nil || c != table.NoClass {
+		t.Fatalf("Class(%s) of the old file = %v, %v; want none", m, c, err)
+	}
+	kmkk, _ := index.ParseMaterial("KMvKK")
+	if ok, err := old.TracksRule2(kmkk); err != nil || !ok {
+		t.Fatalf("TracksRule2(%s) = %v, %v; want true", kmkk, ok, err)
+	}
+	cut := 0 // positions a running count draws in the new file
+	eachPosition(m, 7, func(p draughts.Position) {
+		e, want := mustProbe(t, old, p), mustProbe(t, cur, p)
+		if e.Distance != -1 || e.Rules != want.Rules || e.Theory != want.Theory || e.DTW != want.DTW || e.MTC != want.MTC {
+			t.Fatalf("%s: old file %+v, new file %+v", p.FEN(), e, want)
+		}
+		for _, count := range []int{0, 30, 50} {
+			c := probe.Clocks{Class: probe.FullClock, Rule2: count}
+			r, err := old.ProbeWith(p, c)
+			if err != nil || r.Value != e.Rules || r.Class != table.NoClass || r.Rule2Tracked {
+				t.Fatalf("%s, %d plies on the count: ProbeWith %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
+			}
+			if v, _ := cur.Value(p, c); v != e.Rules {
+				cut++
+			}
+		}
+		if e.Rules == table.Win {
+			moves, err := old.RootMoves(p, probe.Clocks{Class: probe.FullClock, Rule2: 50})
+			if err != nil || moves[0].Value != table.Win {
+				t.Fatalf("%s: root moves on a complete count of the old file: %v; want a win first", p.FEN(), err)
+			}
+		}
+	})
+	if cut == 0 {
+		t.Error("no position of the new file is drawn by a running count: the test shows nothing")
+	}
+}
