@@ -3,14 +3,12 @@ package probe_test
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
@@ -214,54 +212,6 @@ func TestRule2RootMoves(t *testing.T) {
 	}
 }
 
-// makeOld rewrites the table of m in dir as the first version wrote it,
-// before rule 2 was tracked: rules flags table.RulesFlagsNo25Move and no
-// distance column (the values are kept: no 4-piece rules value depends on
-// rule 2 with a fresh count), and updates the manifest.
-func makeOld(tb testing.TB, dir string, m index.Material) {
-	tb.Helper()
-	path := filepath.Join(dir, table.FileName(m))
-	r, err := codec.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	h := r.Header()
-	var cols []codec.Column
-	var data [][]byte
-	for i, c := range h.Columns {
-		if c.Name == table.DistanceColumn.Name() {
-			continue
-		}
-		b, err := r.ReadColumn(i)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		cols, data = append(cols, c), append(data, b)
-	}
-	r.Close()
-	if len(cols) == len(h.Columns) {
-		tb.Fatalf("%s has no distance column", path)
-	}
-	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
-	if err := codec.Write(path, h, data); err != nil {
-		tb.Fatal(err)
-	}
-	entries, err := codec.ReadManifest(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	i := slices.IndexFunc(entries, func(e codec.ManifestEntry) bool { return e.Material == m.String() })
-	if i < 0 {
-		tb.Fatalf("%s: no manifest entry", m)
-	}
-	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
-		tb.Fatal(err)
-	}
-	if err := codec.WriteManifest(dir, entries); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 // TestRule2OldFile checks a KKvKK table written before rule 2 was
 // tracked: it opens and probes as the new one without its distance,
 // reports that it does not track rule 2 and has no clock, and its values
@@ -273,7 +223,7 @@ func TestRule2OldFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := index.ParseMaterial("KKvKK")
-	makeOld(t, dir, m)
+	tabletest.FirstVersion(t, dir, m)
 	old, cur := open(t, dir), open(t, rule2Dir(t))
 	if ok, err := old.TracksRule2(m); err != nil || ok {
 		t.Fatalf("TracksRule2(%s) of the old file = %v, %v; want false", m, ok, err)

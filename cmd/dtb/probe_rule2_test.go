@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/retro"
-	"github.com/dtb-draughts/dtb/table"
 )
 
 // rule2Tables are KMvKK and the tables it needs (KKvKK and KKvKM among
@@ -88,7 +86,7 @@ func TestProbeOldTable(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(rule2Dir(t))); err != nil {
 		t.Fatal(err)
 	}
-	makeOld(t, dir, index.Material{WhiteKings: 2, BlackKings: 2})
+	tabletest.FirstVersion(t, dir, index.Material{WhiteKings: 2, BlackKings: 2})
 	out, errOut, code := dtb("probe", "--dir", dir, "--rule2", "50", "W:WK6,K7:BK1,K50", "W:WK1,K2:BK11,16")
 	want := "W:WK6,K7:BK1,K50  rules win  theoretical win  dtw 7  mtc 3  (" + untrackedNote + ")\n" +
 		"W:WK1,K2:BK11,16  rules draw  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"
@@ -99,49 +97,5 @@ func TestProbeOldTable(t *testing.T) {
 	want = `{"fen":"W:WK6,K7:BK1,K50","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"rule2_tracked":false}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json of an old table: %d %q %q, want %q", code, out, errOut, want)
-	}
-}
-
-// makeOld rewrites the table of m in dir as written before rule 2 was
-// tracked: rules flags table.RulesFlagsNo25Move and no distance column
-// (its values kept), and updates the manifest.
-func makeOld(t *testing.T, dir string, m index.Material) {
-	t.Helper()
-	path := filepath.Join(dir, table.FileName(m))
-	r, err := codec.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := r.Header()
-	var cols []codec.Column
-	var data [][]byte
-	for i, c := range h.Columns {
-		if c.Name == table.DistanceColumn.Name() {
-			continue
-		}
-		b, err := r.ReadColumn(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, data = append(cols, c), append(data, b)
-	}
-	r.Close()
-	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
-	if err := codec.Write(path, h, data); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := codec.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(entries, func(e codec.ManifestEntry) bool { return e.Material == m.String() })
-	if i < 0 {
-		t.Fatalf("%s: no manifest entry", m)
-	}
-	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
-		t.Fatal(err)
-	}
-	if err := codec.WriteManifest(dir, entries); err != nil {
-		t.Fatal(err)
 	}
 }
