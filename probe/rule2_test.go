@@ -1,9 +1,7 @@
 package probe_test
 
 import (
-	"context"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -14,40 +12,20 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// rule2 holds tables with rule-2 distances, built on first use: KMvKK
-// and what it needs (KKvKK, KKvKM and the 3-piece tables), with the dtw
-// and mtc columns.
-var rule2 struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// rule2 holds tables with rule-2 distances: KMvKK and what it needs
+// (KKvKK, KKvKM and the 3-piece tables), with the dtw and mtc columns.
+var rule2 = tabletest.Tables{Options: retro.Options{
+	Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true,
+}}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if rule2.dir != "" {
-		os.RemoveAll(rule2.dir)
-	}
+	rule2.Remove()
 	os.Exit(code)
 }
 
 // rule2Dir returns the directory of the rule-2 tables.
-func rule2Dir(tb testing.TB) string {
-	tb.Helper()
-	rule2.once.Do(func() {
-		rule2.dir, rule2.err = os.MkdirTemp("", "dtb-probe-rule2")
-		if rule2.err == nil {
-			only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
-			rule2.err = retro.Generate(context.Background(), retro.Options{
-				Pieces: 4, Only: &only, Dir: rule2.dir, DTW: true, MTC: true,
-			})
-		}
-	})
-	if rule2.err != nil {
-		tb.Fatal(rule2.err)
-	}
-	return rule2.dir
-}
+func rule2Dir(tb testing.TB) string { return rule2.Dir(tb) }
 
 func open(tb testing.TB, dir string) *probe.Tables {
 	tb.Helper()

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
@@ -14,30 +12,13 @@ import (
 )
 
 // rule2Tables are KMvKK and the tables it needs (KKvKK and KKvKM among
-// them), with the dtw and mtc columns, built on first use.
-var rule2Tables struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// them), with the dtw and mtc columns.
+var rule2Tables = tabletest.Tables{Options: retro.Options{
+	Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true,
+}}
 
 // rule2Dir returns the directory of rule2Tables.
-func rule2Dir(t *testing.T) string {
-	t.Helper()
-	rule2Tables.once.Do(func() {
-		rule2Tables.dir, rule2Tables.err = os.MkdirTemp("", "dtb-test-rule2")
-		if rule2Tables.err == nil {
-			only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
-			rule2Tables.err = retro.Generate(context.Background(), retro.Options{
-				Pieces: 4, Only: &only, Dir: rule2Tables.dir, DTW: true, MTC: true,
-			})
-		}
-	})
-	if rule2Tables.err != nil {
-		t.Fatal(rule2Tables.err)
-	}
-	return rule2Tables.dir
-}
+func rule2Dir(t *testing.T) string { return rule2Tables.Dir(t) }
 
 // TestProbeRule2 checks --rule2: a KKvKM win at rule-2 distance 9 holds
 // with 41 plies on the count and is drawn with 42, in words and in JSON

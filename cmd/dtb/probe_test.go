@@ -25,11 +25,12 @@ var tables struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{tables.dir, binary.dir, rule2Tables.dir} {
+	for _, dir := range []string{tables.dir, binary.dir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
 	}
+	rule2Tables.Remove()
 	os.Exit(code)
 }
 

@@ -1,18 +1,58 @@
 // Package tabletest helps tests of the packages that read table
 // directories: it makes the files they must cope with.
 //
-//	tabletest.FirstVersion(t, dir, m) // the table of m as written before rule 2
+//	var kmvkk = tabletest.Tables{Options: retro.Options{Pieces: 4, Only: &m, MTC: true}}
+//	dir := kmvkk.Dir(t)                // built on first use, shared by the tests
+//	tabletest.FirstVersion(t, dir, m)  // the table of m as written before rule 2
+//	kmvkk.Remove()                     // in TestMain, after the tests
 package tabletest
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
+
+// Tables are tables that a test binary builds once, on first use, in a
+// temporary directory, with Options (its Dir is ignored).
+type Tables struct {
+	Options retro.Options
+	once    sync.Once
+	dir     string
+	err     error
+}
+
+// Dir returns the directory of the tables, building them on first use;
+// a failed build fails tb.
+func (t *Tables) Dir(tb testing.TB) string {
+	tb.Helper()
+	t.once.Do(func() {
+		if t.dir, t.err = os.MkdirTemp("", "dtb-test-tables"); t.err == nil {
+			o := t.Options
+			o.Dir = t.dir
+			t.err = retro.Generate(context.Background(), o)
+		}
+	})
+	if t.err != nil {
+		tb.Fatal(t.err)
+	}
+	return t.dir
+}
+
+// Remove removes the tables' directory, if they were built.
+func (t *Tables) Remove() {
+	if t.dir != "" {
+		os.RemoveAll(t.dir)
+	}
+}
 
 // FirstVersion rewrites the table of m in dir as the first version wrote it,
 // before rule 2 was tracked: rules flags table.RulesFlagsNo25Move and no
