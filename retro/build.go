@@ -55,15 +55,25 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 // Shares of the memory budget Options.Mem while a group is solved. The
 // store holds solved tables in memory within a quarter and the prober
 // caches decoded blocks within a sixteenth; the rest is the solver's: the
-// finished units of the level above, whose entry columns take the first
-// of positionBytes a position, and the unit at work, which takes about the
-// second. While a group's tables are written, the solver's share goes to
-// a cache of decoded file blocks of the units within an eighth.
+// finished units of the level above, whose lookup columns (see
+// lookupColumns: the value, a class distance, the dtw) take the first of
+// positionBytes a position, and the unit at work, which takes about the
+// second: its columns and capture flags, and 7 bytes for each analysis
+// (the state, then the value and distance found). While a group's tables
+// are written, the solver's share goes to a cache of decoded file blocks
+// of the units within an eighth.
 func (o Options) positionBytes() (above, unit int64) {
-	if o.MTC { // an mtc column above, a third analysis in the unit
-		return 5, 27
+	above, unit = 2, 4+2*7 // value and distance; theory and rules
+	if o.DTW {
+		above, unit = above+2, unit+2
 	}
-	return 4, 20
+	if o.MTC {
+		unit++
+	}
+	if o.MTC && o.DTW { // a third analysis: see solve
+		unit += 7
+	}
+	return above, unit
 }
 
 // unitPositions returns the most positions a unit may have under the
@@ -100,6 +110,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 				if err != nil {
 					return err
 				}
+				lookupColumns(cols, b.class)
 				b.above[m] = cols
 			}
 		}
@@ -205,19 +216,21 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 		}
 		return stored(q)
 	}
-	results, captures, err := solve(ctx, u, ext, b.class, b.o.MTC, b.o.Threads)
+	results, captures, err := solve(ctx, u, ext, b.class, b.o.extra(), b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
 	if err != nil {
 		return err
 	}
-	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.unitExtra())
+	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.o.extra())
 	capture := make([]byte, u.size())
 	for id := range u.size() {
-		var o [3]table.Outcome
+		var o [numAnalyses]table.Outcome
 		for k, r := range results {
-			o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+			if r != nil {
+				o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+			}
 		}
 		th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]
 		if b.class != table.NoClass && ru.Value != table.Draw {
@@ -240,10 +253,6 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	}
 	return b.writeUnit(n, &cols, capture)
 }
-
-// unitExtra returns the optional columns of a unit's work file: the dtw
-// always (the theoretical distances), the mtc if asked for.
-func (b *groupBuild) unitExtra() table.Extra { return table.Extra{DTW: true, MTC: b.o.MTC} }
 
 // entry returns the entry of q if it lies in the group: then it is in a
 // finished unit of the level above.
@@ -272,7 +281,8 @@ func (b *groupBuild) unitPath(n int) string {
 
 // unitHeader returns the header of the work file of unit n: its name,
 // size and first block identify it; its columns are the entry columns of
-// the group's first table with b.unitExtra, then the capture flags. A
+// the group's first table with the optional columns of the build, then
+// the capture flags. A
 // file block holds whole blocks of the unit, at least 2^16 positions,
 // where they are at most 2^20 positions; else a block is a whole number
 // of file blocks.
@@ -286,7 +296,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		BlockSize:    int(min(u.k*max(1, 1<<16/u.k), 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
-	l := table.NewLayout(b.g.tables[0].Material(), b.unitExtra())
+	l := table.NewLayout(b.g.tables[0].Material(), b.o.extra())
 	for col := range table.NumColumns {
 		if l.Has(col) {
 			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
@@ -367,7 +377,8 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
 	keep := b.st.fits(x.Size() * int64(table.NewLayout(m, b.o.extra()).Width()+1))
 	if keep {
-		s.cols, s.captures = table.MakeColumns(m, x.Size(), b.o.extra()), make([]uint64, (x.Size()+63)/64)
+		s.cols = table.MakeColumns(m, x.Size(), b.o.extra())
+		lookupColumns(&s.cols, s.class)
 	}
 	w, err := table.NewWriter(s.path, m, b.o.extra())
 	if err != nil {
@@ -394,15 +405,9 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		}
 		if keep {
 			for col, c := range cols {
-				if c != nil {
+				if s.cols[col] != nil {
 					wd := int64(table.Column(col).Width())
 					copy(s.cols[col][r*k*wd:], c)
-				}
-			}
-			for i := range k {
-				if captures[i/64]&(1<<(i%64)) != 0 {
-					at := r*k + i
-					s.captures[at/64] |= 1 << (at % 64)
 				}
 			}
 		}
@@ -410,8 +415,7 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	stats := w.Stats()
-	s.summary = &stats
+	s.stats = w.Stats()
 	return s, nil
 }
 

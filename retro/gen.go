@@ -160,7 +160,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 			t := st.get(x.Material())
 			done[x.Material()] = true
 			prog.Tables++
-			o.done(Report{Material: x.Material(), Stats: t.stats(), Built: built, Elapsed: time.Since(start)})
+			o.done(Report{Material: x.Material(), Stats: t.stats, Built: built, Elapsed: time.Since(start)})
 		}
 		if built {
 			if err := cat.write(); err != nil {
@@ -299,19 +299,6 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 	return true, nil
 }
 
-// stats summarises s, once: the file header and the report share it.
-func (s *solved) stats() table.Stats {
-	if s.summary == nil {
-		st := table.Stats{}
-		for i := range s.x.Size() {
-			e, _ := s.cols.Entry(i)
-			st.Add(s.class, e, s.capture(i), func() string { return s.fen(i) })
-		}
-		s.summary = &st
-	}
-	return *s.summary
-}
-
 // load reads the table of x from path if it is there, valid and has what o
 // asks for, its entries if st can hold them, resolving its capture
 // positions from the tables in st; it returns nil otherwise.
@@ -335,7 +322,7 @@ func read(path string, x *index.Index, extra table.Extra, keep bool) *solved {
 		return nil
 	}
 	defer f.Close()
-	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, summary: &f.Stats}
+	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, stats: f.Stats}
 	if !keep {
 		if f.Check() != nil {
 			return nil
@@ -358,7 +345,6 @@ func read(path string, x *index.Index, extra table.Extra, keep bool) *solved {
 // table read from disk. Their successors all lie in smaller tables.
 func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (err error) {
 	ext := st.outcomes(s.class)
-	s.captures = make([]uint64, (s.x.Size()+63)/64)
 	defer func() {
 		if err == nil {
 			err = st.failed()
@@ -366,19 +352,19 @@ func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (e
 	}()
 	return parallel.Range(ctx, s.x.Size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
+		pl := s.x.Unrank(lo)
 		for i := lo; i < hi; i++ {
-			p := table.Position(s.x.Unrank(i))
-			moves := p.Moves(buf[:0])
-			if len(moves) == 0 || !moves[0].IsCapture() {
-				continue
+			if i > lo {
+				pl, _ = s.x.Next(pl)
 			}
-			s.captures[i/64] |= 1 << (i % 64)
-			o := evaluate(&p, moves, ext)
-			e := table.NewEntry(s.class, o[0], o[1])
-			if s.cols.Has(table.MTCColumn) && e.Theory != table.Draw {
-				e.MTC = 1 // every move converts
+			if p := table.Position(pl); p.HasCapture() {
+				o := evaluate(&p, p.Moves(buf[:0]), ext)
+				e := table.NewEntry(s.class, o[0], o[1])
+				if s.cols.Has(table.MTCColumn) && e.Theory != table.Draw {
+					e.MTC = 1 // every move converts
+				}
+				s.cols.Set(i, e)
 			}
-			s.cols.Set(i, e)
 		}
 		return nil
 	})

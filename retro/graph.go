@@ -131,7 +131,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	}
 	if kept := readGroup(g, o); kept != nil {
 		for _, s := range kept {
-			o.done(Report{Material: s.x.Material(), Stats: s.stats()})
+			o.done(Report{Material: s.x.Material(), Stats: s.stats})
 		}
 		return nil
 	}
@@ -159,7 +159,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 		return err
 	}
 	for _, x := range g.tables {
-		o.done(Report{Material: x.Material(), Stats: st.get(x.Material()).stats(), Built: true, Elapsed: time.Since(start)})
+		o.done(Report{Material: x.Material(), Stats: st.get(x.Material()).stats, Built: true, Elapsed: time.Since(start)})
 	}
 	return nil
 }

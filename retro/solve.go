@@ -96,44 +96,50 @@ func (a *analysis) raise(d uint32) {
 
 // The analyses of a unit, by the outcome an external successor (reached
 // by a capture, a crowning or a man move) counts with: theory, its
-// theoretical outcome; rules, its outcome under the rules seen from the
-// unit's class; mtc, its theoretical value at distance 0, so that the
-// distance found is the mtc (the plies to the next capture or man move).
+// theoretical outcome (at distance 0 without dtw: then only the values
+// matter); rules, its outcome under the rules seen from the unit's class;
+// mtc, its theoretical value at distance 0, so that the distance found is
+// the mtc (the plies to the next capture or man move).
 const (
 	theoryAnalysis = iota
 	rulesAnalysis
 	mtcAnalysis
+	numAnalyses
 )
 
 // exitOutcome returns the outcome an external successor with outcomes o
 // (theoretical and under the rules, as externalFunc gives them) counts
-// with in analysis k.
-func exitOutcome(o [2]table.Outcome, k int) table.Outcome {
-	if k == mtcAnalysis {
+// with in analysis k, dtw telling whether theoretical distances are
+// wanted.
+func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
+	if k == mtcAnalysis || k == theoryAnalysis && !dtw {
 		return table.Outcome{Value: o[0].Value}
 	}
 	return o[k]
 }
 
 // solve computes the value and distance of every position of the unit in
-// each analysis: theory, rules, and mtc if mtc is set, the outcomes of the
-// external successors from ext. Each is a min-max retrograde analysis in
-// which the winner goes for the shortest win and the loser for the
-// longest loss, and positions that reach neither are draws (repetition).
-// Where class's clock does not carry over a capture or man move (see
-// table.Entry.RulesOutcome) and every external successor has the same
-// value under the rules as in theory, the rules analysis has the mtc
-// analysis's inputs and shares its result; outside Rule2 materials, where
-// the rules distances mean nothing, it then shares the theoretical one.
-// captures marks the positions where the side to move must capture.
-func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, mtc bool, threads int) (results []*result, captures []uint64, err error) {
-	n := 2
-	if mtc {
-		n = 3
-	}
-	as := make([]*analysis, n)
+// each analysis: theory, rules, and mtc if extra.MTC is set, the outcomes
+// of the external successors from ext. Each is a min-max retrograde
+// analysis in which the winner goes for the shortest win and the loser
+// for the longest loss, and positions that reach neither are draws
+// (repetition); results is indexed by analysis.
+//
+// Analyses whose external successors count alike share one result.
+// Without extra.DTW the theory analysis counts them as the mtc analysis
+// does. Where class's clock does not carry over a capture or man move
+// (see table.Entry.RulesOutcome) and every external successor has the
+// same value under the rules as in theory, the rules analysis counts them
+// as the theory analysis does without dtw, and as the mtc analysis does;
+// outside Rule2 materials, where the rules distances mean nothing, it
+// then shares the theoretical result in any case. captures marks the
+// positions where the side to move must capture.
+func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
+	var as [numAnalyses]*analysis
 	for k := range as {
-		as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
+		if k != mtcAnalysis || extra.MTC && extra.DTW {
+			as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
+		}
 	}
 	captures = make([]uint64, (u.size()+63)/64)
 	var differ atomic.Bool
@@ -142,32 +148,38 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, mt
 	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
 		// Every move leaves the unit but the quiet king moves, which are
 		// only counted.
-		tallies := [3]tally{newTally(), newTally(), newTally()}
+		var tallies [numAnalyses]tally
 		var leave []draughts.Move
+		var kingMoves int
 		if p.HasCapture() {
 			captures[id/64] |= 1 << (id % 64)
 			leave = p.Moves(buf)
 		} else {
-			var kingMoves int
 			leave, kingMoves = p.QuietMoves(buf)
-			for k := range tallies {
-				tallies[k].moves = uint32(kingMoves)
-			}
+		}
+		if kingMoves > maxMoves {
+			return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
+		}
+		for k := range tallies {
+			tallies[k] = newTally()
+			tallies[k].moves = uint32(kingMoves)
 		}
 		for _, m := range leave {
 			o := ext(p.Play(m))
 			if o[0].Value != o[1].Value {
 				differ.Store(true)
 			}
-			for k := range as {
-				tallies[k].add(exitOutcome(o, k))
+			for k, a := range as {
+				if a != nil {
+					tallies[k].add(exitOutcome(o, k, extra.DTW))
+				}
 			}
 		}
 		for k, a := range as {
-			t := tallies[k]
-			if t.moves > maxMoves {
-				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), t.moves, maxMoves)
+			if a == nil {
+				continue
 			}
+			t := tallies[k]
 			if t.win != noDist {
 				a.raise(t.win)
 				a.pending[id/64] |= 1 << (id % 64)
@@ -180,30 +192,34 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, mt
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return results, nil, err
 	}
 	shared := -1 // the analysis whose result the rules analysis shares
 	if !differ.Load() && !class.Carries() {
 		switch {
-		case mtc:
-			shared = mtcAnalysis
-		case class == table.NoClass:
+		case !extra.DTW || class == table.NoClass:
 			shared = theoryAnalysis
-		}
-	}
-	for k, a := range as {
-		if k == rulesAnalysis && shared >= 0 {
-			continue
-		}
-		if err := a.propagate(ctx, u, captures, threads); err != nil {
-			return nil, nil, err
+		case extra.MTC:
+			shared = mtcAnalysis
 		}
 	}
 	if shared >= 0 {
-		as[rulesAnalysis].res = as[shared].res
+		as[rulesAnalysis] = nil
 	}
-	for _, a := range as {
-		results = append(results, a.res)
+	for k, a := range as {
+		if a == nil {
+			continue
+		}
+		if err := a.propagate(ctx, u, captures, threads); err != nil {
+			return results, nil, err
+		}
+		results[k] = a.res
+	}
+	if shared >= 0 {
+		results[rulesAnalysis] = results[shared]
+	}
+	if extra.MTC && !extra.DTW {
+		results[mtcAnalysis] = results[theoryAnalysis]
 	}
 	return results, captures, nil
 }

@@ -18,25 +18,24 @@ type solved struct {
 	x     *index.Index
 	class table.Class
 	path  string
-	cols  table.Columns // the dtw column with Options.DTW only; none when on disk
-	// captures marks the positions where the side to move must capture
-	// (bit i%64 of word i/64).
-	captures []uint64
-	summary  *table.Stats // stats, once computed
+	cols  table.Columns // those lookupColumns keeps; none when on disk
+	stats table.Stats   // from the file's header
 }
 
-// capture reports whether the side to move must capture in position i.
-func (s *solved) capture(i int64) bool { return s.captures[i/64]&(1<<(i%64)) != 0 }
-
-// fen returns the FEN of position i.
-func (s *solved) fen(i int64) string {
-	p := table.Position(s.x.Unrank(i))
-	return p.FEN()
+// lookupColumns removes from c the columns that the external successors
+// of a solve never read (see store.outcomes): the mtc, and the distance
+// of a class whose clock does not carry over a capture or man move. Every
+// lookup reads the columns c keeps, each a likely cache miss.
+func lookupColumns(c *table.Columns, class table.Class) {
+	c[table.MTCColumn] = nil
+	if !class.Carries() {
+		c[table.DistanceColumn] = nil
+	}
 }
 
 // bytes returns the memory s takes.
 func (s *solved) bytes() int64 {
-	n := int64(len(s.captures)) * 8
+	var n int64
 	for _, c := range s.cols {
 		n += int64(len(c))
 	}
@@ -91,12 +90,12 @@ func (s *store) put(m index.Material, t *solved) error {
 	if err := s.disk.Add(m, t.path); err != nil {
 		return fmt.Errorf("%s: %v", t.path, err)
 	}
+	lookupColumns(&t.cols, t.class)
 	if t.cols.Has(table.ValueColumn) && s.fits(t.bytes()) {
 		s.used += t.bytes()
 		return nil
 	}
-	t.stats() // from the entries, before they go
-	t.cols, t.captures = table.Columns{}, nil
+	t.cols = table.Columns{}
 	return nil
 }
 
