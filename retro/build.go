@@ -153,15 +153,16 @@ var reportEvery = 250 * time.Millisecond
 // report calls b.progress every reportEvery, from a goroutine of its own,
 // until the returned function is called (which waits for the goroutine
 // to end, so that progress is never called twice at once). The positions
-// of u count as done in proportion to u.work, out of three passes' worth:
-// the first pass through every position, then the positions decided by
-// each of the two analyses. Draws are decided by neither, so the last
+// of u count as done in proportion to u.work, out of u.passes passes'
+// worth: the first pass through every position, then the positions
+// decided by each analysis solved. Draws are decided by none, so the last
 // share comes when the unit is finished.
 func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 	if b.progress == nil {
 		return func() {}
 	}
 	u.work.Store(0)
+	u.passes.Store(1 + numAnalyses)
 	quit, exited := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(exited)
@@ -172,7 +173,7 @@ func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 			case <-quit:
 				return
 			case <-t.C:
-				b.progress(u.name, done+min(u.work.Load()/3, u.size()))
+				b.progress(u.name, done+min(u.work.Load()/u.passes.Load(), u.size()))
 			}
 		}
 	}()

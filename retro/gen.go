@@ -23,11 +23,13 @@
 // quiet move leads from one to the other, in parts that fit the memory
 // budget Options.Mem: the units of the solver (see unit; a scheduler's
 // Unit is still a whole group). Each is solved by a min-max retrograde
-// analysis (see solve), once for the theoretical value with its distance
-// to the end of the game, once under the rules, where the class A and B
-// move limits make the distance of a class position the least budget
-// under which it is won or lost; finished units wait in the output
-// directory's work folder until the group's tables are written.
+// analysis (see solve), once for the theoretical value (with its distance
+// to the end of the game if Options.DTW is set), once under the rules,
+// where the class A and B move limits and the count of rule 2 make the
+// distance of a position the least budget under which it is won or lost,
+// and once for the mtc; analyses whose inputs agree share one solve.
+// Finished units wait in the output directory's work folder until the
+// group's tables are written.
 package retro
 
 import (

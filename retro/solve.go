@@ -206,6 +206,13 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 	if shared >= 0 {
 		as[rulesAnalysis] = nil
 	}
+	passes := int64(1)
+	for _, a := range as {
+		if a != nil {
+			passes++
+		}
+	}
+	u.passes.Store(passes)
 	for k, a := range as {
 		if a == nil {
 			continue

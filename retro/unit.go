@@ -48,8 +48,10 @@ type unit struct {
 	blocks    []block // while the unit is solved (see load)
 	// work counts the positions the solver's passes have gone through so
 	// far: every position once in the first pass, then each position as
-	// it is decided. The progress reporter reads it.
-	work atomic.Int64
+	// it is decided by each analysis solved; passes is the number of
+	// those passes, 1 plus the analyses solved (as far as known). The
+	// progress reporter reads them.
+	work, passes atomic.Int64
 }
 
 // block is the positions of table t of the group with men configuration
