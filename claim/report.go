@@ -124,7 +124,7 @@ var knownClaims = []knownClaim{{
 	},
 }, {
 	title: "Wins the 25-move rule draws",
-	question: "In the 6-piece materials KKKKvKM, KKKMvKK and KKKMvKM, either side to move, how many theoretical wins does the 25-move king rule " +
+	question: "In the 6-piece materials KKKKvKK, KKKKvKM, KKKMvKK and KKKMvKM, either side to move, how many theoretical wins does the 25-move king rule " +
 		"(rule 2) turn into draws, the count fresh (no more than 50 plies, 25 moves each, with only king moves and no capture), and which is the longest?",
 	queries: [][]string{append(slices.Clone(rule2Materials), "--cursed", "rule2", "--examples", "3")},
 	answer: func(rs []*Result) (string, *Example) {
@@ -165,7 +165,7 @@ var knownClaims = []knownClaim{{
 // rule2Materials are the 6-piece materials of the rule-2 claim: those of
 // the KMvKKKM build where both sides have kings, White the stronger side
 // (with either side to move, their colour flips are counted too).
-var rule2Materials = []string{"KKKKvKM", "KKKMvKK", "KKKMvKM"}
+var rule2Materials = []string{"KKKKvKK", "KKKKvKM", "KKKMvKK", "KKKMvKM"}
 
 // WriteReport answers the known claims of endgame theory from the tables t
 // on up to threads goroutines (0 means one per CPU) and writes them as
