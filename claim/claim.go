@@ -24,12 +24,14 @@ package claim
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
@@ -182,7 +184,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 			row := Row{Material: m, Side: side, Class: fileClass(tm, h.Rules),
 				Distance: table.HasColumn(h, table.DistanceColumn), DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 			x := index.New(tm)
-			if q.Rule2Cursed && row.Class != table.Rule2 {
+			if q.Rule2Cursed && (row.Class != table.Rule2 || !hasRule2Cursed(h)) {
 				// Nothing to select: rule 2 decides no position here.
 				res.Rows = append(res.Rows, row)
 				base += x.Size()
@@ -225,6 +227,19 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 	return res, nil
 }
 
+// hasRule2Cursed reports whether the stats in the header h of a table
+// file may count positions that rule 2 itself turns into draws: false
+// only if they parse and count none. The generator counts them from the
+// entries it writes, and dtb verify checks the count, so a table whose
+// header counts none need not be scanned for them.
+func hasRule2Cursed(h codec.Header) bool {
+	var s table.Stats
+	if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
+		return true
+	}
+	return s.Rule2CursedWins+s.Rule2BlessedLosses > 0
+}
+
 // fileClass returns the class of material m in a table file with the
 // rules flags rules: as table.ClassOf, but no class for a Rule2 material
 // in a file that does not track rule 2.
@@ -249,6 +264,11 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 		if !c.holds(&p) {
 			return e, false, nil
 		}
+	}
+	// Every capture restarts the count of rule 2, so rule 2 never draws a
+	// position where the side to move must capture: skip their search.
+	if q.Rule2Cursed && tp.HasCapture() {
+		return e, false, nil
 	}
 	var err error
 	if e.Entry, err = t.Probe(tp); err != nil {

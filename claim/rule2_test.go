@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,6 +93,7 @@ func TestRule2Cursed(t *testing.T) {
 	x := index.New(m)
 	var cursed, kept []int64
 	var values []table.Value
+	var unstated string // the rewritten table with the header's stats left as they were
 	dir := rewriteTable(t, "KKvKK", func(h *codec.Header, cols *table.Columns) {
 		for i := int64(0); i < x.Size() && len(cursed)+len(kept) < 4; i += 997 {
 			p := table.Position(x.Unrank(i))
@@ -109,9 +111,30 @@ func TestRule2Cursed(t *testing.T) {
 			}
 			cols.Set(i, e)
 		}
+		unstated = rewriteTable(t, "KKvKK", func(uh *codec.Header, ucols *table.Columns) { *ucols = *cols })
+		// The header's stats count them, as the generator's would.
+		var st table.Stats
+		if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &st); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range values {
+			if v == table.Win {
+				st.Rule2CursedWins++
+			} else {
+				st.Rule2BlessedLosses++
+			}
+		}
+		b, _ := json.Marshal(st)
+		h.Meta[table.StatsKey] = string(b)
 	})
 	if len(cursed) != 3 || len(kept) != 1 {
 		t.Fatalf("found %d and %d positions to rewrite", len(cursed), len(kept))
+	}
+	// A table whose header counts no such position is not searched for
+	// them (its count is checked by dtb verify).
+	q, _ = claim.ParseArgs([]string{"KKvKK", "--side", "white", "--cursed", "rule2"})
+	if r := answer(t, unstated, q, 0).Rows[0]; r.Positions != 0 {
+		t.Errorf("header counting no cursed position: %d found", r.Positions)
 	}
 	q, _ = claim.ParseArgs([]string{"KKvKK", "KKvK", "--cursed", "rule2", "--examples", "10"})
 	res = answer(t, dir, q, 3)
