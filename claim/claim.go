@@ -24,7 +24,6 @@ package claim
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -233,8 +232,8 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 // entries it writes, and dtb verify checks the count, so a table whose
 // header counts none need not be scanned for them.
 func hasRule2Cursed(h codec.Header) bool {
-	var s table.Stats
-	if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
+	s, err := table.HeaderStats(h)
+	if err != nil {
 		return true
 	}
 	return s.Rule2CursedWins+s.Rule2BlessedLosses > 0

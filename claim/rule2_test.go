@@ -113,8 +113,8 @@ func TestRule2Cursed(t *testing.T) {
 		}
 		unstated = rewriteTable(t, "KKvKK", func(uh *codec.Header, ucols *table.Columns) { *ucols = *cols })
 		// The header's stats count them, as the generator's would.
-		var st table.Stats
-		if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &st); err != nil {
+		st, err := table.HeaderStats(*h)
+		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range values {

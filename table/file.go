@@ -38,6 +38,13 @@ const IndexVersion = 1
 // StatsKey is the meta key of the stats (JSON) in a table file header.
 const StatsKey = "stats"
 
+// HeaderStats returns the stats in the header h of a table file.
+func HeaderStats(h codec.Header) (Stats, error) {
+	var s Stats
+	err := json.Unmarshal([]byte(h.Meta[StatsKey]), &s)
+	return s, err
+}
+
 // FileName returns the file name of the table of material m.
 func FileName(m index.Material) string { return m.String() + ".dtb" }
 
@@ -161,9 +168,11 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	if want := layout(t.Class, l.Extra()); l != want {
 		return bad(codec.ErrCorrupt, "columns %v, want %v", columnList(l), columnList(want))
 	}
-	if err := json.Unmarshal([]byte(h.Meta[StatsKey]), &t.Stats); err != nil {
+	stats, err := HeaderStats(h)
+	if err != nil {
 		return bad(codec.ErrCorrupt, "no valid %q: %v", StatsKey, err)
 	}
+	t.Stats = stats
 	t.Layout = l
 	return t, nil
 }

@@ -34,8 +34,8 @@ func init() {
 					if err != nil {
 						return err
 					}
-					var s table.Stats
-					if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &s); err != nil {
+					s, err := table.HeaderStats(h)
+					if err != nil {
 						return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
 					}
 					rows = append(rows, statsRow{m: m, Stats: s,
