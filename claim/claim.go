@@ -244,7 +244,7 @@ func hasRule2Cursed(h codec.Header) bool {
 // in a file that does not track rule 2.
 func fileClass(m index.Material, rules uint32) table.Class {
 	c := table.ClassOf(m)
-	if c == table.Rule2 && rules != table.RulesFlags {
+	if c == table.Rule2 && !table.TracksRule2(rules) {
 		return table.NoClass
 	}
 	return c

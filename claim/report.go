@@ -230,7 +230,7 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	for _, m := range mats {
 		h, err := t.Header(m)
 		dtw = dtw && err == nil && table.HasColumn(h, table.DTWColumn)
-		rule2 = rule2 && err == nil && h.Rules == table.RulesFlags
+		rule2 = rule2 && err == nil && table.TracksRule2(h.Rules)
 	}
 	with := "with"
 	if !dtw {

@@ -305,13 +305,26 @@ func forEach(n int, f func(i int) error) error {
 	return first
 }
 
+// Compression is how hard a Writer compresses the blocks. It changes the
+// bytes of a file but not what they decode to, nor the time to decode
+// them much.
+type Compression int
+
+const (
+	// Balanced is zstd's "better" level: the default, for files written
+	// and read again soon (the work files of a build).
+	Balanced Compression = iota
+	// Smallest is zstd's "best" level: about a fifth smaller than
+	// Balanced on tables and several times slower to write, for files
+	// that are written once and read often.
+	Smallest
+)
+
 var (
-	encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-		return zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
-			zstd.WithEncoderCRC(false),
-			zstd.WithEncoderConcurrency(0))
-	})
+	encoders = [...]func() (*zstd.Encoder, error){
+		Balanced: newEncoder(zstd.SpeedBetterCompression),
+		Smallest: newEncoder(zstd.SpeedBestCompression),
+	}
 	decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 		return zstd.NewReader(nil,
 			zstd.WithDecoderConcurrency(0),
@@ -319,6 +332,17 @@ var (
 			zstd.WithDecodeAllCapLimit(true))
 	})
 )
+
+// newEncoder returns a function that makes, on its first call, the
+// shared encoder of the zstd level l and returns it.
+func newEncoder(l zstd.EncoderLevel) func() (*zstd.Encoder, error) {
+	return sync.OnceValues(func() (*zstd.Encoder, error) {
+		return zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(l),
+			zstd.WithEncoderCRC(false),
+			zstd.WithEncoderConcurrency(0))
+	})
+}
 
 // Reader reads a table file. It keeps the header and the block table in
 // memory and reads blocks on demand with ReadAt, so it is safe for

@@ -97,7 +97,7 @@ func NewWriter(path string, h Header) (*Writer, error) {
 	if _, err := encodeHeader(&h); err != nil {
 		return nil, writeError(path, err)
 	}
-	enc, err := encoder()
+	enc, err := encoders[Balanced]()
 	if err != nil {
 		return nil, writeError(path, err)
 	}
@@ -131,6 +131,17 @@ func (w *Writer) SetMeta(key, value string) {
 		w.h.Meta = make(map[string]string)
 	}
 	w.h.Meta[key] = value
+}
+
+// SetCompression sets how hard the Writer compresses the blocks
+// (Balanced unless set). It must come before the first Write.
+func (w *Writer) SetCompression(c Compression) {
+	enc, err := encoders[c]()
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	w.enc = enc
 }
 
 // fail records err as the Writer's error unless it has one, and returns

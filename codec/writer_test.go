@@ -298,3 +298,42 @@ func BenchmarkWriter(b *testing.B) {
 	}
 	b.ReportMetric(float64(bytes)/float64(b.N)/positions, "B/position")
 }
+
+// TestCompression writes the same columns at each Compression: the files
+// decode to the same bytes, and Smallest's is the smaller.
+func TestCompression(t *testing.T) {
+	pattern := makePattern()
+	h := Header{Material: "KKMMvKK", Positions: int64(len(pattern)), Columns: []Column{{Name: "value", Width: 1}}}
+	size := map[Compression]int64{}
+	for _, c := range []Compression{Balanced, Smallest} {
+		path := filepath.Join(t.TempDir(), "t.dtb")
+		w, err := NewWriter(path, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.SetCompression(c)
+		if _, err := w.Write(0, pattern); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.ReadColumn(0)
+		r.Close()
+		if err != nil || string(got) != string(pattern) {
+			t.Fatalf("compression %d: the column reads back wrong (%v)", c, err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size[c] = st.Size()
+	}
+	if size[Smallest] >= size[Balanced] {
+		t.Errorf("Smallest writes %d bytes, Balanced %d", size[Smallest], size[Balanced])
+	}
+}

@@ -199,7 +199,9 @@ const (
 	// DTWColumn, 2 bytes little-endian: the dtw, NoDTW for a draw;
 	// optional.
 	DTWColumn
-	// MTCColumn, 1 byte: the mtc, NoMTC for a draw; optional.
+	// MTCColumn, 1 byte: the mtc, NoMTC for a draw, less the distance
+	// byte (modulo 256) where the table has the distance column;
+	// optional.
 	MTCColumn
 	NumColumns
 )
@@ -234,10 +236,15 @@ func MakeColumns(m index.Material, n int64, x Extra) Columns {
 // Has reports whether the column col is present.
 func (c *Columns) Has(col Column) bool { return c[col] != nil }
 
-// Entry decodes entry i; ok is false for a value byte no entry has.
+// Entry decodes entry i; ok is false for a value byte no entry has. A
+// theoretical draw has no distance, dtw or mtc, whatever their bytes say
+// (see RulesCompact).
 func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 	b := c[ValueColumn][i]
 	e = Entry{Theory: Value(b & 3), Rules: Value(b >> 2), Distance: -1, DTW: -1, MTC: -1}
+	if e.Theory == Draw {
+		return e, e.Rules <= Win && b < 16
+	}
 	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
 		e.Distance = int(d[i])
 	}
@@ -246,8 +253,10 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 			e.DTW = int(n)
 		}
 	}
-	if d := c[MTCColumn]; d != nil && d[i] != NoMTC {
-		e.MTC = int(d[i])
+	if d := c[MTCColumn]; d != nil {
+		if n := d[i] + c.mtcBase(i); n != NoMTC {
+			e.MTC = int(n)
+		}
 	}
 	return e, e.Theory <= Win && e.Rules <= Win && b < 16
 }
@@ -270,9 +279,21 @@ func (c *Columns) Set(i int64, e Entry) {
 		binary.LittleEndian.PutUint16(d[2*i:], n)
 	}
 	if d := c[MTCColumn]; d != nil {
-		d[i] = NoMTC
+		n := byte(NoMTC)
 		if e.MTC >= 0 {
-			d[i] = byte(min(e.MTC, NoMTC-1))
+			n = byte(min(e.MTC, NoMTC-1))
 		}
+		d[i] = n - c.mtcBase(i)
 	}
+}
+
+// mtcBase returns what the mtc byte of entry i is stored relative to:
+// the distance byte where the table has one (in a rule-2 material the
+// rule-2 distance is the mtc wherever no conversion leads into a cursed
+// win, so the difference is mostly 0), else 0.
+func (c *Columns) mtcBase(i int64) byte {
+	if d := c[DistanceColumn]; d != nil {
+		return d[i]
+	}
+	return 0
 }

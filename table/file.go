@@ -16,15 +16,32 @@ const (
 	RulesNo25Move                     // the 25-move king rule (rule 2) is not tracked
 	RulesCapturesDontCare             // positions with a capture hold no real value on disk
 	Rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
+	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
 )
 
 // RulesFlags are the rules of the tables this version writes.
-const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare
+const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare | RulesCompact
+
+// RulesFlagsPlain are the rules of the tables written with rule 2
+// before RulesCompact, which this version still reads: the same entries,
+// with real bytes in a draw's distance, dtw and mtc and the mtc byte
+// itself. File converts their mtc bytes as it reads them.
+const RulesFlagsPlain = RulesFlags &^ RulesCompact
 
 // RulesFlagsNo25Move are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
+
+// KnownRules reports whether this version reads tables with the rules
+// flags r: RulesFlags, RulesFlagsPlain or RulesFlagsNo25Move.
+func KnownRules(r uint32) bool {
+	return r == RulesFlags || r == RulesFlagsPlain || r == RulesFlagsNo25Move
+}
+
+// TracksRule2 reports whether the rules values of tables with the known
+// rules flags r track the 25-move king rule (rule 2).
+func TracksRule2(r uint32) bool { return r&Rules25Move != 0 }
 
 // Extra lists the optional columns of a table.
 type Extra struct {
@@ -107,9 +124,14 @@ type Info struct {
 	// Class is the material's class under the file's rules: as ClassOf,
 	// but NoClass for a Rule2 material where rule 2 is not tracked.
 	Class Class
-	// Rule2 reports whether the rules value tracks rule 2 (RulesFlags);
-	// files of the first version do not (RulesFlagsNo25Move).
+	// Rule2 reports whether the rules value tracks rule 2 (RulesFlags,
+	// RulesFlagsPlain); files of the first version do not
+	// (RulesFlagsNo25Move).
 	Rule2 bool
+	// Plain reports whether the file stores its mtc bytes plainly, not
+	// less the distance byte (files without RulesCompact); File's reads
+	// convert them.
+	Plain bool
 	Stats Stats
 }
 
@@ -142,12 +164,12 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 		return bad(codec.ErrCorrupt, "material %q, want %s", h.Material, m)
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
-	case h.Rules != RulesFlags && h.Rules != RulesFlagsNo25Move:
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x", h.Rules, RulesFlags, RulesFlagsNo25Move)
+	case !KnownRules(h.Rules):
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x, %#x and %#x", h.Rules, RulesFlags, RulesFlagsPlain, RulesFlagsNo25Move)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
-	t.Rule2, t.Class = h.Rules == RulesFlags, ClassOf(m)
+	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
 	}
@@ -190,30 +212,31 @@ func columnList(l Layout) []string {
 
 // ReadColumns decodes every entry of the table.
 func (f *File) ReadColumns() (Columns, error) {
+	return f.read(func(n int) ([]byte, error) { return f.ReadColumn(n) })
+}
+
+// ReadBlock decodes the entries of block b (BlockSize entries from entry
+// b*BlockSize on, fewer in the last block).
+func (f *File) ReadBlock(b int) (Columns, error) {
+	return f.read(func(n int) ([]byte, error) { return f.Reader.ReadBlock(n, b, nil) })
+}
+
+// read returns the columns of the file that read(n) decodes for each
+// column n of the file, the mtc bytes of a plain file converted.
+func (f *File) read(read func(n int) ([]byte, error)) (Columns, error) {
 	var c Columns
 	for col, n := range f.Layout {
 		if n >= 0 {
-			b, err := f.ReadColumn(n)
+			b, err := read(n)
 			if err != nil {
 				return Columns{}, err
 			}
 			c[col] = b
 		}
 	}
-	return c, nil
-}
-
-// ReadBlock decodes the entries of block b (BlockSize entries from entry
-// b*BlockSize on, fewer in the last block).
-func (f *File) ReadBlock(b int) (Columns, error) {
-	var c Columns
-	for col, n := range f.Layout {
-		if n >= 0 {
-			data, err := f.Reader.ReadBlock(n, b, nil)
-			if err != nil {
-				return Columns{}, err
-			}
-			c[col] = data
+	if f.Plain && c.Has(MTCColumn) {
+		for i := range c[MTCColumn] {
+			c[MTCColumn][i] -= c.mtcBase(int64(i))
 		}
 	}
 	return c, nil

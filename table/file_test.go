@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 )
 
@@ -63,17 +64,21 @@ func withBatch(t testing.TB, n int) {
 }
 
 // filled returns cols with the don't-cares filled as the format says, one
-// position after the other: a capture position's entry is a copy of the
-// entry before it; position 0 keeps its own.
+// position after the other: a capture position's bytes are a copy of the
+// entry before it, and so are the bytes beyond the value of a theoretical
+// draw; position 0 keeps its own.
 func filled(cols Columns, captures []uint64) Columns {
 	var out Columns
 	for col, b := range cols {
 		out[col] = slices.Clone(b)
 	}
 	for i := int64(1); i < int64(len(out[ValueColumn])); i++ {
-		if isSet(captures, i) {
-			e, _ := out.Entry(i - 1)
-			out.Set(i, e)
+		for col, b := range out {
+			w := int64(Column(col).Width())
+			draw := Value(out[ValueColumn][i]&3) == Draw
+			if b != nil && (isSet(captures, i) || draw && col != int(ValueColumn)) {
+				copy(b[i*w:(i+1)*w], b[(i-1)*w:i*w])
+			}
 		}
 	}
 	return out
@@ -274,5 +279,97 @@ func BenchmarkWriterAdd(b *testing.B) {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPlainFile reads a table as the version before RulesCompact wrote
+// it (rules flags RulesFlagsPlain: a draw's distance, dtw and mtc bytes
+// 255, 0xFFFF and 255, the mtc byte itself): it has the entries of the
+// compact file of the same table, in the whole and block by block.
+func TestPlainFile(t *testing.T) {
+	m, _ := index.ParseMaterial("KKvKK") // rule 2: value, distance and mtc; 22 blocks
+	x := Extra{DTW: true, MTC: true}
+	cols, captures := testEntries(m, x)
+	dir := t.TempDir()
+	compact := filepath.Join(dir, "compact.dtb")
+	if _, err := Write(compact, m, cols, captures); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(compact, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want, err := f.ReadColumns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(len(want[ValueColumn]))
+	plain := make([][]byte, 0, NumColumns)
+	var h = f.Header()
+	for _, c := range h.Columns {
+		plain = append(plain, make([]byte, n*int64(c.Width)))
+	}
+	for i := range n {
+		e, _ := want.Entry(i)
+		plain[f.Layout[ValueColumn]][i] = want[ValueColumn][i]
+		dist := byte(NoDistance)
+		if e.Distance >= 0 {
+			dist = byte(e.Distance)
+		}
+		plain[f.Layout[DistanceColumn]][i] = dist
+		dtw := uint16(NoDTW)
+		if e.DTW >= 0 {
+			dtw = uint16(e.DTW)
+		}
+		plain[f.Layout[DTWColumn]][2*i], plain[f.Layout[DTWColumn]][2*i+1] = byte(dtw), byte(dtw>>8)
+		mtc := byte(NoMTC)
+		if e.MTC >= 0 {
+			mtc = byte(e.MTC)
+		}
+		plain[f.Layout[MTCColumn]][i] = mtc
+	}
+	h.Rules = RulesFlagsPlain
+	path := filepath.Join(dir, "plain.dtb")
+	if err := codec.Write(path, h, plain); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if !p.Plain || !p.Rule2 || f.Plain {
+		t.Fatalf("Plain %v and %v, Rule2 %v", p.Plain, f.Plain, p.Rule2)
+	}
+	got, err := p.ReadColumns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range int((n + int64(h.BlockSize) - 1) / int64(h.BlockSize)) {
+		blk, err := p.ReadBlock(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range int64(len(blk[ValueColumn])) {
+			i := int64(b)*int64(h.BlockSize) + j
+			e, _ := blk.Entry(j)
+			if w, _ := want.Entry(i); e != w {
+				t.Fatalf("block %d: entry %d = %+v, want %+v", b, i, e, w)
+			}
+		}
+	}
+	mtcs := 0
+	for i := range n {
+		e, _ := got.Entry(i)
+		if w, _ := want.Entry(i); e != w {
+			t.Fatalf("entry %d = %+v, want %+v", i, e, w)
+		}
+		if e.MTC > 0 {
+			mtcs++
+		}
+	}
+	if mtcs == 0 {
+		t.Error("no entry has an mtc")
 	}
 }

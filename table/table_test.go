@@ -133,6 +133,11 @@ func TestColumns(t *testing.T) {
 			t.Errorf("entry %d = %+v, %v; want %+v", i, got, ok, want)
 		}
 	}
+	c.copyEntry(2, 0)
+	c[ValueColumn][2] = byte(Draw) | byte(Draw)<<2 // a draw over a win's bytes
+	if got, ok := c.Entry(2); got != entries[2] || !ok {
+		t.Errorf("a draw with a win's distance bytes = %+v, %v; want %+v", got, ok, entries[2])
+	}
 	c[ValueColumn][0] = 0x0f // rules value 3
 	if _, ok := c.Entry(0); ok {
 		t.Error("Entry accepts value 3")

@@ -15,8 +15,10 @@ var batch = 1 << 16
 // holding only a batch of them (and the blocks of codec.Writer), and
 // counts the table's stats. The entries of capture positions, whose side
 // to move must capture, are don't-cares: each is written as a copy of the
-// entry before it, which compresses best; position 0 keeps its own. The
-// stats count their real entries.
+// entry before it, which compresses best; position 0 keeps its own. So
+// are the distance, dtw and mtc of a theoretical draw, which has none:
+// they are copies of the entry before's too. The stats count the real
+// entries. The blocks are compressed at codec.Smallest.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -52,6 +54,7 @@ func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	cw.SetCompression(codec.Smallest)
 	k := min(int64(batch), ix.Size())
 	return &Writer{path: path, w: cw, x: ix, class: ClassOf(m), layout: l, buf: MakeColumns(m, k+1, x), caps: make([]uint64, (k+63)/64)}, nil
 }
@@ -128,8 +131,14 @@ func (w *Writer) flush() error {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
 		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
-		if capture && i > 0 {
+		switch {
+		case i == 0:
+		case capture:
 			w.buf.copyEntry(j, j-1)
+		case e.Theory == Draw:
+			v := w.buf[ValueColumn][j]
+			w.buf.copyEntry(j, j-1)
+			w.buf[ValueColumn][j] = v
 		}
 	}
 	for col, b := range w.buf {

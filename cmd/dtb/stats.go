@@ -40,7 +40,7 @@ func init() {
 					}
 					rows = append(rows, statsRow{m: m, Stats: s,
 						distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
-						mtc: table.HasColumn(h, table.MTCColumn), rule2: h.Rules == table.RulesFlags})
+						mtc: table.HasColumn(h, table.MTCColumn), rule2: table.TracksRule2(h.Rules)})
 				}
 				if *asJSON {
 					enc := json.NewEncoder(e.stdout)

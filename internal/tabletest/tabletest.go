@@ -55,9 +55,10 @@ func (t *Tables) Remove() {
 }
 
 // FirstVersion rewrites the table of m in dir as the first version wrote it,
-// before rule 2 was tracked: rules flags table.RulesFlagsNo25Move and no
+// before rule 2 was tracked: rules flags table.RulesFlagsNo25Move, no
 // distance column (the values are kept: no 4-piece rules value depends on
-// rule 2 with a fresh count), and updates the manifest.
+// rule 2 with a fresh count) and the mtc itself in the mtc column, and
+// updates the manifest.
 func FirstVersion(tb testing.TB, dir string, m index.Material) {
 	tb.Helper()
 	path := filepath.Join(dir, table.FileName(m))
@@ -68,19 +69,27 @@ func FirstVersion(tb testing.TB, dir string, m index.Material) {
 	h := r.Header()
 	var cols []codec.Column
 	var data [][]byte
+	var dist, mtc []byte
 	for i, c := range h.Columns {
-		if c.Name == table.DistanceColumn.Name() {
-			continue
-		}
 		b, err := r.ReadColumn(i)
 		if err != nil {
 			tb.Fatal(err)
 		}
+		switch c.Name {
+		case table.DistanceColumn.Name():
+			dist = b
+			continue
+		case table.MTCColumn.Name():
+			mtc = b
+		}
 		cols, data = append(cols, c), append(data, b)
 	}
 	r.Close()
-	if len(cols) == len(h.Columns) {
+	if dist == nil {
 		tb.Fatalf("%s has no distance column", path)
+	}
+	for i := range mtc {
+		mtc[i] += dist[i] // the mtc itself, not less the distance (table.RulesCompact)
 	}
 	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
 	if err := codec.Write(path, h, data); err != nil {
