@@ -71,8 +71,10 @@ import (
 
 // Options configure Verify.
 type Options struct {
-	// Only, if set, checks only this table (reading the tables it needs).
-	Only     *index.Material
+	// Only, if set, checks only these tables (reading the tables they
+	// need), in dependency order: the two tables of a group, checked in
+	// one call, decode each other once.
+	Only     []index.Material
 	Threads  int // 0 means runtime.NumCPU()
 	Examples int // mismatches listed per table; 0 means 10
 	// Progress, if set, is called from time to time.
@@ -120,8 +122,8 @@ const cacheBytes = 512 << 20
 
 // Verify checks the tables of dir and returns a report per table file, in
 // dependency order (the stray files, unlisted or temporary, last). It returns
-// an error only when it cannot start (no readable manifest, or no table of
-// Options.Only in it) or when ctx is done.
+// an error only when it cannot start (no readable manifest, or a table of
+// Options.Only missing from it) or when ctx is done.
 func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
@@ -136,10 +138,12 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	defer v.pt.Close()
 	plan := v.pt.Materials()
 	if o.Only != nil {
-		if _, ok := v.entries[*o.Only]; !ok {
-			return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, *o.Only, dir)
+		for _, m := range o.Only {
+			if _, ok := v.entries[m]; !ok {
+				return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, m, dir)
+			}
 		}
-		plan = []index.Material{*o.Only}
+		plan = slices.DeleteFunc(plan, func(m index.Material) bool { return !slices.Contains(o.Only, m) })
 	}
 	for _, m := range plan {
 		for _, n := range needs(m) {

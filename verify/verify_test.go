@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -296,18 +297,27 @@ func rewrite(t *testing.T, dir, name string, change func(col string, b []byte)) 
 	}
 }
 
-// TestOnly checks one table, reading the ones it needs, and refuses a
-// material without a table.
+// TestOnly checks one table, reading the ones it needs, then the two
+// tables of a group in dependency order, and refuses a material without
+// a table.
 func TestOnly(t *testing.T) {
 	dir := copyTables(t)
 	changeByte(t, filepath.Join(dir, "MvMM.dtb"), -10) // not needed by KMvK
 	m, _ := index.ParseMaterial("KMvK")
-	reports, err := verify.Verify(context.Background(), dir, verify.Options{Only: &m})
+	reports, err := verify.Verify(context.Background(), dir, verify.Options{Only: []index.Material{m}})
 	if err != nil || len(reports) != 1 || !reports[0].OK() || reports[0].Material != m {
 		t.Errorf("--only KMvK: %v %+v", err, reports)
 	}
+	group := []index.Material{m.Flip(), m} // in dependency order, whatever the order given
+	if slices.Index(index.Materials(3), m) < slices.Index(index.Materials(3), m.Flip()) {
+		group[0], group[1] = m, m.Flip()
+	}
+	reports, err = verify.Verify(context.Background(), dir, verify.Options{Only: []index.Material{group[1], group[0]}})
+	if err != nil || len(reports) != 2 || !reports[0].OK() || !reports[1].OK() || reports[0].Material != group[0] || reports[1].Material != group[1] {
+		t.Errorf("--only %v,%v: %v %+v", group[1], group[0], err, reports)
+	}
 	m, _ = index.ParseMaterial("KKKKvK")
-	if _, err := verify.Verify(context.Background(), dir, verify.Options{Only: &m}); err == nil {
+	if _, err := verify.Verify(context.Background(), dir, verify.Options{Only: []index.Material{group[0], m}}); err == nil {
 		t.Error("--only KKKKvK: no error, but there is no such table")
 	}
 }

@@ -22,7 +22,7 @@ func init() {
 		name: "verify", args: "", summary: "check the tables: files, checksums, and every value against its successors",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
-			only := fs.String("only", "", "check only this material (e.g. KKMvK), reading the tables it needs")
+			only := fs.StringSlice("only", nil, "check only these materials (e.g. KKMvK or KKMvK,KvKKM), reading the tables they need")
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			examples := fs.Int("examples", 10, "mismatching positions listed per table")
 			return func(e *env, args []string) error {
@@ -33,12 +33,12 @@ func init() {
 					return badInput("--threads and --examples must be at least 1")
 				}
 				o := verify.Options{Threads: *threads, Examples: *examples}
-				if *only != "" {
-					m, err := index.ParseMaterial(*only)
+				for _, s := range *only {
+					m, err := index.ParseMaterial(s)
 					if err != nil {
 						return usageError{err}
 					}
-					o.Only = &m
+					o.Only = append(o.Only, m)
 				}
 				bar := newProgressBar(e)
 				o.Progress = func(p verify.Progress) {

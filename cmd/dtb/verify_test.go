@@ -21,6 +21,10 @@ func TestVerifyCommand(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "KKvK     ok ") || strings.Count(out, "\n") != 3 {
 		t.Errorf("verify --only KKvK: status %d, stdout %q", code, out)
 	}
+	out, _, code = dtb("verify", "--dir", dir, "--only", "KvKK,KKvK")
+	if code != 0 || strings.Count(out, " ok ") != 2 || !strings.Contains(out, "KvKK     ok ") || strings.Count(out, "\n") != 4 {
+		t.Errorf("verify --only KvKK,KKvK: status %d, stdout %q", code, out)
+	}
 
 	damaged := copyTables(t, map[string]func([]byte){"KvK.dtb": func(b []byte) { b[len(b)-3] ^= 0x55 }})
 	out, errOut, code = dtb("verify", "--dir", damaged)
