@@ -33,9 +33,9 @@ const RulesFlagsPlain = RulesFlags &^ RulesCompact
 // rule 2, and their Rule2 materials have no clock and no distance column.
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
 
-// KnownRules reports whether this version reads tables with the rules
+// knownRules reports whether this version reads tables with the rules
 // flags r: RulesFlags, RulesFlagsPlain or RulesFlagsNo25Move.
-func KnownRules(r uint32) bool {
+func knownRules(r uint32) bool {
 	return r == RulesFlags || r == RulesFlagsPlain || r == RulesFlagsNo25Move
 }
 
@@ -164,7 +164,7 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 		return bad(codec.ErrCorrupt, "material %q, want %s", h.Material, m)
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
-	case !KnownRules(h.Rules):
+	case !knownRules(h.Rules):
 		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x, %#x and %#x", h.Rules, RulesFlags, RulesFlagsPlain, RulesFlagsNo25Move)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
