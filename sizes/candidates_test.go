@@ -191,7 +191,7 @@ func (c candidate) String() string {
 }
 
 // today is how the files store the value column.
-var today = candidate{0, false, zstd.SpeedBetterCompression, codec.DefaultBlockSize}
+var today = candidate{0, false, zstd.SpeedBestCompression, codec.DefaultBlockSize}
 
 // candidates returns today's encoding, each fill with and without
 // packing, and each zstd level and block size with and without packing.
