@@ -136,9 +136,7 @@ func (w *Writer) flush() error {
 		case capture:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
-			v := w.buf[ValueColumn][j]
-			w.buf.copyEntry(j, j-1)
-			w.buf[ValueColumn][j] = v
+			w.buf.copyColumns(j, j-1, DistanceColumn)
 		}
 	}
 	for col, b := range w.buf {
@@ -157,8 +155,13 @@ func (w *Writer) flush() error {
 }
 
 // copyEntry copies entry src to entry dst.
-func (c *Columns) copyEntry(dst, src int64) {
-	for col, b := range c {
+func (c *Columns) copyEntry(dst, src int64) { c.copyColumns(dst, src, ValueColumn) }
+
+// copyColumns copies the bytes of entry src to entry dst in the columns
+// from first on.
+func (c *Columns) copyColumns(dst, src int64, first Column) {
+	for col, b := range c[first:] {
+		col += int(first)
 		if b != nil {
 			wd := int64(Column(col).Width())
 			copy(b[dst*wd:(dst+1)*wd], b[src*wd:(src+1)*wd])
