@@ -17,8 +17,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Version is the file format version written by Write and accepted by Open.
-const Version = 1
+// Version is the file format version written by Write. Open accepts it
+// and version 1, whose blocks are never packed (see pack).
+const Version = 2
 
 // DefaultBlockSize is the number of positions per block used by Write when
 // Header.BlockSize is 0.
@@ -352,6 +353,7 @@ type Reader struct {
 	close   func() error
 	size    int64
 	path    string
+	version uint32 // the file's format version
 	h       Header
 	nblocks int
 	entries []entry // entries[c*nblocks+b] is block b of column c
@@ -412,8 +414,9 @@ func (r *Reader) load() error {
 	if string(pre[:8]) != magic {
 		return r.corrupt("bad magic %q", pre[:8])
 	}
-	if v := binary.LittleEndian.Uint32(pre[8:]); v != Version {
-		return newError(ErrVersion, r.path, "", -1, nil, "format version %d, want %d", v, Version)
+	r.version = binary.LittleEndian.Uint32(pre[8:])
+	if r.version != 1 && r.version != Version {
+		return newError(ErrVersion, r.path, "", -1, nil, "format version %d, want 1 or %d", r.version, Version)
 	}
 	hl := int64(binary.LittleEndian.Uint32(pre[12:]))
 	tl := binary.LittleEndian.Uint64(pre[16:])
@@ -453,9 +456,16 @@ func (r *Reader) load() error {
 				"offset %d length %d out of range (want offset %d in a %d-byte file)", e.off, e.n, off, size)
 		}
 		// zstd cannot expand a byte to more than about 2^15 bytes, so a
-		// block table that claims more is damaged; this bounds what
-		// ReadColumn allocates by the file size.
-		if col, b := i/r.nblocks, i%r.nblocks; int64(r.h.blockLen(col, b)) > int64(e.n)<<16 {
+		// block table that claims more is damaged. In version 1 a block
+		// is its form, so this bounds what ReadColumn allocates by the
+		// file size; in version 2 a packed form of 2 bytes stands for a
+		// constant block of any length, and only the header (under its
+		// checksum) bounds a column.
+		limit := int64(e.n) << 16
+		if r.version > 1 && e.n > 0 {
+			limit = maxBlockBytes
+		}
+		if col, b := i/r.nblocks, i%r.nblocks; int64(r.h.blockLen(col, b)) > limit {
 			return newError(ErrCorrupt, r.path, r.h.Columns[col].Name, b, nil,
 				"compressed length %d too small for %d decoded bytes", e.n, r.h.blockLen(col, b))
 		}
@@ -566,8 +576,13 @@ func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
 	if err != nil {
 		return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
 	}
-	if len(out)-len(dst) != want {
-		return nil, newError(ErrCorrupt, r.path, name, block, nil, "decoded %d bytes, want %d", len(out)-len(dst), want)
+	if got := len(out) - len(dst); got < want && r.version > 1 && got > 0 && cap(out)-len(dst) >= want {
+		if err := unpack(out[len(dst):], got, want); err != nil {
+			return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
+		}
+		out = out[:len(dst)+want]
+	} else if got != want {
+		return nil, newError(ErrCorrupt, r.path, name, block, nil, "decoded %d bytes, want %d", got, want)
 	}
 	if crc32.Checksum(out[len(dst):], castagnoli) != e.crc {
 		return nil, newError(ErrCorrupt, r.path, name, block, nil, "checksum mismatch")

@@ -44,7 +44,7 @@
 //
 //	offset     size  field
 //	0          8     magic "DTBTABLE"
-//	8          4     format version, uint32 (Version = 1)
+//	8          4     format version, uint32 (Version = 2; 1 is read too)
 //	12         4     H: header length in bytes, uint32 (at most 1 MiB)
 //	16         8     T: block table length in bytes, uint64
 //	24         H     header (below)
@@ -78,12 +78,28 @@
 //	uint32   compressed length in bytes
 //	uint32   CRC-32C of the decoded bytes
 //
-// Each block is an independent zstd frame (no zstd checksum; the block
-// table's CRC-32C covers the decoded bytes). The first block starts at
-// 28+H+T, each next block starts where the previous one ends, and the last
-// one ends at the end of the file. A block's decoded length is at most
-// 2^16 times its compressed length (zstd cannot expand more), which bounds
-// what a damaged header can make a reader allocate.
+// Each block is an independent zstd frame (no zstd checksum) of the
+// block's stored form. The block table's CRC-32C covers the block's bytes,
+// not its form. The first block starts at 28+H+T, each next block starts
+// where the previous one ends, and the last one ends at the end of the
+// file. A block's form is at most 2^16 times as long as its compressed
+// length (zstd cannot expand more); in version 1, whose blocks are their
+// forms, that bounds what a damaged header can make a reader allocate.
+//
+// The stored form of a block of n bytes is the bytes themselves, or, in
+// format version 2 and only if it is shorter than n, the bytes packed: if
+// they take k = 1 to 4 distinct values, each byte is replaced by a code of
+// b bits (b = 0 for k = 1, 1 for k = 2, 2 for k = 3 or 4), the index of
+// its value in the palette, the k values in increasing order. The form is
+//
+//	ceil(n*b/8)  codes, 8/b to a byte, the first in the lowest bits
+//	k            the palette
+//	1            k
+//
+// so its length tells the two forms apart, and a version 1 file, all of
+// whose blocks are stored as they are, reads the same way. A column of
+// values (one of few bytes a position) packed 2 bits a byte compresses
+// about a tenth smaller, and decodes about four times faster.
 //
 // # Manifest
 //

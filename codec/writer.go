@@ -78,8 +78,9 @@ type column struct {
 	cur     *block
 }
 
-// block is a buffer for a block's bytes and their compressed form.
-type block struct{ raw, comp []byte }
+// block is a buffer for a block's bytes, its packed form and its
+// compressed form.
+type block struct{ raw, packed, comp []byte }
 
 // writeError returns the error of writing path: "codec: write path: err".
 func writeError(path string, err error) error { return fmt.Errorf("codec: write %s: %w", path, err) }
@@ -218,7 +219,11 @@ func (w *Writer) buffer() *block {
 func (w *Writer) compress(i int, b *block) {
 	w.jobs.Go(func() {
 		crc := crc32.Checksum(b.raw, castagnoli)
-		b.comp = w.enc.EncodeAll(b.raw, b.comp[:0])
+		form := pack(b.packed, b.raw)
+		if len(form) < len(b.raw) {
+			b.packed = form
+		}
+		b.comp = w.enc.EncodeAll(form, b.comp[:0])
 		w.mu.Lock()
 		if w.err == nil {
 			if err := w.spool.add(i, b.comp); err != nil {

@@ -190,16 +190,19 @@ func (c candidate) String() string {
 	return fmt.Sprintf("fill=%s/enc=%s/level=%s/block=%dK", fills[c.fill].name, enc, c.level, c.block>>10)
 }
 
-// today is how the files store the value column.
-var today = candidate{0, false, zstd.SpeedBestCompression, codec.DefaultBlockSize}
+// byteWise is how the files stored the value column before packed blocks
+// (format version 1): don't-cares = previous value, 1 byte a value, zstd
+// best, 64 Ki positions a block.
+var byteWise = candidate{0, false, zstd.SpeedBestCompression, codec.DefaultBlockSize}
 
-// candidates returns today's encoding, each fill with and without
-// packing, and each zstd level and block size with and without packing.
+// candidates returns the byte-wise encoding of format version 1, each fill
+// with and without table-wide packing, and each zstd level and block size
+// with and without it.
 func candidates() []candidate {
-	out := []candidate{today}
+	out := []candidate{byteWise}
 	for f := range fills {
 		for _, packed := range []bool{false, true} {
-			if c := (candidate{f, packed, today.level, today.block}); c != today {
+			if c := (candidate{f, packed, byteWise.level, byteWise.block}); c != byteWise {
 				out = append(out, c)
 			}
 		}
@@ -207,7 +210,7 @@ func candidates() []candidate {
 	for _, packed := range []bool{false, true} {
 		for _, level := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
 			for _, block := range []int{1 << 12, 1 << 14, 1 << 16, 1 << 18} {
-				if c := (candidate{0, packed, level, block}); level != today.level || block != today.block {
+				if c := (candidate{0, packed, level, block}); level != byteWise.level || block != byteWise.block {
 					out = append(out, c)
 				}
 			}
@@ -237,11 +240,41 @@ func compress(b *testing.B, vs []valueTable, c candidate) [][]byte {
 	return blocks
 }
 
+// todayFiles writes the value columns vs as the table files do (codec,
+// zstd best) into dir and returns a reader of each.
+func todayFiles(b *testing.B, vs []valueTable, dir string) []*codec.Reader {
+	var rs []*codec.Reader
+	for i := range vs {
+		h := codec.Header{Material: "X", Positions: int64(len(vs[i].values)), Columns: []codec.Column{{Name: "value", Width: 1}}}
+		path := filepath.Join(dir, fmt.Sprintf("%d.dtb", i))
+		w, err := codec.NewWriter(path, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.SetCompression(codec.Smallest)
+		if _, err := w.Write(0, fills[0].fill(&vs[i], codec.DefaultBlockSize)); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		r, err := codec.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { r.Close() })
+		rs = append(rs, r)
+	}
+	return rs
+}
+
 // BenchmarkValueCandidates compresses the value columns of the tables of
 // $DTB_BENCH_DIR (else the golden tables), piece count by piece count, in
 // each candidate encoding (candidates), and reports their bytes, bits per
 // position and the time to decode a block (ns/block, the blocks in
-// turn). It checks that today's encoding takes the bytes the files do.
+// turn). pieces=N/today writes them through package codec as the files
+// do (with packed blocks: codec's doc) and checks that they take the
+// bytes the files do; its ns/block is codec's ReadBlock.
 //
 //	DTB_BENCH_DIR=tables go test ./sizes -run '^$' -bench ValueCandidates -benchtime 2000x
 //
@@ -264,15 +297,37 @@ func BenchmarkValueCandidates(b *testing.B) {
 			}
 			b.ReportMetric(bits/float64(r.Positions), "bits/pos")
 		})
+		b.Run(fmt.Sprintf("pieces=%d/today", r.Pieces), func(b *testing.B) {
+			rs := todayFiles(b, vs, b.TempDir())
+			type blk struct{ r, b int }
+			var blocks []blk
+			n := 0
+			for i, rd := range rs {
+				for j := range rd.Blocks() {
+					blocks = append(blocks, blk{i, j})
+					n += rd.StoredLen(0, j)
+				}
+			}
+			if int64(n) != r.Columns[table.ValueColumn] {
+				b.Errorf("today's encoding takes %d bytes, the files %d", n, r.Columns[table.ValueColumn])
+			}
+			buf := make([]byte, 0, codec.DefaultBlockSize)
+			i := 0
+			for b.Loop() {
+				k := blocks[i%len(blocks)]
+				if buf, err = rs[k.r].ReadBlock(0, k.b, buf); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			report(b, r, n)
+		})
 		for _, c := range candidates() {
 			b.Run(fmt.Sprintf("pieces=%d/%s", r.Pieces, c), func(b *testing.B) {
 				blocks := compress(b, vs, c)
 				n := 0
 				for _, blk := range blocks {
 					n += len(blk)
-				}
-				if c == today && int64(n) != r.Columns[table.ValueColumn] {
-					b.Errorf("today's encoding takes %d bytes, the files %d", n, r.Columns[table.ValueColumn])
 				}
 				dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 				if err != nil {
@@ -287,12 +342,18 @@ func BenchmarkValueCandidates(b *testing.B) {
 					}
 					i++
 				}
-				b.ReportMetric(float64(n), "bytes")
-				b.ReportMetric(r.Bits(int64(n)), "bits/pos")
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/block")
+				report(b, r, n)
 			})
 		}
 	}
+}
+
+// report reports the bytes of an encoding of the value columns of row r,
+// its bits per position and the time to decode a block.
+func report(b *testing.B, r Row, n int) {
+	b.ReportMetric(float64(n), "bytes")
+	b.ReportMetric(r.Bits(int64(n)), "bits/pos")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/block")
 }
 
 // entropy returns the order-0 entropy in bits of the values of the

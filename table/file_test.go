@@ -373,3 +373,37 @@ func TestPlainFile(t *testing.T) {
 		t.Error("no entry has an mtc")
 	}
 }
+
+// TestFormatVersion1 reads a table file of codec format version 1
+// (testdata/format1/KMvK.dtb, the golden KMvK table before packed blocks)
+// entry by entry against today's golden file of the same table.
+func TestFormatVersion1(t *testing.T) {
+	m, _ := index.ParseMaterial("KMvK")
+	var cols [2]Columns
+	for i, dir := range []string{"format1", "golden-plain"} {
+		path := filepath.Join("..", "testdata", dir, "KMvK.dtb")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := int(b[8]); v != 1+i {
+			t.Fatalf("%s: format version %d, want %d", path, v, 1+i)
+		}
+		f, err := Open(path, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if cols[i], err = f.ReadColumns(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for c := range cols[0] {
+		if !bytes.Equal(cols[0][c], cols[1][c]) {
+			t.Errorf("column %d differs", c)
+		}
+	}
+	if len(cols[0][ValueColumn]) == 0 {
+		t.Error("no value column")
+	}
+}
