@@ -96,14 +96,23 @@ func removeTemps(dir string, patterns ...string) error {
 
 // catalog writes the manifest of a directory: exactly its valid table
 // files. It remembers the files it has found valid, by size and CRC-32C,
-// so that it decodes the blocks of each file once per run.
+// so that it decodes the blocks of each file once per run, and it trusts
+// the files that the manifest it found lists with their size and CRC-32C
+// without decoding them at all: the manifest lists only files found
+// valid, and the CRC-32C of the whole file shows it unchanged since.
 type catalog struct {
-	dir   string
-	valid map[string]codec.ManifestEntry // by file name
+	dir    string
+	valid  map[string]codec.ManifestEntry // by file name
+	listed map[string]codec.ManifestEntry // the manifest's entries when the run began
 }
 
 func newCatalog(dir string) *catalog {
-	return &catalog{dir: dir, valid: map[string]codec.ManifestEntry{}}
+	c := &catalog{dir: dir, valid: map[string]codec.ManifestEntry{}, listed: map[string]codec.ManifestEntry{}}
+	entries, _ := codec.ReadManifest(dir) // none, or damaged: every file is checked
+	for _, e := range entries {
+		c.listed[e.File] = e
+	}
+	return c
 }
 
 // write lists the valid table files of the directory in its manifest.
@@ -123,6 +132,25 @@ func (c *catalog) write() error {
 		}
 	}
 	return codec.WriteManifest(c.dir, entries)
+}
+
+// vouches reports whether the file at path is known valid: found so by
+// this catalog, or listed in the manifest, with its size and CRC-32C as
+// they are now.
+func (c *catalog) vouches(path string) bool {
+	size, crc, err := codec.FileCRC(path)
+	return err == nil && c.known(filepath.Base(path), size, crc)
+}
+
+// known reports whether the file name of size bytes and CRC-32C crc is
+// known valid.
+func (c *catalog) known(name string, size int64, crc uint32) bool {
+	for _, m := range []map[string]codec.ManifestEntry{c.valid, c.listed} {
+		if e, ok := m[name]; ok && e.Size == size && e.CRC32C == crc {
+			return true
+		}
+	}
+	return false
 }
 
 // entry returns the manifest entry of the file at path and whether it is
@@ -149,10 +177,12 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	if !fits(path, h) {
 		return codec.ManifestEntry{}, false, nil
 	}
-	if err := r.Check(); errors.Is(err, codec.ErrCorrupt) {
-		return codec.ManifestEntry{}, false, nil
-	} else if err != nil {
-		return codec.ManifestEntry{}, false, err
+	if !c.known(name, size, crc) { // a listed file's blocks were checked when it was listed
+		if err := r.Check(); errors.Is(err, codec.ErrCorrupt) {
+			return codec.ManifestEntry{}, false, nil
+		} else if err != nil {
+			return codec.ManifestEntry{}, false, err
+		}
 	}
 	e := codec.ManifestEntry{File: name, Material: h.Material, Positions: h.Positions, Size: size, CRC32C: crc}
 	c.valid[name] = e

@@ -170,7 +170,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 func readGroup(g *group, o Options) []*solved {
 	var out []*solved
 	for _, x := range g.tables {
-		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o.extra(), false)
+		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o, false)
 		if s == nil {
 			return nil
 		}
