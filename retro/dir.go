@@ -134,12 +134,12 @@ func (c *catalog) write() error {
 	return codec.WriteManifest(c.dir, entries)
 }
 
-// vouches reports whether the file at path is known valid: found so by
-// this catalog, or listed in the manifest, with its size and CRC-32C as
-// they are now.
+// vouches reports whether the file at path is a valid table (see entry),
+// decoding its blocks only if neither the catalog nor the manifest knows
+// it with its size and CRC-32C as they are now.
 func (c *catalog) vouches(path string) bool {
-	size, crc, err := codec.FileCRC(path)
-	return err == nil && c.known(filepath.Base(path), size, crc)
+	_, ok, err := c.entry(path)
+	return ok && err == nil
 }
 
 // known reports whether the file name of size bytes and CRC-32C crc is

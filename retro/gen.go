@@ -7,8 +7,10 @@
 // leads to a table already solved) and writes one file per material with
 // package codec, atomically, plus the manifest, which lists exactly the
 // valid tables of the directory however the run ends. Tables already in
-// the directory and valid are loaded instead of solved, so an interrupted
-// run resumes where it stopped.
+// the directory and valid are kept instead of solved, so an interrupted
+// run resumes where it stopped; they are loaded only where a group still
+// to build reads them (see survey), and a file the manifest lists with its
+// size and CRC-32C as they are is not decoded to check it (see catalog).
 //
 // A scheduler (make, ninja, Slurm: see package plan) runs the build as
 // units instead: Units lists them with their dependencies, BuildUnit
@@ -146,6 +148,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 	report()
 	st := newStore(o.Mem)
 	last := lastUses(mats)
+	kept, load := survey(mats, o)
 	done := map[index.Material]bool{}
 	for i, m := range mats {
 		if done[m] {
@@ -156,6 +159,20 @@ func Generate(ctx context.Context, o Options) (err error) {
 		report()
 		start := time.Now()
 		base := prog.Positions
+		if k := kept[m]; k != nil && !load[m] && !load[m.Flip()] {
+			// Built, and no group left to build reads it: not loaded.
+			if err := removeWork(o, g); err != nil {
+				return err
+			}
+			for _, s := range k {
+				done[s.x.Material()] = true
+				prog.Tables++
+				o.done(Report{Material: s.x.Material(), Stats: s.stats, Elapsed: time.Since(start)})
+			}
+			prog.Positions = base + g.size()
+			report()
+			continue
+		}
 		built, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
 			prog.Current, prog.Positions = unit, base+done
 			report()
@@ -180,6 +197,31 @@ func Generate(ctx context.Context, o Options) (err error) {
 	}
 	os.Remove(filepath.Join(o.Dir, WorkDir)) // empty once every group is built
 	return nil
+}
+
+// survey finds the groups of mats whose tables are in o.Dir and valid
+// (kept, by each of their materials) and the materials whose tables a
+// group still to build reads, directly or through the capture positions
+// of a table it reads, which are resolved from that table's successors
+// (load: the successors of those groups, their flips, and so on down).
+// Only the tables kept that load names are loaded.
+func survey(mats []index.Material, o Options) (kept map[index.Material][]*solved, load map[index.Material]bool) {
+	kept, load = map[index.Material][]*solved{}, map[index.Material]bool{}
+	for _, m := range mats {
+		if k, ok := kept[m.Flip()]; ok {
+			kept[m] = k
+		} else {
+			kept[m] = readGroup(newGroup(m), o)
+		}
+	}
+	for i := len(mats) - 1; i >= 0; i-- { // mats is in dependency order
+		if m := mats[i]; kept[m] == nil || load[m] || load[m.Flip()] {
+			for _, s := range successors(m) {
+				load[s], load[s.Flip()] = true, true
+			}
+		}
+	}
+	return kept, load
 }
 
 // lastUses returns, for each material of mats, the position in mats of the
@@ -333,7 +375,7 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 	defer f.Close()
 	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, stats: f.Stats}
 	if !keep {
-		if (o.vouches == nil || !o.vouches(path)) && f.Check() != nil {
+		if o.vouches != nil && !o.vouches(path) || o.vouches == nil && f.Check() != nil {
 			return nil
 		}
 		return s
