@@ -32,24 +32,25 @@ func packedLen(n, k int) int { return (n*codeBits(k)+7)/8 + k + 1 }
 // pack returns the stored form of the block raw: raw itself, or its packed
 // form in dst's storage.
 func pack(dst, raw []byte) []byte {
-	var pal []byte
+	var pal [maxPalette]byte
 	var seen [256]bool
+	k := 0
 	for _, v := range raw {
 		if !seen[v] {
-			if len(pal) == maxPalette {
+			if k == maxPalette {
 				return raw
 			}
 			seen[v] = true
-			pal = append(pal, v)
+			pal[k] = v
+			k++
 		}
 	}
-	k := len(pal)
 	if k == 0 || packedLen(len(raw), k) >= len(raw) {
 		return raw
 	}
-	slices.Sort(pal)
+	slices.Sort(pal[:k])
 	var code [256]byte
-	for c, v := range pal {
+	for c, v := range pal[:k] {
 		code[v] = byte(c)
 	}
 	b := codeBits(k)
@@ -64,7 +65,7 @@ func pack(dst, raw []byte) []byte {
 			dst = append(dst, x)
 		}
 	}
-	dst = append(dst, pal...)
+	dst = append(dst, pal[:k]...)
 	return append(dst, byte(k))
 }
 

@@ -177,3 +177,31 @@ func BenchmarkUnpack(b *testing.B) {
 		})
 	}
 }
+
+// TestPackAllocs checks that packing into a buffer large enough allocates
+// nothing.
+func TestPackAllocs(t *testing.T) {
+	raw := formCase(rand.New(rand.NewPCG(5, 6)), DefaultBlockSize, 3)
+	dst := make([]byte, 0, DefaultBlockSize)
+	if n := testing.AllocsPerRun(10, func() { dst = pack(dst, raw) }); n != 0 {
+		t.Errorf("pack allocates %v times", n)
+	}
+}
+
+// TestUnpackAllocs checks that unpacking allocates nothing.
+func TestUnpackAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, k := range []int{1, 2, 4} {
+		raw := formCase(rng, DefaultBlockSize+3, k)
+		form := pack(nil, raw)
+		buf := make([]byte, len(raw))
+		if n := testing.AllocsPerRun(10, func() {
+			copy(buf, form)
+			if err := unpack(buf, len(form), len(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%d values: unpack allocates %v times", k, n)
+		}
+	}
+}
