@@ -142,17 +142,6 @@ func (c *catalog) vouches(path string) bool {
 	return ok && err == nil
 }
 
-// known reports whether the file name of size bytes and CRC-32C crc is
-// known valid.
-func (c *catalog) known(name string, size int64, crc uint32) bool {
-	for _, m := range []map[string]codec.ManifestEntry{c.valid, c.listed} {
-		if e, ok := m[name]; ok && e.Size == size && e.CRC32C == crc {
-			return true
-		}
-	}
-	return false
-}
-
 // entry returns the manifest entry of the file at path and whether it is
 // a valid table: a file of the codec format, undamaged, whose header fits
 // the material its name says. A damaged file is no error: it is left out
@@ -177,7 +166,7 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	if !fits(path, h) {
 		return codec.ManifestEntry{}, false, nil
 	}
-	if !c.known(name, size, crc) { // a listed file's blocks were checked when it was listed
+	if l := c.listed[name]; l.Size != size || l.CRC32C != crc { // a listed file's blocks were checked when it was listed
 		if err := r.Check(); errors.Is(err, codec.ErrCorrupt) {
 			return codec.ManifestEntry{}, false, nil
 		} else if err != nil {

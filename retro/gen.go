@@ -81,6 +81,15 @@ type Options struct {
 	Done func(Report)
 }
 
+// checked reports whether the table file at path, open as f, is
+// undamaged: as o.vouches says if set, else by decoding every block.
+func (o Options) checked(path string, f *table.File) bool {
+	if o.vouches != nil {
+		return o.vouches(path)
+	}
+	return f.Check() == nil
+}
+
 // extra returns the optional columns of the tables o asks for.
 func (o Options) extra() table.Extra { return table.Extra{DTW: o.DTW, MTC: o.MTC} }
 
@@ -375,7 +384,7 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 	defer f.Close()
 	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, stats: f.Stats}
 	if !keep {
-		if o.vouches != nil && !o.vouches(path) || o.vouches == nil && f.Check() != nil {
+		if !o.checked(path, f) {
 			return nil
 		}
 		return s
