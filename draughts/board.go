@@ -93,8 +93,10 @@ func FromSquareSet(x uint64) uint64 {
 	return x&0x3ff | (x&(0x3ff<<10))<<1 | (x&(0x3ff<<20))<<2 | (x&(0x3ff<<30))<<3 | (x&(0x3ff<<40))<<4
 }
 
-// Mirror turns a bitboard by 180 degrees: square s goes to 51-s.
-func Mirror(x uint64) uint64 { return FromSquareSet(MirrorSet(SquareSet(x))) }
+// Mirror turns a bitboard by 180 degrees: square s goes to 51-s. The
+// board's bits 0 to 53 (a free bit after each row pair) reversed are bits
+// 53 to 0 of the same layout, so one bit reversal does it.
+func Mirror(x uint64) uint64 { return bits.Reverse64(x) >> 10 }
 
 // MirrorSet turns a plain square set (bit s-1 for square s) by 180
 // degrees: square s goes to 51-s.

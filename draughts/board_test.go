@@ -67,8 +67,8 @@ func TestStep(t *testing.T) {
 
 func TestMirror(t *testing.T) {
 	for s := 1; s <= 50; s++ {
-		if got := Square(Mirror(Bit(s))); got != 51-s {
-			t.Errorf("Mirror(%d) = %d", s, got)
+		if got := Mirror(Bit(s)); got != Bit(51-s) {
+			t.Errorf("Mirror(square %d) = %#x, want square %d", s, got, 51-s)
 		}
 		if got := MirrorSet(1 << (s - 1)); got != 1<<(50-s) {
 			t.Errorf("MirrorSet(square %d) = %#x, want square %d", s, got, 51-s)
@@ -77,6 +77,9 @@ func TestMirror(t *testing.T) {
 		if mr, mc := RowCol(51 - s); mr != 9-r || mc != 9-c {
 			t.Errorf("square %d on %d, %d; its mirror on %d, %d", s, r, c, mr, mc)
 		}
+	}
+	if Mirror(Board) != Board {
+		t.Errorf("Mirror of all squares = %#x", Mirror(Board))
 	}
 	if MirrorSet(1<<50-1) != 1<<50-1 {
 		t.Errorf("MirrorSet of all squares = %#x", MirrorSet(1<<50-1))

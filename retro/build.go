@@ -12,7 +12,9 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
+	"golang.org/x/sync/errgroup"
 )
 
 // WorkDir is the folder of the output directory where a group's finished
@@ -134,16 +136,48 @@ func (b *groupBuild) run(ctx context.Context) error {
 		}
 	}
 	clear(b.above)
+	if err := b.writeTables(); err != nil {
+		return err
+	}
+	return removeWork(b.o, b.g)
+}
+
+// writeTables writes the group's tables from its finished units, both at
+// once where there are two and Options.Threads allows, and puts them in
+// the store: in memory those that fit beside each other, else from their
+// files.
+func (b *groupBuild) writeTables() error {
+	n := len(b.g.tables)
+	keep := make([]bool, n)
+	var kept int64
 	for t, x := range b.g.tables {
-		s, err := b.assemble(t)
-		if err != nil {
-			return err
+		size := x.Size() * int64(table.NewLayout(x.Material(), b.o.extra()).Width()+1)
+		if b.st.fits(kept + size) {
+			keep[t], kept = true, kept+size
 		}
-		if err := b.st.put(x.Material(), s); err != nil {
+	}
+	limit := int64(math.MaxInt64)
+	if b.o.Mem > 0 {
+		limit = b.o.Mem / 8 / int64(n)
+	}
+	tables := make([]*solved, n)
+	var g errgroup.Group
+	g.SetLimit(b.o.Threads)
+	for t := range b.g.tables {
+		g.Go(func() (err error) {
+			tables[t], err = b.assemble(t, keep[t], limit)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for t, x := range b.g.tables {
+		if err := b.st.put(x.Material(), tables[t]); err != nil {
 			return err
 		}
 	}
-	return removeWork(b.o, b.g)
+	return nil
 }
 
 // reportEvery is how often progress is reported while a unit is solved
@@ -226,33 +260,49 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	}
 	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.o.extra())
 	capture := make([]byte, u.size())
-	for id := range u.size() {
-		var o [numAnalyses]table.Outcome
-		for k, r := range results {
-			if r != nil {
-				o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+	err = parallel.Range(ctx, u.size(), b.o.Threads, func(lo, hi int64) error {
+		for id := lo; id < hi; id++ {
+			e, err := b.entryOf(u, results, id)
+			if err != nil {
+				return err
 			}
+			cols.Set(id, e)
+			capture[id] = byte(captures[id/64] >> (id % 64) & 1)
 		}
-		th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]
-		if b.class != table.NoClass && ru.Value != table.Draw {
-			if ru.Dist >= table.NoDistance && b.class.Carries() {
-				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
-			}
-			if ru.Value != th.Value {
-				return fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
-			}
-		}
-		e := table.NewEntry(b.class, th, ru)
-		if b.o.MTC && th.Value != table.Draw {
-			if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
-				return fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
-			}
-			e.MTC = mtc.Dist
-		}
-		cols.Set(id, e)
-		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return b.writeUnit(n, &cols, capture)
+}
+
+// entryOf returns the entry of position id of unit u from the results of
+// its analyses, checking that they agree.
+func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (table.Entry, error) {
+	var o [numAnalyses]table.Outcome
+	for k, r := range results {
+		if r != nil {
+			o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+		}
+	}
+	th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]
+	if b.class != table.NoClass && ru.Value != table.Draw {
+		if ru.Dist >= table.NoDistance && b.class.Carries() {
+			return table.Entry{}, fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
+		}
+		if ru.Value != th.Value {
+			return table.Entry{}, fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
+		}
+	}
+	e := table.NewEntry(b.class, th, ru)
+	if b.o.MTC && th.Value != table.Draw {
+		if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
+			return table.Entry{}, fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
+		}
+		e.MTC = mtc.Dist
+	}
+	return e, nil
 }
 
 // entry returns the entry of q if it lies in the group: then it is in a
@@ -370,13 +420,13 @@ func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
 }
 
 // assemble writes table t of the group from its finished units, block by
-// block in index order, holding its entries in memory only if the store
-// will keep them.
-func (b *groupBuild) assemble(t int) (*solved, error) {
+// block in index order, holding its entries in memory if keep is set (the
+// store will keep them) and decoded blocks of the units within limit
+// bytes (see unitFiles).
+func (b *groupBuild) assemble(t int, keep bool, limit int64) (*solved, error) {
 	x := b.g.tables[t]
 	m, k := x.Material(), x.KingPlacements()
 	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
-	keep := b.st.fits(x.Size() * int64(table.NewLayout(m, b.o.extra()).Width()+1))
 	if keep {
 		s.cols = table.MakeColumns(m, x.Size(), b.o.extra())
 		lookupColumns(&s.cols, s.class)
@@ -386,10 +436,6 @@ func (b *groupBuild) assemble(t int) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
-	limit := b.o.Mem / 8
-	if b.o.Mem <= 0 {
-		limit = math.MaxInt64
-	}
 	files := newUnitFiles(b, limit)
 	defer files.close()
 	for r := range x.MenConfigs() {
