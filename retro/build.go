@@ -59,11 +59,14 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 // caches decoded blocks within a sixteenth; the rest is the solver's: the
 // finished units of the level above, whose lookup columns (see
 // lookupColumns: the value, a class distance, the dtw) take the first of
-// positionBytes a position, and the unit at work, which takes about the
+// positionBytes a position, and the unit at work, which takes at most the
 // second: its columns and capture flags, and 7 bytes for each analysis
-// (the state, then the value and distance found). While a group's tables
-// are written, the solver's share goes to a cache of decoded file blocks
-// of the units within an eighth.
+// (the state, then the value and distance found; solve releases a state
+// once its analysis is solved and keeps distances only where an entry
+// reads them, so this is an upper bound). While a group's tables are
+// written, the solver's share goes to a cache of decoded file blocks of
+// the units within an eighth, divided between the tables written at
+// once.
 func (o Options) positionBytes() (above, unit int64) {
 	above, unit = 2, 4+2*7 // value and distance; theory and rules
 	if o.DTW {
@@ -283,7 +286,10 @@ func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (t
 	var o [numAnalyses]table.Outcome
 	for k, r := range results {
 		if r != nil {
-			o[k] = table.Outcome{Value: r.value[id], Dist: int(r.dist[id])}
+			o[k] = table.Outcome{Value: r.value[id]}
+			if r.dist != nil {
+				o[k].Dist = int(r.dist[id])
+			}
 		}
 	}
 	th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]

@@ -69,7 +69,8 @@ func unpack(s uint32) (moves, win, loss uint32) {
 
 // result is the solution of a unit under one rating of the external
 // successors: for every global id its value for the side to move and the
-// distance in plies (0 for draws).
+// distance in plies (0 for draws); dist is nil where no one reads the
+// distances.
 type result struct {
 	value []table.Value
 	dist  []uint16
@@ -166,8 +167,8 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 		}
 		for _, m := range leave {
 			o := ext(p.Play(m))
-			if o[0].Value != o[1].Value {
-				differ.Store(true)
+			if o[0].Value != o[1].Value && !differ.Load() {
+				differ.Store(true) // once: a store on every move would bounce the line between threads
 			}
 			for k, a := range as {
 				if a != nil {
@@ -206,6 +207,15 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 	if shared >= 0 {
 		as[rulesAnalysis] = nil
 	}
+	// The distances of each result that an entry reads (see
+	// groupBuild.entryOf): the dtw or the mtc from the theory analysis
+	// (the mtc analysis shares it without dtw), the class or rule-2
+	// distance from the rules analysis or the one it shares.
+	wantDist := [numAnalyses]bool{
+		theoryAnalysis: extra.DTW || extra.MTC || shared == theoryAnalysis && class != table.NoClass,
+		rulesAnalysis:  class != table.NoClass,
+		mtcAnalysis:    true,
+	}
 	passes := int64(1)
 	for _, a := range as {
 		if a != nil {
@@ -213,14 +223,16 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 		}
 	}
 	u.passes.Store(passes)
-	for k, a := range as {
+	for k := range as {
+		a := as[k]
 		if a == nil {
 			continue
 		}
-		if err := a.propagate(ctx, u, captures, threads); err != nil {
+		if err := a.propagate(ctx, u, captures, threads, wantDist[k]); err != nil {
 			return results, nil, err
 		}
 		results[k] = a.res
+		as[k] = nil // its state is no longer needed: the next analysis has the memory
 	}
 	if shared >= 0 {
 		results[rulesAnalysis] = results[shared]
@@ -232,9 +244,13 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 }
 
 // propagate decides the positions layer by layer: every position whose win
-// or loss distance is d, then tells its predecessors.
-func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int) error {
-	res := &result{value: make([]table.Value, u.size()), dist: make([]uint16, u.size())}
+// or loss distance is d, then tells its predecessors. The result has
+// distances if dist is set.
+func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int, dist bool) error {
+	res := &result{value: make([]table.Value, u.size())}
+	if dist {
+		res.dist = make([]uint16, u.size())
+	}
 	// decided marks the positions decided so far, so that updates to them
 	// can be skipped: a bitmap small enough to stay in cache. The positions
 	// with a capture start marked: they have no quiet moves, so their
@@ -262,7 +278,10 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 						continue
 					}
 					atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
-					res.value[id], res.dist[id] = v, uint16(d)
+					res.value[id] = v
+					if res.dist != nil {
+						res.dist[id] = uint16(d)
+					}
 					decidedHere++
 					atomic.OrUint64(&decided[id/64], 1<<(id%64))
 					for _, pred := range u.predecessors(id, buf[:0]) {
