@@ -195,18 +195,31 @@ func (c *capturer) man(at, taken uint64, n int) {
 	}
 }
 
-// king continues a capture by a king standing on at.
+// king continues a capture by a king standing on at. Along each ray the
+// first piece is the one it may jump (the pieces it took stay on the
+// board until the capture ends, and block it), and it may land on any
+// free square beyond, up to the next piece; the squares are tried nearest
+// first.
 func (c *capturer) king(at, taken uint64, n int) {
 	more := false
-	for _, d := range Directions {
-		x := Step(at, d)
-		for x&c.empty != 0 {
-			x = Step(x, d)
+	a := bits.TrailingZeros64(at)
+	for k, d := range Directions {
+		blockers := rays[a][k] &^ c.empty
+		if blockers == 0 {
+			continue
 		}
+		x := nearest(blockers, d)
 		if x&c.opp&^taken == 0 {
 			continue
 		}
-		for to := Step(x, d) & c.empty; to != 0; to = Step(to, d) & c.empty {
+		beyond := rays[bits.TrailingZeros64(x)][k]
+		land := beyond & c.empty
+		if stop := beyond &^ c.empty; stop != 0 {
+			land &= between(nearest(stop, d), d)
+		}
+		for land != 0 {
+			to := nearest(land, d)
+			land &^= to
 			more = true
 			c.king(to, taken|x, n+1)
 		}
@@ -214,6 +227,38 @@ func (c *capturer) king(at, taken uint64, n int) {
 	if !more {
 		c.record(at, taken, n)
 	}
+}
+
+// rays[i][k] holds the squares a king on bit i sees in direction
+// Directions[k] on an empty board.
+var rays = func() (r [64][4]uint64) {
+	for s := 1; s <= 50; s++ {
+		for k, d := range Directions {
+			for x := Step(Bit(s), d); x != 0; x = Step(x, d) {
+				r[bitIndex(s)][k] |= x
+			}
+		}
+	}
+	return r
+}()
+
+// nearest returns the square of the non-empty set x nearest to a piece
+// looking at it in direction d: the lowest bit for a positive d (towards
+// higher bits), the highest for a negative one.
+func nearest(x uint64, d int) uint64 {
+	if d > 0 {
+		return x & -x
+	}
+	return 1 << (63 - bits.LeadingZeros64(x))
+}
+
+// between returns the bits nearer than the single bit x in direction d:
+// below x for a positive d, above it for a negative one.
+func between(x uint64, d int) uint64 {
+	if d > 0 {
+		return x - 1
+	}
+	return ^(x<<1 - 1)
 }
 
 // record adds a finished capture sequence if it takes the most pieces and

@@ -225,3 +225,28 @@ func FuzzMoves(f *testing.F) {
 		checkMoves(t, positionFromBytes(data))
 	})
 }
+
+// BenchmarkKingCaptures lists the moves of random positions of three to
+// six kings where the side to move must capture, as in the kings-only
+// endgame tables (ns/op is per position).
+//
+//	go test ./draughts -run '^$' -bench KingCaptures
+func BenchmarkKingCaptures(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var ps []Position
+	for len(ps) < 1024 {
+		data := []byte{byte(r.IntN(2))}
+		for range 3 + r.IntN(4) {
+			data = append(data, byte(r.IntN(50))|0x40|byte(r.IntN(2))<<7)
+		}
+		if p := positionFromBytes(data); p.HasCapture() {
+			ps = append(ps, p)
+		}
+	}
+	var buf [MaxMoves]Move
+	i := 0
+	for b.Loop() {
+		ps[i%len(ps)].Moves(buf[:0])
+		i++
+	}
+}
