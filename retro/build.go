@@ -10,11 +10,12 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
-	"golang.org/x/sync/errgroup"
 )
 
 // WorkDir is the folder of the output directory where a group's finished

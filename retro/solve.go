@@ -223,7 +223,7 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 		}
 	}
 	u.passes.Store(passes)
-	for k := range as {
+	for k := range as { // by index: ranging over the array would copy it, keeping every state alive
 		a := as[k]
 		if a == nil {
 			continue
