@@ -46,7 +46,6 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -327,7 +326,7 @@ func successors(m index.Material) []index.Material {
 func loadGroup(ctx context.Context, st *store, g *group, o Options) (*index.Index, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
-		if loaded[t] = load(ctx, st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o); loaded[t] == nil {
+		if loaded[t] = load(st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o); loaded[t] == nil {
 			return x, nil
 		}
 	}
@@ -358,21 +357,16 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 }
 
 // load reads the table of x from path if it is there, valid and has what o
-// asks for, its entries if st can hold them, resolving its capture
-// positions from the tables in st; it returns nil otherwise.
-func load(ctx context.Context, st *store, path string, x *index.Index, o Options) *solved {
+// asks for, its entries if st can hold them; it returns nil otherwise.
+func load(st *store, path string, x *index.Index, o Options) *solved {
 	keep := st.fits(x.Size() * int64(table.NewLayout(x.Material(), o.extra()).Width()+1))
-	s := read(path, x, o, keep)
-	if s == nil || keep && s.resolveCaptures(ctx, st, o.Threads) != nil {
-		return nil
-	}
-	return s
+	return read(path, x, o, keep)
 }
 
 // read reads the table of x from path if it is there, valid, written
 // under this version's rules and has the optional columns o asks for,
 // with its stats from the header, and with its entries if keep is set
-// (capture positions hold no real values then: see load), else only
+// (its capture positions unresolved: see solved), else only
 // checking every block unless o.vouches for the file; it returns nil
 // otherwise.
 func read(path string, x *index.Index, o Options, keep bool) *solved {
@@ -392,6 +386,7 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
+	s.resolved = make([]uint64, (x.Size()+63)/64)
 	if !extra.DTW {
 		s.cols[table.DTWColumn] = nil
 	}
@@ -399,35 +394,6 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 		s.cols[table.MTCColumn] = nil
 	}
 	return s
-}
-
-// resolveCaptures computes the real entries of the capture positions of a
-// table read from disk. Their successors all lie in smaller tables.
-func (s *solved) resolveCaptures(ctx context.Context, st *store, threads int) (err error) {
-	ext := st.outcomes(s.class)
-	defer func() {
-		if err == nil {
-			err = st.failed()
-		}
-	}()
-	return parallel.Range(ctx, s.x.Size(), threads, func(lo, hi int64) error {
-		var buf [draughts.MaxMoves]draughts.Move
-		pl := s.x.Unrank(lo)
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				pl, _ = s.x.Next(pl)
-			}
-			if p := table.Position(pl); p.HasCapture() {
-				o := evaluate(&p, p.Moves(buf[:0]), ext)
-				e := table.NewEntry(s.class, o[0], o[1])
-				if s.cols.Has(table.MTCColumn) && e.Theory != table.Draw {
-					e.MTC = 1 // every move converts
-				}
-				s.cols.Set(i, e)
-			}
-		}
-		return nil
-	})
 }
 
 // evaluate returns the outcomes, theoretical and under the rules, of a

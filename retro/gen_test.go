@@ -22,11 +22,12 @@ import (
 // the rules (package table).
 
 // loadAll reads every table of dir for the given materials into a store,
-// resolving capture positions as a later run of Generate would.
+// as a later run of Generate would; their capture positions are resolved
+// as lookups reach them.
 func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra) *store {
 	st := newStore(0)
 	for _, m := range mats {
-		s := load(context.Background(), st, filepath.Join(dir, table.FileName(m)), index.New(m), Options{DTW: extra.DTW, MTC: extra.MTC, Threads: 2})
+		s := load(st, filepath.Join(dir, table.FileName(m)), index.New(m), Options{DTW: extra.DTW, MTC: extra.MTC, Threads: 2})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}
@@ -37,8 +38,7 @@ func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra)
 
 // stored returns the entry of position p from the store.
 func stored(st *store, p *draughts.Position) table.Entry {
-	s := st.get(table.MaterialOf(p))
-	e, _ := s.cols.Entry(s.x.Rank(table.Placement(p)))
+	_, e := st.lookup(p)
 	return e
 }
 

@@ -3,6 +3,7 @@ package retro
 import (
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -11,15 +12,21 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// solved is one solved table: in memory with the real entries of every
-// position, capture positions included, or only its stats when the store
-// reads it from its file.
+// solved is one solved table: in memory with its entries, or only its
+// stats when the store reads it from its file. A table solved in this
+// run holds the real entry of every position; one read from its file
+// holds none at its capture positions, which a lookup resolves from their
+// successors on first use (see store.resolve).
 type solved struct {
 	x     *index.Index
 	class table.Class
 	path  string
 	cols  table.Columns // those lookupColumns keeps; none when on disk
 	stats table.Stats   // from the file's header
+	// resolved, for a table read from its file, marks the capture
+	// positions whose real entries cols now holds; nil for a table solved
+	// in this run.
+	resolved []uint64
 }
 
 // lookupColumns removes from c the columns that the external successors
@@ -39,7 +46,7 @@ func (s *solved) bytes() int64 {
 	for _, c := range s.cols {
 		n += int64(len(c))
 	}
-	return n
+	return n + 8*int64(len(s.resolved))
 }
 
 // store holds the solved tables that groups still to be solved read: in
@@ -53,6 +60,9 @@ type store struct {
 	used   int64
 	disk   *probe.Tables
 	err    atomic.Pointer[error] // of the first lookup that failed
+	// writing serialises the writes of resolved entries, striped by
+	// their word of solved.resolved.
+	writing [64]sync.Mutex
 }
 
 // newStore returns a store for the memory budget mem (0: no bound): a
@@ -95,25 +105,56 @@ func (s *store) put(m index.Material, t *solved) error {
 		s.used += t.bytes()
 		return nil
 	}
-	t.cols = table.Columns{}
+	t.cols, t.resolved = table.Columns{}, nil
 	return nil
 }
 
-// lookup returns the entry of position q, which some table of the store
-// holds. A failure to read it is kept for failed, and the entry is then
-// a draw.
-func (s *store) lookup(q *draughts.Position) (*solved, table.Entry) {
-	t := s.get(table.MaterialOf(q))
-	if t.cols.Has(table.ValueColumn) {
-		e, _ := t.cols.Entry(t.x.Rank(table.Placement(q)))
-		return t, e
+// lookup returns the class and entry of position q, which some table of
+// the store holds (or held: a table forgotten while a table read from its
+// file may still resolve a capture position into it is probed from its
+// file). A failure to read it is kept for failed, and the entry is then a
+// draw.
+func (s *store) lookup(q *draughts.Position) (table.Class, table.Entry) {
+	m := table.MaterialOf(q)
+	if t := s.get(m); t != nil && t.cols.Has(table.ValueColumn) {
+		i := t.x.Rank(table.Placement(q))
+		if t.resolved != nil && q.HasCapture() {
+			s.resolve(t, i, q)
+		}
+		e, _ := t.cols.Entry(i)
+		return t.class, e
 	}
 	e, err := s.disk.Probe(*q)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
-		return t, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
+		e = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
 	}
-	return t, e
+	return table.ClassOf(m), e
+}
+
+// resolve puts into the columns of t, read from its file, the real entry
+// of its capture position q, entry i, unless it is there already: the
+// outcome of q's captures, all into smaller tables. Resolving on first
+// use, rather than every capture position as the table is read, spares
+// the search of the many that no lookup reaches.
+func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
+	w, bit := i/64, uint64(1)<<(i%64)
+	if atomic.LoadUint64(&t.resolved[w])&bit != 0 {
+		return
+	}
+	var buf [draughts.MaxMoves]draughts.Move
+	o := evaluate(q, q.Moves(buf[:0]), s.outcomes(t.class))
+	e := table.NewEntry(t.class, o[0], o[1])
+	if e.Theory != table.Draw {
+		e.MTC = 1 // every move converts
+	}
+	mu := &s.writing[w%int64(len(s.writing))]
+	mu.Lock()
+	if atomic.LoadUint64(&t.resolved[w])&bit == 0 {
+		t.cols.Set(i, e)
+		atomic.OrUint64(&t.resolved[w], bit) // after the entry: readers test the bit first
+	}
+	mu.Unlock()
 }
 
 // failed returns the error of the first lookup that failed, if any.
@@ -135,7 +176,7 @@ func (s *store) outcomes(from table.Class) externalFunc {
 		if lost(&q) {
 			return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
 		}
-		t, e := s.lookup(&q)
-		return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, t.class)}
+		to, e := s.lookup(&q)
+		return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 	}
 }
