@@ -155,7 +155,7 @@ func (b *groupBuild) writeTables() error {
 	keep := make([]bool, n)
 	var kept int64
 	for t, x := range b.g.tables {
-		size := x.Size() * int64(table.NewLayout(x.Material(), b.o.extra()).Width()+1)
+		size := keptBytes(x, b.o.extra())
 		if b.st.fits(kept + size) {
 			keep[t], kept = true, kept+size
 		}

@@ -359,8 +359,7 @@ func buildGroup(ctx context.Context, st *store, g *group, o Options, progress fu
 // load reads the table of x from path if it is there, valid and has what o
 // asks for, its entries if st can hold them; it returns nil otherwise.
 func load(st *store, path string, x *index.Index, o Options) *solved {
-	keep := st.fits(x.Size() * int64(table.NewLayout(x.Material(), o.extra()).Width()+1))
-	return read(path, x, o, keep)
+	return read(path, x, o, st.fits(keptBytes(x, o.extra())))
 }
 
 // read reads the table of x from path if it is there, valid, written

@@ -40,6 +40,13 @@ func lookupColumns(c *table.Columns, class table.Class) {
 	}
 }
 
+// keptBytes returns what the store counts a table of x with the columns
+// of extra at when it decides whether to keep it in memory: a byte a
+// position beyond its columns, more than the bit a position it may add.
+func keptBytes(x *index.Index, extra table.Extra) int64 {
+	return x.Size() * int64(table.NewLayout(x.Material(), extra).Width()+1)
+}
+
 // bytes returns the memory s takes.
 func (s *solved) bytes() int64 {
 	var n int64
