@@ -317,17 +317,22 @@ func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (t
 func (b *groupBuild) entry(q *draughts.Position) (table.Entry, bool) {
 	m := table.MaterialOf(q)
 	for t, x := range b.g.tables {
-		if x.Material() == m {
-			i := x.Rank(table.Placement(q))
-			r, side := i/b.k, 0
-			if t == 1 || b.lvl[r] == second {
-				// The pair's first block holds q's men as they stand.
-				r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White&^q.Kings), draughts.SquareSet(q.Black&^q.Kings)), 1
-			}
-			n, j := b.pairAt(r, side)
-			e, _ := b.above[n].Entry(int64(j)*b.k + i%b.k)
-			return e, true
+		if x.Material() != m {
+			continue
 		}
+		pl := table.Placement(q)
+		var r int64
+		side := 0
+		if t == 0 {
+			r = x.RankMen(pl.WhiteMen, pl.BlackMen)
+		}
+		if t == 1 || b.lvl[r] == second {
+			// The pair's first block holds q's men as they stand.
+			r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White&^q.Kings), draughts.SquareSet(q.Black&^q.Kings)), 1
+		}
+		n, j := b.pairAt(r, side)
+		e, _ := b.above[n].Entry(int64(j)*b.k + x.RankKings(pl))
+		return e, true
 	}
 	return table.Entry{}, false
 }

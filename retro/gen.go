@@ -385,7 +385,7 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
-	s.resolved = make([]uint64, (x.Size()+63)/64)
+	s.final = make([]uint64, (x.Size()+63)/64)
 	if !extra.DTW {
 		s.cols[table.DTWColumn] = nil
 	}

@@ -16,17 +16,18 @@ import (
 // stats when the store reads it from its file. A table solved in this
 // run holds the real entry of every position; one read from its file
 // holds none at its capture positions, which a lookup resolves from their
-// successors on first use (see store.resolve).
+// successors on first use (see store.settle).
 type solved struct {
 	x     *index.Index
 	class table.Class
 	path  string
 	cols  table.Columns // those lookupColumns keeps; none when on disk
 	stats table.Stats   // from the file's header
-	// resolved, for a table read from its file, marks the capture
-	// positions whose real entries cols now holds; nil for a table solved
-	// in this run.
-	resolved []uint64
+	// final, for a table read from its file, marks the positions whose
+	// entry in cols is known to be the real one: capture positions once
+	// resolved, quiet ones once a lookup has found them quiet; nil for a
+	// table solved in this run.
+	final []uint64
 }
 
 // lookupColumns removes from c the columns that the external successors
@@ -53,7 +54,7 @@ func (s *solved) bytes() int64 {
 	for _, c := range s.cols {
 		n += int64(len(c))
 	}
-	return n + 8*int64(len(s.resolved))
+	return n + 8*int64(len(s.final))
 }
 
 // store holds the solved tables that groups still to be solved read: in
@@ -68,7 +69,7 @@ type store struct {
 	disk   *probe.Tables
 	err    atomic.Pointer[error] // of the first lookup that failed
 	// writing serialises the writes of resolved entries, striped by
-	// their word of solved.resolved.
+	// their word of solved.final.
 	writing [64]sync.Mutex
 }
 
@@ -112,7 +113,7 @@ func (s *store) put(m index.Material, t *solved) error {
 		s.used += t.bytes()
 		return nil
 	}
-	t.cols, t.resolved = table.Columns{}, nil
+	t.cols, t.final = table.Columns{}, nil
 	return nil
 }
 
@@ -125,8 +126,8 @@ func (s *store) lookup(q *draughts.Position) (table.Class, table.Entry) {
 	m := table.MaterialOf(q)
 	if t := s.get(m); t != nil && t.cols.Has(table.ValueColumn) {
 		i := t.x.Rank(table.Placement(q))
-		if t.resolved != nil && q.HasCapture() {
-			s.resolve(t, i, q)
+		if t.final != nil {
+			s.settle(t, i, q)
 		}
 		e, _ := t.cols.Entry(i)
 		return t.class, e
@@ -139,14 +140,20 @@ func (s *store) lookup(q *draughts.Position) (table.Class, table.Entry) {
 	return table.ClassOf(m), e
 }
 
-// resolve puts into the columns of t, read from its file, the real entry
-// of its capture position q, entry i, unless it is there already: the
-// outcome of q's captures, all into smaller tables. Resolving on first
-// use, rather than every capture position as the table is read, spares
-// the search of the many that no lookup reaches.
-func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
+// settle makes entry i of t, read from its file, the real entry of its
+// position q, unless a lookup has done so already. A quiet position's
+// entry is real as read: it is only marked final, so that later lookups
+// skip the capture test. A capture position's is resolved: the outcome
+// of q's captures, all into smaller tables. Resolving on first use,
+// rather than every capture position as the table is read, spares the
+// search of the many that no lookup reaches.
+func (s *store) settle(t *solved, i int64, q *draughts.Position) {
 	w, bit := i/64, uint64(1)<<(i%64)
-	if atomic.LoadUint64(&t.resolved[w])&bit != 0 {
+	if atomic.LoadUint64(&t.final[w])&bit != 0 {
+		return
+	}
+	if !q.HasCapture() {
+		atomic.OrUint64(&t.final[w], bit)
 		return
 	}
 	var buf [draughts.MaxMoves]draughts.Move
@@ -157,9 +164,9 @@ func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
 	}
 	mu := &s.writing[w%int64(len(s.writing))]
 	mu.Lock()
-	if atomic.LoadUint64(&t.resolved[w])&bit == 0 {
+	if atomic.LoadUint64(&t.final[w])&bit == 0 {
 		t.cols.Set(i, e)
-		atomic.OrUint64(&t.resolved[w], bit) // after the entry: readers test the bit first
+		atomic.OrUint64(&t.final[w], bit) // after the entry: readers test the bit first
 	}
 	mu.Unlock()
 }
