@@ -284,7 +284,9 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 					}
 					decidedHere++
 					atomic.OrUint64(&decided[id/64], 1<<(id%64))
-					for _, pred := range u.predecessors(id, buf[:0]) {
+					preds := u.predecessors(id, buf[:0])
+					touch(state, decided, preds)
+					for _, pred := range preds {
 						if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
 							continue
 						}
@@ -323,6 +325,18 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 		}
 	}
 	return nil
+}
+
+// touch loads the states of preds and their words of decided, so that
+// the cache misses of the updates that follow overlap: a compare-and-swap
+// waits for every memory access before it, and would otherwise take the
+// misses one at a time. The loads are atomic, for the race detector; on
+// amd64 and arm64 they are plain loads.
+func touch(state []uint32, decided []uint64, preds []int64) {
+	for _, pred := range preds {
+		atomic.LoadUint64(&decided[pred/64])
+		atomic.LoadUint32(&state[pred])
+	}
 }
 
 // decide returns the value of the pending position id if it is decided
