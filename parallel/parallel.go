@@ -27,10 +27,16 @@ const Chunk = 1 << 14
 // threads goroutines at a time. It stops starting chunks at the first
 // error or when ctx is done, and returns that error or ctx's.
 func Range(ctx context.Context, n int64, threads int, f func(lo, hi int64) error) error {
+	return Chunks(ctx, n, Chunk, threads, f)
+}
+
+// Chunks is Range with chunks of size indices: every chunk but the last
+// holds size indices and starts at a multiple of size.
+func Chunks(ctx context.Context, n, size int64, threads int, f func(lo, hi int64) error) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(threads)
-	for lo := int64(0); lo < n && gctx.Err() == nil; lo += Chunk {
-		g.Go(func() error { return f(lo, min(lo+Chunk, n)) })
+	for lo := int64(0); lo < n && gctx.Err() == nil; lo += size {
+		g.Go(func() error { return f(lo, min(lo+size, n)) })
 	}
 	if err := g.Wait(); err != nil {
 		return err

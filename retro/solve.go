@@ -88,7 +88,14 @@ type analysis struct {
 }
 
 // pend marks position id pending, from any goroutine.
-func (a *analysis) pend(id int64) { atomic.OrUint64(&a.pending[id/64], 1<<(id%64)) }
+// A position is often pended more than once: the bit is tested first, a
+// plain load, so that only the first pays for a locked instruction.
+func (a *analysis) pend(id int64) {
+	w, bit := &a.pending[id/64], uint64(1)<<(id%64)
+	if atomic.LoadUint64(w)&bit == 0 {
+		atomic.OrUint64(w, bit)
+	}
+}
 
 func (a *analysis) raise(d uint32) {
 	for h := a.horizon.Load(); d > h && !a.horizon.CompareAndSwap(h, d); h = a.horizon.Load() {
@@ -246,6 +253,14 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 // propagate decides the positions layer by layer: every position whose win
 // or loss distance is d, then tells its predecessors. The result has
 // distances if dist is set.
+//
+// A pass deals the unit out in chunks. Where the unit has enough pairs of
+// blocks for every thread, or there is one thread, a chunk is whole
+// pairs: every predecessor of a position lies in the position's pair, so
+// a chunk's goroutine alone updates the states of its positions, and does
+// so without atomic operations (owned). Else a chunk is parallel.Chunk
+// positions and a state is updated by compare-and-swap. Within a pass the
+// order of the updates does not matter: they only set distances beyond d.
 func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int, dist bool) error {
 	res := &result{value: make([]table.Value, u.size())}
 	if dist {
@@ -261,13 +276,25 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 	}
 	a.res = res
 	state := a.state
+	span := max(parallel.Chunk/(2*u.k), 1) * 2 * u.k
+	owned := threads == 1 || u.size()/span >= ownedChunks*int64(threads)
+	if !owned {
+		span = parallel.Chunk
+	}
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
-		err := parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
+		err := parallel.Chunks(ctx, u.size(), span, threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
 			var decidedHere int64
 			defer func() { u.work.Add(decidedHere) }()
 			for w := lo / 64; w < (hi+63)/64; w++ {
-				for set := atomic.LoadUint64(&a.pending[w]); set != 0; set &= set - 1 {
+				set := atomic.LoadUint64(&a.pending[w])
+				if w == lo/64 {
+					set &= ^uint64(0) << (lo % 64) // a word may straddle two chunks
+				}
+				if w == (hi-1)/64 && hi%64 != 0 {
+					set &= 1<<(hi%64) - 1
+				}
+				for ; set != 0; set &= set - 1 {
 					id := w*64 + int64(bits.TrailingZeros64(set))
 					if res.value[id] != table.Draw { // pended again as it was decided
 						atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
@@ -290,25 +317,19 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 						if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
 							continue
 						}
-						if v == table.Loss {
-							update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
-								return moves, min(win, d+1), loss
-							})
-							a.raise(d + 1)
-							a.pend(pred)
-							continue
+						var s uint32
+						if owned {
+							s = after(state[pred], v, d)
+							state[pred] = s
+						} else {
+							s = update(&state[pred], v, d)
 						}
-						// The predecessor's move to id loses: raise its loss
-						// distance and count the move off in one step, so that
-						// a reader who sees no moves left sees the final
-						// distance.
-						moves, _, loss := unpack(update(&state[pred], func(moves, win, loss uint32) (uint32, uint32, uint32) {
-							if loss != noLoss {
-								loss = max(loss, d+1)
-							}
-							return moves - 1, win, loss
-						}))
-						if moves == 0 && loss != noLoss {
+						moves, win, loss := unpack(s)
+						switch {
+						case v == table.Loss:
+							a.raise(win)
+							a.pend(pred)
+						case moves == 0 && loss != noLoss:
 							a.raise(loss)
 							a.pend(pred)
 						}
@@ -326,6 +347,11 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 	}
 	return nil
 }
+
+// ownedChunks is the chunks of whole pairs per thread from which
+// propagate deals a unit out by pairs: fewer would leave threads idle at
+// the end of a pass.
+const ownedChunks = 4
 
 // touch loads the states of preds and their words of decided, so that
 // the cache misses of the updates that follow overlap: a compare-and-swap
@@ -376,12 +402,28 @@ func (t *tally) add(o table.Outcome) {
 	}
 }
 
-// update applies f to the fields of *s atomically and returns the new
-// state.
-func update(s *uint32, f func(moves, win, loss uint32) (uint32, uint32, uint32)) uint32 {
+// after returns state s of a position once its move to a position
+// decided at distance d with value v (for the side to move there) is
+// known: a win at d+1 if v is a loss, else one quiet move fewer that may
+// not lose, which loses at d+1 at the latest.
+func after(s uint32, v table.Value, d uint32) uint32 {
+	moves, win, loss := unpack(s)
+	if v == table.Loss {
+		return pack(moves, min(win, d+1), loss)
+	}
+	// Raise the loss distance and count the move off in one step, so
+	// that a reader who sees no moves left sees the final distance.
+	if loss != noLoss {
+		loss = max(loss, d+1)
+	}
+	return pack(moves-1, win, loss)
+}
+
+// update applies after to *s atomically and returns the new state.
+func update(s *uint32, v table.Value, d uint32) uint32 {
 	for {
 		old := atomic.LoadUint32(s)
-		n := pack(f(unpack(old)))
+		n := after(old, v, d)
 		if n == old || atomic.CompareAndSwapUint32(s, old, n) {
 			return n
 		}
