@@ -357,7 +357,9 @@ const ownedChunks = 4
 // the cache misses of the updates that follow overlap: a compare-and-swap
 // waits for every memory access before it, and would otherwise take the
 // misses one at a time. The loads are atomic, for the race detector; on
-// amd64 and arm64 they are plain loads.
+// amd64 and arm64 they are plain loads. Propagate calls it on both of its
+// paths; on the one without compare-and-swaps its gain was not measured
+// apart.
 func touch(state []uint32, decided []uint64, preds []int64) {
 	for _, pred := range preds {
 		atomic.LoadUint64(&decided[pred/64])
@@ -404,8 +406,8 @@ func (t *tally) add(o table.Outcome) {
 
 // after returns state s of a position once its move to a position
 // decided at distance d with value v (for the side to move there) is
-// known: a win at d+1 if v is a loss, else one quiet move fewer that may
-// not lose, which loses at d+1 at the latest.
+// known: a win at d+1 if v is a loss; else one quiet move fewer not known
+// to lose, and a greatest loss distance of d+1 at least.
 func after(s uint32, v table.Value, d uint32) uint32 {
 	moves, win, loss := unpack(s)
 	if v == table.Loss {
