@@ -98,13 +98,19 @@ func (p *Position) CountMoves() int {
 	return n + kingMoveCount(own&p.Kings, empty)
 }
 
-// QuietMoves splits the moves of a position where the side to move has
-// no capture (see HasCapture): it appends the men's moves to buf[:0] and
-// returns them with the number of the kings' moves. It allocates nothing
-// when buf has room for the men's moves.
-func (p *Position) QuietMoves(buf []Move) (men []Move, kingMoves int) {
+// ManMoves appends to buf[:0] the quiet moves of the men of the side to
+// move, which must have no capture (see HasCapture), and returns them.
+// It allocates nothing when buf has room for them.
+func (p *Position) ManMoves(buf []Move) []Move {
 	own, _, empty := p.sides()
-	return p.appendManMoves(buf[:0], own&^p.Kings, empty), kingMoveCount(own&p.Kings, empty)
+	return p.appendManMoves(buf[:0], own&^p.Kings, empty)
+}
+
+// KingMoves returns the number of the quiet moves of the kings of the
+// side to move, which must have no capture (see HasCapture).
+func (p *Position) KingMoves() int {
+	own, _, empty := p.sides()
+	return kingMoveCount(own&p.Kings, empty)
 }
 
 // HasCapture reports whether the side to move must capture.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -248,14 +249,7 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
-	stored := b.st.outcomes(b.class)
-	ext := func(q draughts.Position) [2]table.Outcome {
-		if e, ok := b.entry(&q); ok {
-			return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(b.class, b.class)}
-		}
-		return stored(q)
-	}
-	results, captures, err := solve(ctx, u, ext, b.class, b.o.extra(), b.o.Threads)
+	results, captures, err := solve(ctx, u, unitExits{b, u, b.st.outcomes(b.class)}, b.class, b.o.extra(), b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
@@ -312,29 +306,56 @@ func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (t
 	return e, nil
 }
 
-// entry returns the entry of q if it lies in the group: then it is in a
-// finished unit of the level above.
-func (b *groupBuild) entry(q *draughts.Position) (table.Entry, bool) {
-	m := table.MaterialOf(q)
-	for t, x := range b.g.tables {
-		if x.Material() != m {
+// unitExits are the exits of unit u of b: the captures and crownings
+// from the store, the other man moves from the finished units of the
+// level above.
+type unitExits struct {
+	b      *groupBuild
+	u      *unit
+	stored externalFunc
+}
+
+func (x unitExits) outcomes(q draughts.Position) [2]table.Outcome { return x.stored(q) }
+
+func (x unitExits) manMoves(j int64, buf []manMove) []manMove {
+	b, blk := x.b, x.u.blocks[j]
+	wm, bm := b.g.tables[blk.t].UnrankMen(blk.r)
+	p := table.Position(index.Placement{WhiteMen: wm, BlackMen: bm})
+	var moves [draughts.MaxMoves]draughts.Move
+	for _, mv := range p.ManMoves(moves[:0]) {
+		m := manMove{move: mv, to: 1 << mv.To}
+		q := p.Play(mv)
+		if q.Kings != 0 {
+			m.crown = true
+			buf = append(buf, m)
 			continue
 		}
-		pl := table.Placement(q)
+		// q is in the other table of the group; the pair's first block
+		// holds q's men as they stand where that is not the first table,
+		// or where q's men are the second of a pair.
+		t := b.g.other(blk.t)
+		m.x, m.men = b.g.tables[t], table.Placement(&q)
 		var r int64
 		side := 0
 		if t == 0 {
-			r = x.RankMen(pl.WhiteMen, pl.BlackMen)
+			r = m.x.RankMen(m.men.WhiteMen, m.men.BlackMen)
 		}
 		if t == 1 || b.lvl[r] == second {
-			// The pair's first block holds q's men as they stand.
-			r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White&^q.Kings), draughts.SquareSet(q.Black&^q.Kings)), 1
+			r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White), draughts.SquareSet(q.Black)), 1
 		}
-		n, j := b.pairAt(r, side)
-		e, _ := b.above[n].Entry(int64(j)*b.k + x.RankKings(pl))
-		return e, true
+		n, jq := b.pairAt(r, side)
+		m.cols, m.base = b.above[n], int64(jq)*b.k
+		buf = append(buf, m)
 	}
-	return table.Entry{}, false
+	return buf
+}
+
+func (x unitExits) manMove(p draughts.Position, m *manMove) [2]table.Outcome {
+	pl := m.men // Black to move after the move: its table turns and recolours the kings
+	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
+	pl.BlackKings = draughts.MirrorSet(draughts.SquareSet(p.White & p.Kings))
+	e, _ := m.cols.Entry(m.base + m.x.RankKings(pl))
+	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(x.b.class, x.b.class)}
 }
 
 // unitPath returns the work file of unit n.

@@ -45,9 +45,40 @@ func (g *group) size() int64 {
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
 // externalFunc returns the outcomes, theoretical and under the rules,
-// for its side to move, of the position q that a capture, a crowning or a
-// man move leads to (Black to move, outside the unit).
+// for its side to move, of the position q that a capture or a crowning
+// leads to (Black to move, in a table solved before).
 type externalFunc func(q draughts.Position) [2]table.Outcome
+
+// exits gives solve the outcomes of the moves that leave a unit: the
+// captures and crownings, into tables solved before, and the other man
+// moves, into the finished units of the level above.
+type exits interface {
+	// outcomes is the externalFunc of the captures and crownings.
+	outcomes(q draughts.Position) [2]table.Outcome
+	// manMoves appends to buf the quiet moves of the men of block j of
+	// the unit, as its men alone allow them: a position of the block
+	// makes those whose square its kings leave free.
+	manMoves(j int64, buf []manMove) []manMove
+	// manMove returns the outcomes of the position that m, one of the
+	// man moves of p's block that do not crown, leads to from p.
+	manMove(p draughts.Position, m *manMove) [2]table.Outcome
+}
+
+// A manMove is a quiet move of a man of a block's positions: its square
+// to, a bitboard bit, must be free of kings. One that crowns leaves the
+// group; any other leads to the level above, to the positions of the
+// same men after the move in one block of a finished unit: at base in
+// cols, ranked by x, men their men (as x places them), and their kings
+// those of the position the move is made from, turned and recoloured.
+type manMove struct {
+	move  draughts.Move
+	to    uint64
+	crown bool
+	x     *index.Index
+	men   index.Placement
+	cols  *table.Columns
+	base  int64
+}
 
 // The per-position solver state packs three fields in a uint32 so that
 // concurrent updates are single compare-and-swaps: the number of quiet
@@ -128,7 +159,7 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 
 // solve computes the value and distance of every position of the unit in
 // each analysis: theory, rules, and mtc if extra.MTC is set, the outcomes
-// of the external successors from ext. Each is a min-max retrograde
+// of the moves that leave the unit from x. Each is a min-max retrograde
 // analysis in which the winner goes for the shortest win and the loser
 // for the longest loss, and positions that reach neither are draws
 // (repetition); results is indexed by analysis.
@@ -142,7 +173,7 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // outside Rule2 materials, where the rules distances mean nothing, it
 // then shares the theoretical result in any case. captures marks the
 // positions where the side to move must capture.
-func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
+func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
 	var as [numAnalyses]*analysis
 	for k := range as {
 		if k != mtcAnalysis || extra.MTC && extra.DTW {
@@ -153,51 +184,67 @@ func solve(ctx context.Context, u *unit, ext externalFunc, class table.Class, ex
 	var differ atomic.Bool
 	// Initialise from the moves of every position. Chunks are multiples of
 	// 64 positions, so each word of captures and pending has one writer.
-	err = u.walk(ctx, threads, func(id int64, p draughts.Position, buf []draughts.Move) error {
-		// Every move leaves the unit but the quiet king moves, which are
-		// only counted.
-		var tallies [numAnalyses]tally
-		var leave []draughts.Move
-		var kingMoves int
-		if p.HasCapture() {
-			captures[id/64] |= 1 << (id % 64)
-			leave = p.Moves(buf)
-		} else {
-			leave, kingMoves = p.QuietMoves(buf)
-		}
-		if kingMoves > maxMoves {
-			return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
-		}
-		for k := range tallies {
-			tallies[k] = newTally()
-			tallies[k].moves = uint32(kingMoves)
-		}
-		for _, m := range leave {
-			o := ext(p.Play(m))
-			if o[0].Value != o[1].Value && !differ.Load() {
-				differ.Store(true) // once: a store on every move would bounce the line between threads
-			}
-			for k, a := range as {
-				if a != nil {
-					tallies[k].add(exitOutcome(o, k, extra.DTW))
+	err = u.walk(ctx, threads, func() visitor {
+		var men []manMove // of the block of the last quiet position
+		block := int64(-1)
+		return func(id int64, p draughts.Position, buf []draughts.Move) error {
+			// Every move leaves the unit but the quiet king moves, which
+			// are only counted.
+			var tallies [numAnalyses]tally
+			var kingMoves int
+			count := func(o [2]table.Outcome) {
+				if o[0].Value != o[1].Value && !differ.Load() {
+					differ.Store(true) // once: a store on every move would bounce the line between threads
+				}
+				for k, a := range as {
+					if a != nil {
+						tallies[k].add(exitOutcome(o, k, extra.DTW))
+					}
 				}
 			}
-		}
-		for k, a := range as {
-			if a == nil {
-				continue
+			for k := range tallies {
+				tallies[k] = newTally()
 			}
-			t := tallies[k]
-			if t.win != noDist {
-				a.raise(t.win)
-				a.pending[id/64] |= 1 << (id % 64)
-			} else if t.moves == 0 && t.loss != noLoss {
-				a.raise(t.loss)
-				a.pending[id/64] |= 1 << (id % 64)
+			if p.HasCapture() {
+				captures[id/64] |= 1 << (id % 64)
+				for _, m := range p.Moves(buf) {
+					count(x.outcomes(p.Play(m)))
+				}
+			} else {
+				if j := id / u.k; j != block {
+					block, men = j, x.manMoves(j, men[:0])
+				}
+				for i := range men {
+					switch m := &men[i]; {
+					case p.Kings&m.to != 0: // a king stands there
+					case m.crown:
+						count(x.outcomes(p.Play(m.move)))
+					default:
+						count(x.manMove(p, m))
+					}
+				}
+				kingMoves = p.KingMoves()
 			}
-			a.state[id] = pack(t.moves, t.win, t.loss)
+			if kingMoves > maxMoves {
+				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
+			}
+			for k, a := range as {
+				if a == nil {
+					continue
+				}
+				t := tallies[k]
+				t.moves = uint32(kingMoves)
+				if t.win != noDist {
+					a.raise(t.win)
+					a.pending[id/64] |= 1 << (id % 64)
+				} else if t.moves == 0 && t.loss != noLoss {
+					a.raise(t.loss)
+					a.pending[id/64] |= 1 << (id % 64)
+				}
+				a.state[id] = pack(t.moves, t.win, t.loss)
+			}
+			return nil
 		}
-		return nil
 	})
 	if err != nil {
 		return results, nil, err

@@ -184,11 +184,17 @@ func (u *unit) placement(id int64) (t int, i int64) {
 	return b.t, b.r*u.k + id%u.k
 }
 
-// walk calls f for every position of the unit, on up to threads
-// goroutines, with a move buffer of the goroutine's own.
-func (u *unit) walk(ctx context.Context, threads int, f func(id int64, p draughts.Position, buf []draughts.Move) error) error {
+// A visitor is called for positions of a unit in the order of their ids,
+// with a move buffer of its own.
+type visitor func(id int64, p draughts.Position, buf []draughts.Move) error
+
+// walk calls a visitor for every position of the unit, on up to threads
+// goroutines; each range of ids gets a visitor of its own from
+// newVisitor.
+func (u *unit) walk(ctx context.Context, threads int, newVisitor func() visitor) error {
 	return parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
 		var buf [draughts.MaxMoves]draughts.Move
+		f := newVisitor()
 		start := lo
 		for lo < hi {
 			t, i := u.placement(lo)
