@@ -99,15 +99,16 @@ func (p *Position) CountMoves() int {
 }
 
 // ManMoves appends to buf[:0] the quiet moves of the men of the side to
-// move, which must have no capture (see HasCapture), and returns them.
-// It allocates nothing when buf has room for them.
+// move and returns them: its men's legal moves where it has no capture
+// (see HasCapture). It allocates nothing when buf has room for them.
 func (p *Position) ManMoves(buf []Move) []Move {
 	own, _, empty := p.sides()
 	return p.appendManMoves(buf[:0], own&^p.Kings, empty)
 }
 
 // KingMoves returns the number of the quiet moves of the kings of the
-// side to move, which must have no capture (see HasCapture).
+// side to move: its kings' legal moves where it has no capture (see
+// HasCapture).
 func (p *Position) KingMoves() int {
 	own, _, empty := p.sides()
 	return kingMoveCount(own&p.Kings, empty)
