@@ -38,13 +38,10 @@ func forward(c Color) [2]int {
 // it. When captures are possible only the captures of the most pieces are
 // returned. It allocates nothing when buf has room for the moves.
 func (p *Position) Moves(buf []Move) []Move {
-	buf = buf[:0]
-	own, opp, empty := p.sides()
-	if p.canCapture(own, opp, empty) {
-		var c capturer
-		c.search(p, own, opp)
-		return append(append(buf, c.found[:c.n]...), c.more...)
+	if buf = p.Captures(buf); len(buf) > 0 {
+		return buf
 	}
+	own, _, empty := p.sides()
 	buf = p.appendManMoves(buf, own&^p.Kings, empty)
 	for kings := own & p.Kings; kings != 0; kings &= kings - 1 {
 		k := kings & -kings
@@ -56,6 +53,21 @@ func (p *Position) Moves(buf []Move) []Move {
 		}
 	}
 	return buf
+}
+
+// Captures appends to buf[:0] the captures of the side to move that take
+// the most pieces and returns them: its legal moves where it must
+// capture, none where it has no capture (see HasCapture). It allocates
+// nothing when buf has room for them.
+func (p *Position) Captures(buf []Move) []Move {
+	buf = buf[:0]
+	own, opp, empty := p.sides()
+	if !p.canCapture(own, opp, empty) {
+		return buf
+	}
+	var c capturer
+	c.search(p, own, opp)
+	return append(append(buf, c.found[:c.n]...), c.more...)
 }
 
 // appendManMoves appends the quiet moves of the men to buf.

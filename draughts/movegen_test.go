@@ -180,6 +180,9 @@ func checkMoves(t *testing.T, p Position) {
 	if p.HasCapture() != (len(got) > 0 && p.Moves(nil)[0].IsCapture()) {
 		t.Fatalf("%s: HasCapture wrong", p.FEN())
 	}
+	if caps := p.Captures(nil); p.HasCapture() && !slices.Equal(caps, p.Moves(nil)) || !p.HasCapture() && len(caps) != 0 {
+		t.Fatalf("%s: Captures %v, want the moves where it must capture, else none", p.FEN(), caps)
+	}
 	if !p.HasCapture() {
 		var men []Move
 		kings := 0

@@ -138,12 +138,18 @@ func (x *Index) RankKings(p Placement) int64 {
 // Unrank returns the placement with index i, which must be in [0, Size).
 // Unrank does not allocate.
 func (x *Index) Unrank(i int64) Placement {
-	var p Placement
-	p.WhiteMen, p.BlackMen = x.UnrankMen(i / x.kingPlacements)
-	kings := i % x.kingPlacements
-	free := allSquares &^ (p.WhiteMen | p.BlackMen)
-	p.WhiteKings = unrankSet(kings/x.blackKings, x.m.WhiteKings, free)
-	p.BlackKings = unrankSet(kings%x.blackKings, x.m.BlackKings, free&^p.WhiteKings)
+	whiteMen, blackMen := x.UnrankMen(i / x.kingPlacements)
+	return x.UnrankKings(i%x.kingPlacements, whiteMen, blackMen)
+}
+
+// UnrankKings is the inverse of RankKings: the placement of the men
+// whiteMen and blackMen with the kings of rank k, in [0, KingPlacements).
+// Placements that share their men need UnrankMen once.
+func (x *Index) UnrankKings(k int64, whiteMen, blackMen uint64) Placement {
+	p := Placement{WhiteMen: whiteMen, BlackMen: blackMen}
+	free := allSquares &^ (whiteMen | blackMen)
+	p.WhiteKings = unrankSet(k/x.blackKings, x.m.WhiteKings, free)
+	p.BlackKings = unrankSet(k%x.blackKings, x.m.BlackKings, free&^p.WhiteKings)
 	return p
 }
 

@@ -205,9 +205,9 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 			for k := range tallies {
 				tallies[k] = newTally()
 			}
-			if p.HasCapture() {
+			if caps := p.Captures(buf); len(caps) > 0 {
 				captures[id/64] |= 1 << (id % 64)
-				for _, m := range p.Moves(buf) {
+				for _, m := range caps {
 					count(x.outcomes(p.Play(m)))
 				}
 			} else {
@@ -331,6 +331,7 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
 		err := parallel.Chunks(ctx, u.size(), span, threads, func(lo, hi int64) error {
 			var buf [maxUnmoves]int64
+			var men blockMen
 			var decidedHere int64
 			defer func() { u.work.Add(decidedHere) }()
 			for w := lo / 64; w < (hi+63)/64; w++ {
@@ -358,7 +359,7 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 					}
 					decidedHere++
 					atomic.OrUint64(&decided[id/64], 1<<(id%64))
-					preds := u.predecessors(id, buf[:0])
+					preds := u.predecessors(id, buf[:0], &men)
 					touch(state, decided, preds)
 					for _, pred := range preds {
 						if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {

@@ -224,16 +224,24 @@ func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 // White must capture are among them, and the caller skips those. They
 // are White to move in the pair of id's block: id is the colour flip of
 // the position after White's move (q below).
-func (u *unit) predecessors(id int64, buf []int64) []int64 {
+//
+// men holds the men of the block of the caller's last position, so that
+// a run of positions of one block unranks them once.
+func (u *unit) predecessors(id int64, buf []int64, men *blockMen) []int64 {
 	j := id / u.k
 	b, pair := u.blocks[j], j^1
-	q := table.FlipPlacement(u.g.tables[b.t].Unrank(b.r*u.k + id%u.k)) // White has just moved
+	x := u.g.tables[b.t]
+	if men.block != j+1 {
+		men.block = j + 1
+		men.white, men.black = x.UnrankMen(b.r)
+	}
+	q := table.FlipPlacement(x.UnrankKings(id%u.k, men.white, men.black)) // White has just moved
 	qb := table.Position(q)
 	empty := qb.Empty()
-	x, base := u.g.tables[u.blocks[pair].t], pair*u.k
+	px, base := u.g.tables[u.blocks[pair].t], pair*u.k
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
 		to := kings & -kings
-		km := x.MoveWhiteKing(q, squareBit(to))
+		km := px.MoveWhiteKing(q, squareBit(to))
 		for _, d := range draughts.Directions {
 			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
 				buf = append(buf, base+km.RankTo(squareBit(from)))
@@ -241,4 +249,10 @@ func (u *unit) predecessors(id int64, buf []int64) []int64 {
 		}
 	}
 	return buf
+}
+
+// blockMen is the men of a unit's block, block-1 (0: none yet).
+type blockMen struct {
+	block        int64
+	white, black uint64
 }
