@@ -251,7 +251,8 @@ func (u *unit) predecessors(id int64, buf []int64, men *blockMen) []int64 {
 	return buf
 }
 
-// blockMen is the men of a unit's block, block-1 (0: none yet).
+// blockMen holds the men of one block of a unit: block is the block's
+// number plus one, 0 before any.
 type blockMen struct {
 	block        int64
 	white, black uint64
