@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -123,9 +124,9 @@ func refMoves(p Position) []string {
 	return out
 }
 
-func moveStrings(p Position) []string {
+func moveStrings(moves []Move) []string {
 	var out []string
-	for _, m := range p.Moves(nil) {
+	for _, m := range moves {
 		if m.IsCapture() {
 			out = append(out, fmt.Sprintf("%dx%d %v", m.FromSquare(), m.ToSquare(), m.Captures()))
 		} else {
@@ -170,7 +171,7 @@ func positionFromBytes(data []byte) Position {
 
 // checkMoves checks the invariants of Moves on p against the reference.
 func checkMoves(t *testing.T, p Position) {
-	got, want := moveStrings(p), refMoves(p)
+	got, want := moveStrings(p.Moves(nil)), refMoves(p)
 	if !slices.Equal(got, want) {
 		t.Fatalf("%s: moves\n%v\nwant\n%v", p.FEN(), got, want)
 	}
@@ -180,8 +181,11 @@ func checkMoves(t *testing.T, p Position) {
 	if p.HasCapture() != (len(got) > 0 && p.Moves(nil)[0].IsCapture()) {
 		t.Fatalf("%s: HasCapture wrong", p.FEN())
 	}
-	if caps := p.Captures(nil); p.HasCapture() && !slices.Equal(caps, p.Moves(nil)) || !p.HasCapture() && len(caps) != 0 {
-		t.Fatalf("%s: Captures %v, want the moves where it must capture, else none", p.FEN(), caps)
+	// Captures against the reference itself: Moves returns what Captures
+	// gives wherever that is not empty.
+	wantCaps := slices.DeleteFunc(slices.Clone(want), func(m string) bool { return !strings.Contains(m, "x") })
+	if caps := moveStrings(p.Captures(nil)); !slices.Equal(caps, wantCaps) {
+		t.Fatalf("%s: Captures\n%v\nwant\n%v", p.FEN(), caps, wantCaps)
 	}
 	if !p.HasCapture() {
 		var men []Move
