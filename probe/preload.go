@@ -24,8 +24,10 @@ func (t *Tables) Preload(m index.Material) error {
 	if b.cols, err = f.r.ReadColumns(); err != nil {
 		return err
 	}
-	if err := t.resolve(f, b); err != nil {
-		return err
+	if !f.resolved {
+		if err := t.resolve(f, b); err != nil {
+			return err
+		}
 	}
 	f.mem.Store(b)
 	return nil

@@ -16,7 +16,9 @@
 // Probe returns exactly what the generator (package retro) computed,
 // including for positions whose side to move must capture: those hold no
 // real value on disk (table.RulesCapturesDontCare) and are resolved by a
-// search over the captures, each capture's result probed in turn.
+// search over the captures, each capture's result probed in turn; a
+// resolved table (table.RulesFlagsResolved, such as the generator keeps
+// for its own lookups) holds them and needs no search.
 //
 // For a search, ProbeCached never touches the disk: it answers
 // ErrNotCached where Probe would read a block. Value and ValueCached
@@ -118,6 +120,7 @@ type file struct {
 	err       error       // of opening
 	class     table.Class // under the file's rules (table.Info)
 	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
+	resolved  bool        // capture positions hold their entries (table.Info)
 	r         *table.File
 	x         *index.Index
 	blockSize int64
@@ -157,14 +160,20 @@ func New(o Options) *Tables {
 }
 
 // Add adds the table of m in the file at path, which is opened on its
-// first use. It must not run concurrently with other methods of t.
+// first use; adding m again replaces the file its table is read from,
+// closing the one before. It must not run concurrently with other
+// methods of t.
 func (t *Tables) Add(m index.Material, path string) error {
-	if t.files[materialKey(m)] != nil || m.Pieces() > maxPieces {
-		return fmt.Errorf("duplicate or more than %d pieces", maxPieces)
+	if m.Pieces() > maxPieces {
+		return fmt.Errorf("more than %d pieces", maxPieces)
+	}
+	if old := t.files[materialKey(m)]; old != nil {
+		old.close()
+	} else {
+		i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
+		t.mats = slices.Insert(t.mats, i, m)
 	}
 	t.files[materialKey(m)] = &file{path: path, m: m}
-	i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
-	t.mats = slices.Insert(t.mats, i, m)
 	return nil
 }
 
@@ -172,12 +181,19 @@ func (t *Tables) Add(m index.Material, path string) error {
 func (t *Tables) Close() error {
 	var errs []error
 	for _, f := range t.files {
-		f.once.Do(func() { f.err = errClosed })
-		if f.r != nil {
-			errs = append(errs, f.r.Close())
-		}
+		errs = append(errs, f.close())
 	}
 	return errors.Join(errs...)
+}
+
+// close closes f's file, if it was opened; f must not be used afterwards.
+// Its blocks in the cache stay there until evicted.
+func (f *file) close() error {
+	f.once.Do(func() { f.err = errClosed })
+	if f.r != nil {
+		return f.r.Close()
+	}
+	return nil
 }
 
 // Materials returns the materials that have a table, in the order of
@@ -223,7 +239,7 @@ func (f *file) open() (err error) {
 	if f.r, err = table.Open(f.path, f.m); err != nil {
 		return err
 	}
-	f.x, f.class, f.rule2 = index.New(f.m), f.r.Class, f.r.Rule2
+	f.x, f.class, f.rule2, f.resolved = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved
 	f.blockSize = int64(f.r.Header().BlockSize)
 	f.blocks = make([]atomic.Pointer[block], (f.x.Size()+f.blockSize-1)/f.blockSize)
 	return nil
@@ -263,7 +279,7 @@ func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, *file
 		return table.Entry{}, nil, err
 	}
 	var e table.Entry
-	if f.mem.Load() == nil && p.HasCapture() { // a don't-care on disk
+	if f.mem.Load() == nil && !f.resolved && p.HasCapture() { // a don't-care on disk
 		e, err = t.captures(&p, f, cachedOnly)
 	} else {
 		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)

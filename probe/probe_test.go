@@ -546,3 +546,51 @@ func TestPreload(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvedTable writes a resolved copy of a golden table, every entry
+// probed, capture positions included, and checks that a prober given only
+// that copy, in place of the table added before, answers every position
+// as the golden tables do: it reads capture positions without a search,
+// which would need the smaller tables it lacks.
+func TestResolvedTable(t *testing.T) {
+	golden := open(t, dir, Options{})
+	m, _ := index.ParseMaterial("KvKM") // a capture leaves KvK or KvM
+	x := index.New(m)
+	path := filepath.Join(t.TempDir(), table.FileName(m))
+	w, err := table.NewResolvedWriter(path, m, table.Extra{DTW: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	captures := 0
+	for i := range x.Size() {
+		p := table.Position(x.Unrank(i))
+		if p.HasCapture() {
+			captures++
+		}
+		if err := w.Add(mustProbe(t, golden, p), p.HasCapture()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if captures == 0 {
+		t.Fatal("no capture positions to check")
+	}
+	copied := New(Options{})
+	defer copied.Close()
+	for _, p := range []string{filepath.Join(dir, table.FileName(m)), path} { // the second replaces the first
+		if err := copied.Add(m, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := copied.Materials(); !slices.Equal(got, []index.Material{m}) {
+		t.Fatalf("materials %v, want %v", got, m)
+	}
+	for i := range x.Size() {
+		p := table.Position(x.Unrank(i))
+		if a, b := mustProbe(t, golden, p), mustProbe(t, copied, p); a != b {
+			t.Fatalf("%s: %+v from the golden tables, %+v from the resolved copy", p.FEN(), a, b)
+		}
+	}
+}

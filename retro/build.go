@@ -168,9 +168,10 @@ func (b *groupBuild) writeTables() error {
 	tables := make([]*solved, n)
 	var g errgroup.Group
 	g.SetLimit(b.o.Threads)
-	for t := range b.g.tables {
+	for t, x := range b.g.tables {
+		copied := !keep[t] && b.o.readLater != nil && b.o.readLater(x.Material())
 		g.Go(func() (err error) {
-			tables[t], err = b.assemble(t, keep[t], limit)
+			tables[t], err = b.assemble(t, keep[t], copied, limit)
 			return err
 		})
 	}
@@ -452,11 +453,25 @@ func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
 	return &cols, capture, nil
 }
 
+// resolvedCopy returns the path of the resolved copy of the table of m
+// in the work folder of dir. Generate writes one for a table built in
+// the run that a later group reads and the store does not hold in
+// memory: the store's prober then reads the real entries of its capture
+// positions, which the table's file holds as don't-cares to resolve by a
+// search and by probes of smaller tables on every lookup. A crowning
+// leads into the group built just before, often too large to hold, so a
+// group with men looks up many such positions. The copy is removed once
+// no group left to build reads the table, and at the start of a run.
+func resolvedCopy(dir string, m index.Material) string {
+	return filepath.Join(dir, WorkDir, table.FileName(m))
+}
+
 // assemble writes table t of the group from its finished units, block by
 // block in index order, holding its entries in memory if keep is set (the
-// store will keep them) and decoded blocks of the units within limit
-// bytes (see unitFiles).
-func (b *groupBuild) assemble(t int, keep bool, limit int64) (*solved, error) {
+// store will keep them), also writing its resolved copy if copied is set,
+// and holding decoded blocks of the units within limit bytes (see
+// unitFiles).
+func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, error) {
 	x := b.g.tables[t]
 	m, k := x.Material(), x.KingPlacements()
 	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
@@ -469,6 +484,14 @@ func (b *groupBuild) assemble(t int, keep bool, limit int64) (*solved, error) {
 		return nil, err
 	}
 	defer w.Abort()
+	var wc *table.Writer // of the resolved copy, if copied
+	if copied {
+		s.copy = resolvedCopy(b.o.Dir, m)
+		if wc, err = table.NewResolvedWriter(s.copy, m, b.o.extra()); err != nil {
+			return nil, err
+		}
+		defer wc.Abort()
+	}
 	files := newUnitFiles(b, limit)
 	defer files.close()
 	for r := range x.MenConfigs() {
@@ -483,6 +506,11 @@ func (b *groupBuild) assemble(t int, keep bool, limit int64) (*solved, error) {
 		if err := w.AddColumns(&cols, captures); err != nil {
 			return nil, err
 		}
+		if wc != nil {
+			if err := wc.AddColumns(&cols, captures); err != nil {
+				return nil, err
+			}
+		}
 		if keep {
 			for col, c := range cols {
 				if s.cols[col] != nil {
@@ -490,6 +518,11 @@ func (b *groupBuild) assemble(t int, keep bool, limit int64) (*solved, error) {
 					copy(s.cols[col][r*k*wd:], c)
 				}
 			}
+		}
+	}
+	if wc != nil {
+		if err := wc.Close(); err != nil {
+			return nil, err
 		}
 	}
 	if err := w.Close(); err != nil {

@@ -70,6 +70,10 @@ type Options struct {
 	// valid (see catalog.vouches), so that reading it need not decode
 	// every block to check it.
 	vouches func(path string) bool
+	// readLater, if set, reports whether a group built after this one
+	// reads the table of m: a table of the group that the store will not
+	// hold in memory then gets a resolved copy (see resolvedCopy).
+	readLater func(m index.Material) bool
 	// unitDone, if set, is called after each unit is solved or read back,
 	// with the unit's name and whether it was solved; an error stops the
 	// build there (a crash point for the tests).
@@ -133,7 +137,9 @@ func Generate(ctx context.Context, o Options) (err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp"); err != nil {
+	// Resolved copies left by an interrupted run are not trusted: their
+	// tables are read from their files.
+	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
 		return err
 	}
 	cat := newCatalog(o.Dir)
@@ -181,6 +187,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 			report()
 			continue
 		}
+		o.readLater = func(m index.Material) bool { return last[m] > i }
 		built, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
 			prog.Current, prog.Positions = unit, base+done
 			report()
@@ -200,8 +207,13 @@ func Generate(ctx context.Context, o Options) (err error) {
 			}
 		}
 		prog.Positions = base + g.size()
-		forget(st, mats, last, i)
+		if err := forget(st, mats, last, i); err != nil {
+			return err
+		}
 		report()
+	}
+	if err := forget(st, mats, last, len(mats)-1); err != nil { // after kept groups too
+		return err
 	}
 	os.Remove(filepath.Join(o.Dir, WorkDir)) // empty once every group is built
 	return nil
@@ -255,13 +267,16 @@ func lastUses(mats []index.Material) map[index.Material]int {
 }
 
 // forget removes from st the tables of mats[:i+1] that no group after the
-// i-th reads (last is lastUses(mats)).
-func forget(st *store, mats []index.Material, last map[index.Material]int, i int) {
+// i-th reads (last is lastUses(mats)), and their resolved copies.
+func forget(st *store, mats []index.Material, last map[index.Material]int, i int) error {
 	for _, d := range mats[:i+1] {
 		if last[d] <= i {
-			st.put(d, nil) // cannot fail
+			if err := st.put(d, nil); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // plan returns the materials to build, in dependency order.

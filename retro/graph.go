@@ -152,7 +152,9 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 			}
 			return fmt.Errorf("unit %s needs %s in %s: build unit %s first", id, table.FileName(x.Material()), o.Dir, UnitID(x.Material()))
 		}
-		forget(st, mats, last, i)
+		if err := forget(st, mats, last, i); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	if _, err := buildGroup(ctx, st, g, o, nil); err != nil {

@@ -3,6 +3,7 @@ package retro
 import (
 	"fmt"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -21,6 +22,9 @@ type solved struct {
 	x     *index.Index
 	class table.Class
 	path  string
+	// copy, if set, is the path of a resolved copy of the table (see
+	// resolvedCopy), which the store's prober reads instead of path.
+	copy  string
 	cols  table.Columns // those lookupColumns keeps; none when on disk
 	stats table.Stats   // from the file's header
 	// final, for a table read from its file, marks the positions whose
@@ -93,20 +97,33 @@ func (s *store) get(m index.Material) *solved { return s.tables[key(m)] }
 func (s *store) fits(n int64) bool { return s.used+n <= s.limit }
 
 // put adds the table t of m, in memory if it fits (else only its stats
-// are kept, and it is read from t.path), or forgets the entries of the
-// table of m if t is nil.
+// are kept, and it is read from t.copy if set, else from t.path), or
+// forgets the entries of the table of m if t is nil, and removes its
+// resolved copy.
 func (s *store) put(m index.Material, t *solved) error {
-	if old := s.get(m); old != nil {
+	old := s.get(m)
+	if old != nil {
 		s.used -= old.bytes()
 	}
 	s.tables[key(m)] = t
 	if t == nil {
-		return nil
+		if old == nil || old.copy == "" {
+			return nil
+		}
+		// The prober may still resolve a capture position into m.
+		if err := s.disk.Add(m, old.path); err != nil {
+			return fmt.Errorf("%s: %v", old.path, err)
+		}
+		return os.Remove(old.copy)
 	}
 	// The prober knows every table, even those in memory: it resolves the
 	// capture positions of a table on disk by probing smaller tables.
-	if err := s.disk.Add(m, t.path); err != nil {
-		return fmt.Errorf("%s: %v", t.path, err)
+	path := t.path
+	if t.copy != "" {
+		path = t.copy
+	}
+	if err := s.disk.Add(m, path); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
 	}
 	lookupColumns(&t.cols, t.class)
 	if t.cols.Has(table.ValueColumn) && s.fits(t.bytes()) {

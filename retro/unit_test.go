@@ -124,8 +124,10 @@ func TestBudgetAndResume(t *testing.T) {
 
 	dir := t.TempDir()
 	stop := errors.New("stop")
-	units, read := 0, 0
+	units, read, copies := 0, 0, 0
 	o := Options{Only: &only, DTW: true, Mem: 1 << 20, Dir: dir, unitDone: func(name string, solved bool) error {
+		c, _ := filepath.Glob(filepath.Join(dir, WorkDir, "*.dtb"))
+		copies = max(copies, len(c))
 		if units++; units == 40 {
 			return stop
 		}
@@ -133,6 +135,9 @@ func TestBudgetAndResume(t *testing.T) {
 	}}
 	if err := Generate(context.Background(), o); !errors.Is(err, stop) {
 		t.Fatalf("interrupted build: %v", err)
+	}
+	if copies == 0 { // the store holds none of the 4-piece tables within 1 MiB
+		t.Error("no resolved copies of the tables read later")
 	}
 	work, _ := filepath.Glob(filepath.Join(dir, WorkDir, "*", "*.unit"))
 	if len(work) == 0 {
@@ -149,6 +154,9 @@ func TestBudgetAndResume(t *testing.T) {
 	}
 	if read != len(work) {
 		t.Errorf("the rerun read %d units back, want the %d on disk", read, len(work))
+	}
+	if _, err := os.Stat(filepath.Join(dir, WorkDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the work folder, resolved copies included, is left: %v", err)
 	}
 	got = map[string][]byte{}
 	entries, _ := os.ReadDir(dir)

@@ -22,6 +22,10 @@ const (
 // RulesFlags are the rules of the tables this version writes.
 const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare | RulesCompact
 
+// RulesFlagsResolved are the rules of a resolved table (NewResolvedWriter):
+// today's, with the real entry of every capture position.
+const RulesFlagsResolved = RulesFlags &^ RulesCapturesDontCare
+
 // RulesFlagsPlain are the rules of the tables written with rule 2
 // before RulesCompact, which this version still reads: the same entries,
 // with real bytes in a draw's distance, dtw and mtc and the mtc byte
@@ -34,9 +38,10 @@ const RulesFlagsPlain = RulesFlags &^ RulesCompact
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
 
 // knownRules reports whether this version reads tables with the rules
-// flags r: RulesFlags, RulesFlagsPlain or RulesFlagsNo25Move.
+// flags r: RulesFlags, RulesFlagsResolved, RulesFlagsPlain or
+// RulesFlagsNo25Move.
 func knownRules(r uint32) bool {
-	return r == RulesFlags || r == RulesFlagsPlain || r == RulesFlagsNo25Move
+	return r == RulesFlags || r == RulesFlagsResolved || r == RulesFlagsPlain || r == RulesFlagsNo25Move
 }
 
 // TracksRule2 reports whether the rules values of tables with the known
@@ -132,7 +137,10 @@ type Info struct {
 	// less the distance byte (files without RulesCompact); File's reads
 	// convert them.
 	Plain bool
-	Stats Stats
+	// Resolved reports whether capture positions hold their real entries
+	// (RulesFlagsResolved), not don't-cares.
+	Resolved bool
+	Stats    Stats
 }
 
 // Open opens the table file of m at path and checks its header: material,
@@ -165,11 +173,12 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
 	case !knownRules(h.Rules):
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x, %#x and %#x", h.Rules, RulesFlags, RulesFlagsPlain, RulesFlagsNo25Move)
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x, %#x, %#x and %#x", h.Rules, RulesFlags, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
 	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
+	t.Resolved = h.Rules&RulesCapturesDontCare == 0
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
 	}

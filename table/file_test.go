@@ -197,6 +197,55 @@ func TestWriter(t *testing.T) {
 	}
 }
 
+// TestResolvedWriter checks that a resolved table keeps the entries of
+// its capture positions, says so in its header, and counts the same stats
+// as the table NewWriter writes.
+func TestResolvedWriter(t *testing.T) {
+	m, _ := index.ParseMaterial("KMvK")
+	x := Extra{DTW: true, MTC: true}
+	cols, captures := testEntries(m, x)
+	for i := int64(1); i < index.New(m).Size(); i += 7 {
+		captures[i/64] |= 1 << (i % 64)
+	}
+	dir := t.TempDir()
+	var stats [2]Stats
+	for k, newWriter := range []func(string, index.Material, Extra) (*Writer, error){NewWriter, NewResolvedWriter} {
+		path := filepath.Join(dir, fmt.Sprint(k), FileName(m))
+		os.Mkdir(filepath.Dir(path), 0o755)
+		w, err := newWriter(path, m, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddColumns(&cols, captures); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		stats[k] = w.Stats()
+		f, err := Open(path, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.ReadColumns()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resolved := k == 1
+		want := filled(cols, captures)
+		if resolved {
+			want = filled(cols, make([]uint64, len(captures))) // only a draw's bytes are don't-cares
+		}
+		if f.Resolved != resolved || !reflect.DeepEqual(got, want) {
+			t.Errorf("resolved %v: Info.Resolved %v, or the file holds other entries", resolved, f.Resolved)
+		}
+	}
+	if !reflect.DeepEqual(stats[0], stats[1]) {
+		t.Errorf("stats %+v, resolved %+v", stats[0], stats[1])
+	}
+}
+
 // TestWriterErrors gives a Writer too few or too many entries, or columns
 // that do not fit: the error names the file and no file is left.
 func TestWriterErrors(t *testing.T) {

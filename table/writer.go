@@ -20,29 +20,51 @@ var batch = 1 << 16
 // they are copies of the entry before's too. The stats count the real
 // entries. The blocks are compressed at codec.Smallest.
 //
+// A Writer from NewResolvedWriter keeps the real entries of capture
+// positions instead.
+//
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	path   string
-	w      *codec.Writer
-	x      *index.Index
-	class  Class
-	layout Layout
-	buf    Columns  // entry 0: the last entry passed on; 1 to n: the held ones
-	caps   []uint64 // bit j: entry j+1 of buf is a capture position's
-	n      int      // entries held
-	next   int64    // index of the first entry held
-	stats  Stats
+	path     string
+	resolved bool // capture positions keep their entries
+	w        *codec.Writer
+	x        *index.Index
+	class    Class
+	layout   Layout
+	buf      Columns  // entry 0: the last entry passed on; 1 to n: the held ones
+	caps     []uint64 // bit j: entry j+1 of buf is a capture position's
+	n        int      // entries held
+	next     int64    // index of the first entry held
+	stats    Stats
 }
 
 // NewWriter starts writing the table of m to path, with the optional
 // columns of x. The caller must end with Close or Abort.
 func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
+	return newWriter(path, m, x, false)
+}
+
+// NewResolvedWriter is NewWriter for a resolved table: one whose capture
+// positions hold their real entries (RulesFlagsResolved), so that a
+// prober reads them without a search, compressed at codec.Balanced. It
+// is larger than the table NewWriter writes and quicker to write and to
+// probe: the generator keeps such a copy of a table it built while later
+// tables read it.
+func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
+	return newWriter(path, m, x, true)
+}
+
+func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, error) {
 	ix := index.New(m)
 	h := codec.Header{
 		Material:     m.String(),
 		IndexVersion: IndexVersion,
 		Rules:        RulesFlags,
 		Positions:    ix.Size(),
+	}
+	compression := codec.Smallest
+	if resolved {
+		h.Rules, compression = RulesFlagsResolved, codec.Balanced
 	}
 	l := NewLayout(m, x)
 	for col := range NumColumns {
@@ -54,9 +76,9 @@ func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cw.SetCompression(codec.Smallest)
+	cw.SetCompression(compression)
 	k := min(int64(batch), ix.Size())
-	return &Writer{path: path, w: cw, x: ix, class: ClassOf(m), layout: l, buf: MakeColumns(m, k+1, x), caps: make([]uint64, (k+63)/64)}, nil
+	return &Writer{path: path, resolved: resolved, w: cw, x: ix, class: ClassOf(m), layout: l, buf: MakeColumns(m, k+1, x), caps: make([]uint64, (k+63)/64)}, nil
 }
 
 func (w *Writer) errorf(format string, args ...any) error {
@@ -133,7 +155,7 @@ func (w *Writer) flush() error {
 		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
 		switch {
 		case i == 0:
-		case capture:
+		case capture && !w.resolved:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
