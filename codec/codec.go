@@ -319,12 +319,16 @@ const (
 	// Balanced on tables and several times slower to write, for files
 	// that are written once and read often.
 	Smallest
+	// Fastest is zstd's "fastest" level: larger than Balanced and
+	// quicker to write, for files written once and read once or twice.
+	Fastest
 )
 
 var (
 	encoders = [...]func() (*zstd.Encoder, error){
 		Balanced: newEncoder(zstd.SpeedBetterCompression),
 		Smallest: newEncoder(zstd.SpeedBestCompression),
+		Fastest:  newEncoder(zstd.SpeedFastest),
 	}
 	decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 		return zstd.NewReader(nil,

@@ -40,12 +40,10 @@ type Stats struct {
 // capture is set. If e is a longer win than any counted so far, fen (if
 // not nil) is called for the position's FEN, kept as the example.
 func (s *Stats) Add(c Class, e Entry, capture bool, fen func() string) {
-	s.Positions++
-	if capture {
-		s.Captures++
+	s.count(e.Theory, e.Rules, capture)
+	if e.Theory == Draw { // nothing below counts a theoretical draw
+		return
 	}
-	s.Theory[e.Theory]++
-	s.Rules[e.Rules]++
 	if e.Theory == Win && e.Rules != Win {
 		s.CursedWins++
 	}
@@ -71,6 +69,17 @@ func (s *Stats) Add(c Class, e Entry, capture bool, fen func() string) {
 	if e.Theory != Draw && e.DTW > Rule2Plies {
 		s.Rule2Candidates++
 	}
+}
+
+// count counts a position with these values, a capture position if
+// capture is set: all that Add counts of a theoretical draw.
+func (s *Stats) count(theory, rules Value, capture bool) {
+	s.Positions++
+	if capture {
+		s.Captures++
+	}
+	s.Theory[theory]++
+	s.Rules[rules]++
 }
 
 func example(fen func() string) string {

@@ -20,8 +20,8 @@ var batch = 1 << 16
 // they are copies of the entry before's too. The stats count the real
 // entries. The blocks are compressed at codec.Smallest.
 //
-// A Writer from NewResolvedWriter keeps the real entries of capture
-// positions instead.
+// A Writer from NewResolvedWriter passes every entry on as given, the
+// real entries of capture positions included, and counts no stats.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -46,10 +46,10 @@ func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 
 // NewResolvedWriter is NewWriter for a resolved table: one whose capture
 // positions hold their real entries (RulesFlagsResolved), so that a
-// prober reads them without a search, compressed at codec.Balanced. It
-// is larger than the table NewWriter writes and quicker to write and to
-// probe: the generator keeps such a copy of a table it built while later
-// tables read it.
+// prober reads them without a search, compressed at codec.Fastest, with
+// the stats of its header left zero. It is larger than the table
+// NewWriter writes and quicker to write and to probe: the generator
+// keeps such a copy of a table it built while later tables read it.
 func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	return newWriter(path, m, x, true)
 }
@@ -64,7 +64,7 @@ func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, 
 	}
 	compression := codec.Smallest
 	if resolved {
-		h.Rules, compression = RulesFlagsResolved, codec.Balanced
+		h.Rules, compression = RulesFlagsResolved, codec.Fastest
 	}
 	l := NewLayout(m, x)
 	for col := range NumColumns {
@@ -148,14 +148,20 @@ func isSet(bits []uint64, i int64) bool { return bits[i/64]&(1<<(i%64)) != 0 }
 // flush counts the held entries, fills the don't-cares and passes the
 // entries on to the codec.Writer.
 func (w *Writer) flush() error {
-	for j := int64(1); j <= int64(w.n); j++ {
-		e, _ := w.buf.Entry(j)
+	for j := int64(1); j <= int64(w.n) && !w.resolved; j++ {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
+		if v := w.buf[ValueColumn][j]; v&3 == byte(Draw) && v>>2 <= byte(Win) && !capture && i > 0 {
+			// Most entries: a quiet draw, which Stats.Add only counts.
+			w.stats.count(Draw, Value(v>>2), false)
+			w.buf.copyColumns(j, j-1, DistanceColumn)
+			continue
+		}
+		e, _ := w.buf.Entry(j)
 		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
 		switch {
 		case i == 0:
-		case capture && !w.resolved:
+		case capture:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
