@@ -145,10 +145,31 @@ func (w *Writer) AddColumns(cols *Columns, captures []uint64) error {
 
 func isSet(bits []uint64, i int64) bool { return bits[i/64]&(1<<(i%64)) != 0 }
 
-// flush counts the held entries, fills the don't-cares and passes the
-// entries on to the codec.Writer.
+// flush counts the held entries and fills their don't-cares, unless the
+// table is resolved, and passes the entries on to the codec.Writer.
 func (w *Writer) flush() error {
-	for j := int64(1); j <= int64(w.n) && !w.resolved; j++ {
+	if !w.resolved {
+		w.countAndFill()
+	}
+	for col, b := range w.buf {
+		if b != nil {
+			wd := Column(col).Width()
+			if _, err := w.w.Write(w.layout[col], b[wd:(w.n+1)*wd]); err != nil {
+				return err
+			}
+		}
+	}
+	w.buf.copyEntry(0, int64(w.n))
+	clear(w.caps)
+	w.next += int64(w.n)
+	w.n = 0
+	return nil
+}
+
+// countAndFill counts the held entries in the stats and fills their
+// don't-cares.
+func (w *Writer) countAndFill() {
+	for j := int64(1); j <= int64(w.n); j++ {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
 		if v := w.buf[ValueColumn][j]; v&3 == byte(Draw) && v>>2 <= byte(Win) && !capture && i > 0 {
@@ -167,19 +188,6 @@ func (w *Writer) flush() error {
 			w.buf.copyColumns(j, j-1, DistanceColumn)
 		}
 	}
-	for col, b := range w.buf {
-		if b != nil {
-			wd := Column(col).Width()
-			if _, err := w.w.Write(w.layout[col], b[wd:(w.n+1)*wd]); err != nil {
-				return err
-			}
-		}
-	}
-	w.buf.copyEntry(0, int64(w.n))
-	clear(w.caps)
-	w.next += int64(w.n)
-	w.n = 0
-	return nil
 }
 
 // copyEntry copies entry src to entry dst.
