@@ -250,7 +250,7 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
-	results, captures, err := solve(ctx, u, unitExits{b, u, b.st.outcomes(b.class)}, b.class, b.o.extra(), b.o.Threads)
+	results, captures, err := solve(ctx, u, unitExits{b, u}, b.class, b.o.extra(), b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
@@ -311,12 +311,13 @@ func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (t
 // from the store, the other man moves from the finished units of the
 // level above.
 type unitExits struct {
-	b      *groupBuild
-	u      *unit
-	stored externalFunc
+	b *groupBuild
+	u *unit
 }
 
-func (x unitExits) outcomes(q draughts.Position) [2]table.Outcome { return x.stored(q) }
+func (x unitExits) outcomes(q draughts.Position) [2]table.Outcome {
+	return x.b.st.outcome(x.b.class, &q)
+}
 
 func (x unitExits) manMoves(j int64, buf []manMove) []manMove {
 	b, blk := x.b, x.u.blocks[j]

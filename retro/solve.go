@@ -192,15 +192,24 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 			// are only counted.
 			var tallies [numAnalyses]tally
 			var kingMoves int
-			count := func(o [2]table.Outcome) {
+			// count counts a move to a position of outcomes o and reports
+			// whether the tallies are final: each counts a win in one
+			// ply, which no other move can change, so that the moves
+			// left need no lookup. Skipping them may leave differ unset
+			// where a skipped move's values differ; the analyses then
+			// start alike and agree anyway, as sharing assumes.
+			count := func(o [2]table.Outcome) (final bool) {
 				if o[0].Value != o[1].Value && !differ.Load() {
 					differ.Store(true) // once: a store on every move would bounce the line between threads
 				}
+				final = true
 				for k, a := range as {
 					if a != nil {
 						tallies[k].add(exitOutcome(o, k, extra.DTW))
+						final = final && tallies[k].win == 1
 					}
 				}
+				return final
 			}
 			for k := range tallies {
 				tallies[k] = newTally()
@@ -208,19 +217,26 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 			if caps := p.Captures(buf); len(caps) > 0 {
 				captures[id/64] |= 1 << (id % 64)
 				for _, m := range caps {
-					count(x.outcomes(p.Play(m)))
+					if count(x.outcomes(p.Play(m))) {
+						break
+					}
 				}
 			} else {
 				if j := id / u.k; j != block {
 					block, men = j, x.manMoves(j, men[:0])
 				}
+			moves:
 				for i := range men {
 					switch m := &men[i]; {
 					case p.Kings&m.to != 0: // a king stands there
 					case m.crown:
-						count(x.outcomes(p.Play(m.move)))
+						if count(x.outcomes(p.Play(m.move))) {
+							break moves
+						}
 					default:
-						count(x.manMove(p, m))
+						if count(x.manMove(p, m)) {
+							break moves
+						}
 					}
 				}
 				kingMoves = p.KingMoves()

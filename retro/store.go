@@ -203,11 +203,15 @@ func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 // outcomes returns the outcomes of q, theoretical and under the rules
 // seen from a position of class from.
 func (s *store) outcomes(from table.Class) externalFunc {
-	return func(q draughts.Position) [2]table.Outcome {
-		if lost(&q) {
-			return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
-		}
-		to, e := s.lookup(&q)
-		return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
+	return func(q draughts.Position) [2]table.Outcome { return s.outcome(from, &q) }
+}
+
+// outcome returns the outcomes of q, theoretical and under the rules seen
+// from a position of class from.
+func (s *store) outcome(from table.Class, q *draughts.Position) [2]table.Outcome {
+	if lost(q) {
+		return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
 	}
+	to, e := s.lookup(q)
+	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 }
