@@ -167,8 +167,9 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // Analyses whose external successors count alike share one result.
 // Without extra.DTW the theory analysis counts them as the mtc analysis
 // does. Where class's clock does not carry over a capture or man move
-// (see table.Entry.RulesOutcome) and every external successor has the
-// same value under the rules as in theory, the rules analysis counts them
+// (see table.Entry.RulesOutcome) and every external successor looked up
+// (a position's are looked up until its tallies are final) has the same
+// value under the rules as in theory, the rules analysis counts them
 // as the theory analysis does without dtw, and as the mtc analysis does;
 // outside Rule2 materials, where the rules distances mean nothing, it
 // then shares the theoretical result in any case. captures marks the
