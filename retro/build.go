@@ -260,15 +260,7 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.o.extra())
 	capture := make([]byte, u.size())
 	err = parallel.Range(ctx, u.size(), b.o.Threads, func(lo, hi int64) error {
-		for id := lo; id < hi; id++ {
-			e, err := b.entryOf(u, results, id)
-			if err != nil {
-				return err
-			}
-			cols.Set(id, e)
-			capture[id] = byte(captures[id/64] >> (id % 64) & 1)
-		}
-		return nil
+		return b.fill(u, &cols, capture, results, captures, lo, hi)
 	})
 	if err != nil {
 		return err
@@ -276,35 +268,35 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	return b.writeUnit(n, &cols, capture)
 }
 
-// entryOf returns the entry of position id of unit u from the results of
-// its analyses, checking that they agree.
-func (b *groupBuild) entryOf(u *unit, results [numAnalyses]*result, id int64) (table.Entry, error) {
-	var o [numAnalyses]table.Outcome
-	for k, r := range results {
-		if r != nil {
-			o[k] = table.Outcome{Value: r.value[id]}
-			if r.dist != nil {
-				o[k].Dist = int(r.dist[id])
+// fill sets entries lo to hi of unit u in cols, and their capture flags
+// in capture, from the results of the unit's analyses and its captures.
+func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, captures []uint64, lo, hi int64) error {
+	for id := lo; id < hi; id++ {
+		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
+	}
+	for id := lo; id < hi; id++ {
+		th, ru := results[theoryAnalysis].outcome(id), results[rulesAnalysis].outcome(id)
+		if b.class != table.NoClass && ru.Value != table.Draw {
+			if ru.Dist >= table.NoDistance && b.class.Carries() {
+				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
+			}
+			if ru.Value != th.Value {
+				return fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
 			}
 		}
-	}
-	th, ru, mtc := o[theoryAnalysis], o[rulesAnalysis], o[mtcAnalysis]
-	if b.class != table.NoClass && ru.Value != table.Draw {
-		if ru.Dist >= table.NoDistance && b.class.Carries() {
-			return table.Entry{}, fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
+		if !b.o.MTC || th.Value == table.Draw {
+			cols.SetOutcomes(id, b.class, th, ru)
+			continue
 		}
-		if ru.Value != th.Value {
-			return table.Entry{}, fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
-		}
-	}
-	e := table.NewEntry(b.class, th, ru)
-	if b.o.MTC && th.Value != table.Draw {
+		mtc := results[mtcAnalysis].outcome(id)
 		if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
-			return table.Entry{}, fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
+			return fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
 		}
+		e := table.NewEntry(b.class, th, ru)
 		e.MTC = mtc.Dist
+		cols.Set(id, e)
 	}
-	return e, nil
+	return nil
 }
 
 // unitExits are the exits of unit u of b: the captures and crownings
@@ -356,8 +348,7 @@ func (x unitExits) manMove(p draughts.Position, m *manMove) [2]table.Outcome {
 	pl := m.men // Black to move after the move: its table turns and recolours the kings
 	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
 	pl.BlackKings = draughts.MirrorSet(draughts.SquareSet(p.White & p.Kings))
-	e, _ := m.cols.Entry(m.base + m.x.RankKings(pl))
-	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(x.b.class, x.b.class)}
+	return outcomesAt(m.cols, m.base+m.x.RankKings(pl), x.b.class, x.b.class)
 }
 
 // unitPath returns the work file of unit n.

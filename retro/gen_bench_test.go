@@ -3,9 +3,11 @@ package retro
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // BenchmarkGenerate builds KKvKM (4 pieces) with every table it needs,
@@ -23,6 +25,42 @@ func BenchmarkGenerate(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
+// BenchmarkFill times turning the results of a unit's analyses into
+// entries, for a material without a class (KKKvMMM) and one with rule 2
+// (KKKvKMM), the rules analysis sharing the theoretical result.
+func BenchmarkFill(b *testing.B) {
+	const n = 1 << 20
+	r := rand.New(rand.NewPCG(1, 2))
+	res := &result{value: make([]table.Value, n), dist: make([]uint16, n)}
+	// Values and capture flags come in runs, as in a table.
+	captures := make([]uint64, n/64)
+	v, d, c := table.Draw, 0, uint64(0)
+	for i := range res.value {
+		if r.IntN(8) == 0 {
+			v, d, c = table.Value(r.IntN(3)), r.IntN(60), uint64(r.IntN(2))
+		}
+		res.value[i], res.dist[i] = v, uint16(d)
+		captures[i/64] |= c << (i % 64)
+	}
+	for _, name := range []string{"KKKvMMM", "KKKvKMM"} {
+		b.Run(name, func(b *testing.B) {
+			m, _ := index.ParseMaterial(name)
+			gb := &groupBuild{class: table.ClassOf(m)}
+			u := &unit{name: name}
+			var results [numAnalyses]*result
+			results[theoryAnalysis], results[rulesAnalysis] = res, res
+			cols := table.MakeColumns(m, n, table.Extra{})
+			capture := make([]byte, n)
+			for b.Loop() {
+				if err := gb.fill(u, &cols, capture, results, captures, 0, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/position")
 		})
 	}
 }

@@ -38,7 +38,11 @@ func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra)
 
 // stored returns the entry of position p from the store.
 func stored(st *store, p *draughts.Position) table.Entry {
-	_, e := st.lookup(p)
+	if t, i := st.locate(p); t != nil {
+		e, _ := t.cols.Entry(i)
+		return e
+	}
+	_, e := st.probe(p)
 	return e
 }
 

@@ -107,6 +107,16 @@ type result struct {
 	dist  []uint16
 }
 
+// outcome returns the outcome of position id: its value, and its distance
+// where r has distances (else 0).
+func (r *result) outcome(id int64) table.Outcome {
+	o := table.Outcome{Value: r.value[id]}
+	if r.dist != nil {
+		o.Dist = int(r.dist[id])
+	}
+	return o
+}
+
 // analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
 	state []uint32

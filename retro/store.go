@@ -134,27 +134,31 @@ func (s *store) put(m index.Material, t *solved) error {
 	return nil
 }
 
-// lookup returns the class and entry of position q, which some table of
-// the store holds (or held: a table forgotten while a table read from its
-// file may still resolve a capture position into it is probed from its
-// file). A failure to read it is kept for failed, and the entry is then a
-// draw.
-func (s *store) lookup(q *draughts.Position) (table.Class, table.Entry) {
-	m := table.MaterialOf(q)
-	if t := s.get(m); t != nil && t.cols.Has(table.ValueColumn) {
-		i := t.x.Rank(table.Placement(q))
-		if t.final != nil {
-			s.settle(t, i, q)
-		}
-		e, _ := t.cols.Entry(i)
-		return t.class, e
+// locate returns the table in memory that holds position q and q's
+// index there, its entry made real (see settle); nil if q's table is
+// read from its file, or was (a table forgotten while a table read from
+// its file may still resolve a capture position into it).
+func (s *store) locate(q *draughts.Position) (*solved, int64) {
+	t := s.get(table.MaterialOf(q))
+	if t == nil || !t.cols.Has(table.ValueColumn) {
+		return nil, 0
 	}
+	i := t.x.Rank(table.Placement(q))
+	if t.final != nil {
+		s.settle(t, i, q)
+	}
+	return t, i
+}
+
+// probe returns the class and entry of position q from its file. A
+// failure to read it is kept for failed, and the entry is then a draw.
+func (s *store) probe(q *draughts.Position) (table.Class, table.Entry) {
 	e, err := s.disk.Probe(*q)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
 		e = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
 	}
-	return table.ClassOf(m), e
+	return table.ClassOf(table.MaterialOf(q)), e
 }
 
 // settle makes entry i of t, read from its file, the real entry of its
@@ -212,6 +216,22 @@ func (s *store) outcome(from table.Class, q *draughts.Position) [2]table.Outcome
 	if lost(q) {
 		return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
 	}
-	to, e := s.lookup(q)
+	if t, i := s.locate(q); t != nil {
+		return outcomesAt(&t.cols, i, from, t.class)
+	}
+	to, e := s.probe(q)
+	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
+}
+
+// outcomesAt returns the outcomes, theoretical and under the rules seen
+// from a position of class from, of entry i of c, in a table of class to
+// whose columns are those lookupColumns keeps. Where only the values are
+// kept (no dtw, and to's clock does not carry) they are the outcomes.
+func outcomesAt(c *table.Columns, i int64, from, to table.Class) [2]table.Outcome {
+	if !c.Has(table.DistanceColumn) && !c.Has(table.DTWColumn) {
+		theory, rules := c.Values(i)
+		return [2]table.Outcome{{Value: theory}, {Value: rules}}
+	}
+	e, _ := c.Entry(i)
 	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 }

@@ -46,17 +46,32 @@ const NoMTC = 255
 // with the distance kept for clocks that start lower. The mtc is left
 // out (-1).
 func NewEntry(c Class, theory, rules Outcome) Entry {
-	e := Entry{Rules: rules.Value, Theory: theory.Value, Distance: -1, DTW: -1, MTC: -1}
-	if theory.Value != Draw {
-		e.DTW = theory.Dist
-	}
-	if c != NoClass && rules.Value != Draw {
-		e.Distance = min(rules.Dist, NoDistance-1)
-		if rules.Dist > c.Budget() {
-			e.Rules = Draw
-		}
-	}
+	e := Entry{Theory: theory.Value, DTW: dtwOf(theory), MTC: -1}
+	e.Rules, e.Distance = classRules(c, rules)
 	return e
+}
+
+// dtwOf returns the dtw of a position of theoretical outcome theory: its
+// distance, -1 for a draw.
+func dtwOf(theory Outcome) int {
+	if theory.Value == Draw {
+		return -1
+	}
+	return theory.Dist
+}
+
+// classRules returns the value under the rules and the class distance
+// (-1 for none) of a position of class c whose outcome under the rules
+// is rules (see NewEntry).
+func classRules(c Class, rules Outcome) (Value, int) {
+	if c == NoClass || rules.Value == Draw {
+		return rules.Value, -1
+	}
+	v := rules.Value
+	if rules.Dist > c.Budget() {
+		v = Draw
+	}
+	return v, min(rules.Dist, NoDistance-1)
 }
 
 // TheoryOutcome returns the theoretical outcome of e, its distance the
@@ -240,10 +255,10 @@ func (c *Columns) Has(col Column) bool { return c[col] != nil }
 // theoretical draw has no distance, dtw or mtc, whatever their bytes say
 // (see RulesCompact).
 func (c *Columns) Entry(i int64) (e Entry, ok bool) {
-	b := c[ValueColumn][i]
-	e = Entry{Theory: Value(b & 3), Rules: Value(b >> 2), Distance: -1, DTW: -1, MTC: -1}
+	e = Entry{Distance: -1, DTW: -1, MTC: -1}
+	e.Theory, e.Rules = c.Values(i)
 	if e.Theory == Draw {
-		return e, e.Rules <= Win && b < 16
+		return e, e.Rules <= Win
 	}
 	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
 		e.Distance = int(d[i])
@@ -258,32 +273,69 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 			e.MTC = int(n)
 		}
 	}
-	return e, e.Theory <= Win && e.Rules <= Win && b < 16
+	return e, e.Theory <= Win && e.Rules <= Win
+}
+
+// Values decodes the values of entry i, theoretical and under the rules:
+// those of Entry(i), without its distances. A value byte no entry has
+// gives a rules value beyond Win.
+func (c *Columns) Values(i int64) (theory, rules Value) {
+	b := c[ValueColumn][i]
+	return Value(b & 3), Value(b >> 2)
 }
 
 // Set encodes e as entry i, in the columns present. A distance beyond
 // what the column holds is stored as its largest value.
 func (c *Columns) Set(i int64, e Entry) {
-	c[ValueColumn][i] = byte(e.Theory) | byte(e.Rules)<<2
-	if d := c[DistanceColumn]; d != nil {
-		d[i] = NoDistance
-		if e.Distance >= 0 {
-			d[i] = byte(min(e.Distance, NoDistance-1))
+	c.setValues(i, e.Theory, e.Rules)
+	c.setDistance(i, e.Distance)
+	c.setDTW(i, e.DTW)
+	c.setMTC(i, e.MTC)
+}
+
+// SetOutcomes encodes as entry i the entry of a position of class cl
+// with outcomes theory and rules, without an mtc: what
+// Set(i, NewEntry(cl, theory, rules)) does, without the Entry between.
+func (c *Columns) SetOutcomes(i int64, cl Class, theory, rules Outcome) {
+	v, d := classRules(cl, rules)
+	c.setValues(i, theory.Value, v)
+	c.setDistance(i, d)
+	c.setDTW(i, dtwOf(theory))
+	c.setMTC(i, -1)
+}
+
+func (c *Columns) setValues(i int64, theory, rules Value) {
+	c[ValueColumn][i] = byte(theory) | byte(rules)<<2
+}
+
+func (c *Columns) setDistance(i int64, d int) {
+	if col := c[DistanceColumn]; col != nil {
+		col[i] = NoDistance
+		if d >= 0 {
+			col[i] = byte(min(d, NoDistance-1))
 		}
 	}
-	if d := c[DTWColumn]; d != nil {
+}
+
+func (c *Columns) setDTW(i int64, d int) {
+	if col := c[DTWColumn]; col != nil {
 		n := uint16(NoDTW)
-		if e.DTW >= 0 {
-			n = uint16(min(e.DTW, NoDTW-1))
+		if d >= 0 {
+			n = uint16(min(d, NoDTW-1))
 		}
-		binary.LittleEndian.PutUint16(d[2*i:], n)
+		binary.LittleEndian.PutUint16(col[2*i:], n)
 	}
-	if d := c[MTCColumn]; d != nil {
+}
+
+// setMTC encodes the mtc after the distance, which it is stored
+// relative to.
+func (c *Columns) setMTC(i int64, d int) {
+	if col := c[MTCColumn]; col != nil {
 		n := byte(NoMTC)
-		if e.MTC >= 0 {
-			n = byte(min(e.MTC, NoMTC-1))
+		if d >= 0 {
+			n = byte(min(d, NoMTC-1))
 		}
-		d[i] = n - c.mtcBase(i)
+		col[i] = n - c.mtcBase(i)
 	}
 }
 

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -152,6 +153,41 @@ func TestColumns(t *testing.T) {
 	m, _ = index.ParseMaterial("KKKKvK") // rule 2: both sides have a king
 	if c := MakeColumns(m, 1, Extra{MTC: true}); !c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(MTCColumn) {
 		t.Error("KKKKvK: want the value, distance and mtc columns")
+	}
+}
+
+// TestSetOutcomes checks that SetOutcomes writes the bytes of Set of the
+// entry NewEntry makes, and that Values reads the values Entry does, in
+// every layout.
+func TestSetOutcomes(t *testing.T) {
+	dists := []int{0, 9, 10, 11, 32, 33, 50, 51, 253, 254, 300}
+	for _, name := range []string{"KKKvMMM", "KKKvK", "KKvK", "KKKvKM"} {
+		m, _ := index.ParseMaterial(name)
+		class := ClassOf(m)
+		for _, extra := range []Extra{{}, {DTW: true}, {MTC: true}, {DTW: true, MTC: true}} {
+			set, got := MakeColumns(m, 1, extra), MakeColumns(m, 1, extra)
+			for _, v := range []Value{Loss, Draw, Win} {
+				for _, d := range dists {
+					for _, rd := range dists {
+						theory, rules := Outcome{v, d}, Outcome{v, rd}
+						if v != Draw && rd%2 == 1 {
+							rules.Value = Draw // as a clock has it
+						}
+						set.Set(0, NewEntry(class, theory, rules))
+						got.SetOutcomes(0, class, theory, rules)
+						for col := range NumColumns {
+							if !bytes.Equal(set[col], got[col]) {
+								t.Fatalf("%s %+v: SetOutcomes(%v, %v) wrote %v in column %v, Set of NewEntry %v", name, extra, theory, rules, got[col], col, set[col])
+							}
+						}
+						e, _ := got.Entry(0)
+						if th, ru := got.Values(0); th != e.Theory || ru != e.Rules {
+							t.Fatalf("%s: Values = %v, %v; Entry %+v", name, th, ru, e)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 
