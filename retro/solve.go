@@ -289,7 +289,7 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 		as[rulesAnalysis] = nil
 	}
 	// The distances of each result that an entry reads (see
-	// groupBuild.entryOf): the dtw or the mtc from the theory analysis
+	// groupBuild.fill): the dtw or the mtc from the theory analysis
 	// (the mtc analysis shares it without dtw), the class or rule-2
 	// distance from the rules analysis or the one it shares.
 	wantDist := [numAnalyses]bool{
