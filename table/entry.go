@@ -278,7 +278,7 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 
 // Values decodes the values of entry i, theoretical and under the rules:
 // those of Entry(i), without its distances. A value byte no entry has
-// gives a rules value beyond Win.
+// gives a value beyond Win.
 func (c *Columns) Values(i int64) (theory, rules Value) {
 	b := c[ValueColumn][i]
 	return Value(b & 3), Value(b >> 2)
