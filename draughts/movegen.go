@@ -143,18 +143,21 @@ func (p *Position) sides() (own, opp, empty uint64) {
 
 // canCapture reports whether any piece of own can capture a piece of opp.
 func (p *Position) canCapture(own, opp, empty uint64) bool {
-	men, kings := own&^p.Kings, own&p.Kings
+	men := own &^ p.Kings
 	for _, d := range Directions {
 		if Step(Step(men, d)&opp, d)&empty != 0 {
 			return true
 		}
-		if kings != 0 {
-			ray := Step(kings, d)
-			for x := ray & empty; x != 0; x = Step(x, d) & empty {
-				ray |= Step(x, d)
-			}
-			if Step(ray&opp, d)&empty != 0 {
-				return true
+	}
+	// A king can capture along a ray whose first piece is an opponent's
+	// with a free square behind it.
+	for kings := own & p.Kings; kings != 0; kings &= kings - 1 {
+		a := bits.TrailingZeros64(kings)
+		for k, d := range Directions {
+			if blockers := rays[a][k] &^ empty; blockers != 0 {
+				if x := nearest(blockers, d); x&opp != 0 && Step(x, d)&empty != 0 {
+					return true
+				}
 			}
 		}
 	}
@@ -188,7 +191,7 @@ func (c *capturer) search(p *Position, own, opp uint64) {
 		c.from = uint8(bits.TrailingZeros64(x))
 		c.empty = empty | x
 		if p.Kings&x != 0 {
-			c.king(x, 0, 0)
+			c.king(x, 0, 0, -1)
 		} else {
 			c.man(x, 0, 0)
 		}
@@ -214,15 +217,20 @@ func (c *capturer) man(at, taken uint64, n int) {
 	}
 }
 
-// king continues a capture by a king standing on at. Along each ray the
+// king continues a capture by a king standing on at, having arrived
+// along direction Directions[k] (k is -1 at the start). Along each ray the
 // first piece is the one it may jump (the pieces it took stay on the
 // board until the capture ends, and block it), and it may land on any
 // free square beyond, up to the next piece; the squares are tried nearest
-// first.
-func (c *capturer) king(at, taken uint64, n int) {
+// first. The ray back, whose first piece is the one just taken, is not
+// tried.
+func (c *capturer) king(at, taken uint64, n, arrived int) {
 	more := false
 	a := bits.TrailingZeros64(at)
 	for k, d := range Directions {
+		if k == 3-arrived { // Directions[3-k] is -Directions[k]
+			continue
+		}
 		blockers := rays[a][k] &^ c.empty
 		if blockers == 0 {
 			continue
@@ -240,7 +248,7 @@ func (c *capturer) king(at, taken uint64, n int) {
 			to := nearest(land, d)
 			land &^= to
 			more = true
-			c.king(to, taken|x, n+1)
+			c.king(to, taken|x, n+1, k)
 		}
 	}
 	if !more {

@@ -236,6 +236,31 @@ func FuzzMoves(f *testing.F) {
 	})
 }
 
+// BenchmarkCaptures lists the captures of random positions of three
+// kings against a king and two men, either side to move, most of them
+// without a capture, as the generator does for every position of such a
+// table (ns/op is per position).
+//
+//	go test ./draughts -run '^$' -bench 'Captures$'
+func BenchmarkCaptures(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	ps := make([]Position, 4096)
+	for i := range ps {
+		data := []byte{byte(r.IntN(2))}
+		for range 3 {
+			data = append(data, byte(r.IntN(50))|0x40)
+		}
+		data = append(data, byte(r.IntN(50))|0xc0, byte(r.IntN(50))|0x80, byte(r.IntN(50))|0x80)
+		ps[i] = positionFromBytes(data)
+	}
+	var buf [MaxMoves]Move
+	i := 0
+	for b.Loop() {
+		ps[i%len(ps)].Captures(buf[:0])
+		i++
+	}
+}
+
 // BenchmarkKingCaptures lists the moves of random positions of three to
 // six kings where the side to move must capture, as in the kings-only
 // endgame tables (ns/op is per position).

@@ -344,13 +344,6 @@ func (x unitExits) manMoves(j int64, buf []manMove) []manMove {
 	return buf
 }
 
-func (x unitExits) manMove(p draughts.Position, m *manMove) [2]table.Outcome {
-	pl := m.men // Black to move after the move: its table turns and recolours the kings
-	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
-	pl.BlackKings = draughts.MirrorSet(draughts.SquareSet(p.White & p.Kings))
-	return outcomesAt(m.cols, m.base+m.x.RankKings(pl), x.b.class, x.b.class)
-}
-
 // unitPath returns the work file of unit n.
 func (b *groupBuild) unitPath(n int) string {
 	return filepath.Join(b.dir, b.units[n].name+".unit")

@@ -50,8 +50,8 @@ func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 type externalFunc func(q draughts.Position) [2]table.Outcome
 
 // exits gives solve the outcomes of the moves that leave a unit: the
-// captures and crownings, into tables solved before, and the other man
-// moves, into the finished units of the level above.
+// captures and crownings, into tables solved before, and where the other
+// man moves lead, into the finished units of the level above.
 type exits interface {
 	// outcomes is the externalFunc of the captures and crownings.
 	outcomes(q draughts.Position) [2]table.Outcome
@@ -59,9 +59,6 @@ type exits interface {
 	// the unit, as its men alone allow them: a position of the block
 	// makes those whose square its kings leave free.
 	manMoves(j int64, buf []manMove) []manMove
-	// manMove returns the outcomes of the position that m, one of the
-	// man moves of p's block that do not crown, leads to from p.
-	manMove(p draughts.Position, m *manMove) [2]table.Outcome
 }
 
 // A manMove is a quiet move of a man of a block's positions: its square
@@ -78,6 +75,15 @@ type manMove struct {
 	men   index.Placement
 	cols  *table.Columns
 	base  int64
+}
+
+// at returns the index in m.cols of the position that m, a man move that
+// does not crown, leads to from p, a position of its block.
+func (m *manMove) at(p *draughts.Position) int64 {
+	pl := m.men // Black to move after the move: its table turns and recolours the kings
+	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
+	pl.BlackKings = draughts.MirrorSet(draughts.SquareSet(p.White & p.Kings))
+	return m.base + m.x.RankKings(pl)
 }
 
 // The per-position solver state packs three fields in a uint32 so that
@@ -197,6 +203,7 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 	// 64 positions, so each word of captures and pending has one writer.
 	err = u.walk(ctx, threads, func() visitor {
 		var men []manMove // of the block of the last quiet position
+		var at []int64    // by man move: the index of its position in its cols
 		block := int64(-1)
 		return func(id int64, p draughts.Position, buf []draughts.Move) error {
 			// Every move leaves the unit but the quiet king moves, which
@@ -235,6 +242,15 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 			} else {
 				if j := id / u.k; j != block {
 					block, men = j, x.manMoves(j, men[:0])
+					at = slices.Grow(at[:0], len(men))[:len(men)]
+				}
+				// The man moves' positions are all located before any is
+				// read, so that their reads (likely cache misses) follow
+				// each other closely and overlap.
+				for i := range men {
+					if m := &men[i]; !m.crown && p.Kings&m.to == 0 {
+						at[i] = m.at(&p)
+					}
 				}
 			moves:
 				for i := range men {
@@ -245,7 +261,7 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 							break moves
 						}
 					default:
-						if count(x.manMove(p, m)) {
+						if count(outcomesAt(m.cols, at[i], class, class)) {
 							break moves
 						}
 					}
