@@ -218,7 +218,7 @@ func (c *capturer) man(at, taken uint64, n int) {
 }
 
 // king continues a capture by a king standing on at, having arrived
-// along direction Directions[k] (k is -1 at the start). Along each ray the
+// along direction Directions[arrived] (-1 at the start). Along each ray the
 // first piece is the one it may jump (the pieces it took stay on the
 // board until the capture ends, and block it), and it may land on any
 // free square beyond, up to the next piece; the squares are tried nearest
