@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -87,14 +88,33 @@ func (o Options) positionBytes() (above, unit int64) {
 // memory budget Mem in a group whose largest level has largestLevel
 // positions: the level above a unit and the unit then fit in the
 // solver's share, unless the level alone takes more than seven eighths
-// of it (units of an eighth of the share then go over the budget).
+// of it (units of an eighth of the share then go over it, and take the
+// store's share too: see run).
 func (o Options) unitPositions(largestLevel int64) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
-	solver := o.Mem - o.Mem/4 - o.Mem/16
+	solver := o.solverShare()
 	above, unit := o.positionBytes()
 	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
+}
+
+// solverShare returns the solver's share of the memory budget Mem.
+func (o Options) solverShare() int64 { return o.Mem - o.Mem/4 - o.Mem/16 }
+
+// solverNeed returns the most memory the solver takes for a unit of the
+// group: the unit and the level above it, at positionBytes.
+func (b *groupBuild) solverNeed() int64 {
+	levels := map[int]int64{}
+	for _, u := range b.units {
+		levels[u.level] += u.size()
+	}
+	above, unit := b.o.positionBytes()
+	var need int64
+	for _, u := range b.units {
+		need = max(need, u.size()*unit+levels[u.level+1]*above)
+	}
+	return need
 }
 
 // run solves every unit of the group (or reads it back from the work
@@ -106,6 +126,16 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := removeTemps(b.dir, "*.tmp"); err != nil {
 		return err
 	}
+	// A unit that does not fit in the solver's share beside the level
+	// above (a kings-only group is one unit) takes the store's share too,
+	// as much as it goes over: the tables the store drops from memory are
+	// read from their files from then on.
+	restore := func() {}
+	over := b.solverNeed() - b.o.solverShare()
+	if b.o.Mem > 0 && over > 0 {
+		restore = b.st.shrink(b.st.limit - over)
+	}
+	defer restore()
 	var done int64
 	for n, u := range b.units {
 		if n > 0 && u.level != b.units[n-1].level {
@@ -141,6 +171,12 @@ func (b *groupBuild) run(ctx context.Context) error {
 		}
 	}
 	clear(b.above)
+	restore() // the units' memory is free: the tables written may be kept
+	if b.o.Mem > 0 && over > 0 {
+		// Collect the last unit's memory now, so that the caches of the
+		// writing reuse it rather than come on top of it.
+		runtime.GC()
+	}
 	if err := b.writeTables(); err != nil {
 		return err
 	}

@@ -134,6 +134,25 @@ func (s *store) put(m index.Material, t *solved) error {
 	return nil
 }
 
+// shrink lowers the memory the tables in memory may take to n bytes (at
+// least 0), dropping tables from memory until they fit: those are read
+// from their files from then on. The returned function restores the
+// limit; it may be called more than once. Call neither during a solve.
+func (s *store) shrink(n int64) (restore func()) {
+	old := s.limit
+	s.limit = max(n, 0)
+	for _, t := range s.tables {
+		if s.used <= s.limit {
+			break
+		}
+		if t != nil && t.cols.Has(table.ValueColumn) {
+			s.used -= t.bytes()
+			t.cols, t.final = table.Columns{}, nil
+		}
+	}
+	return func() { s.limit = old }
+}
+
 // locate returns the table in memory that holds position q and q's
 // index there, its entry made real (see settle); nil if q's table is
 // read from its file, or was (a table forgotten while a table read from
