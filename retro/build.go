@@ -130,10 +130,11 @@ func (b *groupBuild) run(ctx context.Context) error {
 	// above (a kings-only group is one unit) takes the store's share too,
 	// as much as it goes over: the tables the store drops from memory are
 	// read from their files from then on.
+	var dropped []*solved
 	restore := func() {}
 	over := b.solverNeed() - b.o.solverShare()
 	if b.o.Mem > 0 && over > 0 {
-		restore = b.st.shrink(b.st.limit - over)
+		dropped, restore = b.st.shrink(b.st.limit - over)
 	}
 	defer restore()
 	var done int64
@@ -173,14 +174,32 @@ func (b *groupBuild) run(ctx context.Context) error {
 	clear(b.above)
 	restore() // the units' memory is free: the tables written may be kept
 	if b.o.Mem > 0 && over > 0 {
-		// Collect the last unit's memory now, so that the caches of the
-		// writing reuse it rather than come on top of it.
+		// Collect the last unit's memory now, so that the tables read
+		// back and the caches of the writing reuse it rather than come
+		// on top of it.
 		runtime.GC()
+		b.reload(dropped)
 	}
 	if err := b.writeTables(); err != nil {
 		return err
 	}
 	return removeWork(b.o, b.g)
+}
+
+// reload reads the tables that the store dropped from memory (see
+// store.shrink) back into it from their files, as far as they fit; the
+// others stay read from their files.
+func (b *groupBuild) reload(dropped []*solved) {
+	for _, t := range dropped {
+		if !b.st.fits(keptBytes(t.x, b.o.extra())) {
+			continue
+		}
+		if r := read(t.path, t.x, b.o, true); r != nil {
+			lookupColumns(&r.cols, t.class)
+			t.cols, t.final = r.cols, r.final
+			b.st.used += t.bytes()
+		}
+	}
 }
 
 // writeTables writes the group's tables from its finished units, both at

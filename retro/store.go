@@ -135,10 +135,11 @@ func (s *store) put(m index.Material, t *solved) error {
 }
 
 // shrink lowers the memory the tables in memory may take to n bytes (at
-// least 0), dropping tables from memory until they fit: those are read
-// from their files from then on. The returned function restores the
-// limit; it may be called more than once. Call neither during a solve.
-func (s *store) shrink(n int64) (restore func()) {
+// least 0), dropping tables from memory until they fit: they are read
+// from their files meanwhile. It returns the tables it dropped and a
+// function that restores the limit, which may be called more than once.
+// Call neither during a solve.
+func (s *store) shrink(n int64) (dropped []*solved, restore func()) {
 	old := s.limit
 	s.limit = max(n, 0)
 	for _, t := range s.tables {
@@ -148,9 +149,10 @@ func (s *store) shrink(n int64) (restore func()) {
 		if t != nil && t.cols.Has(table.ValueColumn) {
 			s.used -= t.bytes()
 			t.cols, t.final = table.Columns{}, nil
+			dropped = append(dropped, t)
 		}
 	}
-	return func() { s.limit = old }
+	return dropped, func() { s.limit = old }
 }
 
 // locate returns the table in memory that holds position q and q's

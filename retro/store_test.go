@@ -47,7 +47,10 @@ func TestStoreShrink(t *testing.T) {
 	if st.used == 0 {
 		t.Fatal("no table held in memory")
 	}
-	restore := st.shrink(-1)
+	dropped, restore := st.shrink(-1)
+	if len(dropped) != len(mats) {
+		t.Errorf("%d tables dropped, want %d", len(dropped), len(mats))
+	}
 	if st.used != 0 {
 		t.Errorf("%d bytes of tables in memory after shrinking to nothing", st.used)
 	}
