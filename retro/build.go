@@ -128,13 +128,20 @@ func (b *groupBuild) run(ctx context.Context) error {
 	}
 	// A unit that does not fit in the solver's share beside the level
 	// above (a kings-only group is one unit) takes the store's share too,
-	// as much as it goes over: the tables the store drops from memory are
-	// read from their files from then on.
+	// as much as it goes over, but for the tables the group reads, whose
+	// lookups from files would be slower: the tables the store drops from
+	// memory are read from their files meanwhile.
 	var dropped []*solved
 	restore := func() {}
 	over := b.solverNeed() - b.o.solverShare()
 	if b.o.Mem > 0 && over > 0 {
-		dropped, restore = b.st.shrink(b.st.limit - over)
+		reads := map[index.Material]bool{}
+		for _, x := range b.g.tables {
+			for _, s := range successors(x.Material()) {
+				reads[s] = true
+			}
+		}
+		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] })
 	}
 	defer restore()
 	var done int64

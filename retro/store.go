@@ -135,18 +135,18 @@ func (s *store) put(m index.Material, t *solved) error {
 }
 
 // shrink lowers the memory the tables in memory may take to n bytes (at
-// least 0), dropping tables from memory until they fit: they are read
-// from their files meanwhile. It returns the tables it dropped and a
-// function that restores the limit, which may be called more than once.
-// Call neither during a solve.
-func (s *store) shrink(n int64) (dropped []*solved, restore func()) {
+// least 0), dropping tables from memory until they fit, but those that
+// keep names: the others are read from their files meanwhile. It returns
+// the tables it dropped and a function that restores the limit, which
+// may be called more than once. Call neither during a solve.
+func (s *store) shrink(n int64, keep func(m index.Material) bool) (dropped []*solved, restore func()) {
 	old := s.limit
 	s.limit = max(n, 0)
 	for _, t := range s.tables {
 		if s.used <= s.limit {
 			break
 		}
-		if t != nil && t.cols.Has(table.ValueColumn) {
+		if t != nil && t.cols.Has(table.ValueColumn) && !keep(t.x.Material()) {
 			s.used -= t.bytes()
 			t.cols, t.final = table.Columns{}, nil
 			dropped = append(dropped, t)

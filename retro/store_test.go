@@ -11,8 +11,8 @@ import (
 // TestStoreShrink fills a store with the tables up to 3 pieces, then
 // shrinks it to nothing and checks that every table has left memory and
 // that a lookup of every position gives the outcomes it gave from memory,
-// now read from the files; and that restoring the limit lets a table be
-// held again.
+// now read from the files; that restoring the limit lets a table be held
+// again; and that a table named to keep stays.
 func TestStoreShrink(t *testing.T) {
 	dir, err := generated()
 	if err != nil {
@@ -47,7 +47,7 @@ func TestStoreShrink(t *testing.T) {
 	if st.used == 0 {
 		t.Fatal("no table held in memory")
 	}
-	dropped, restore := st.shrink(-1)
+	dropped, restore := st.shrink(-1, func(index.Material) bool { return false })
 	if len(dropped) != len(mats) {
 		t.Errorf("%d tables dropped, want %d", len(dropped), len(mats))
 	}
@@ -77,5 +77,8 @@ func TestStoreShrink(t *testing.T) {
 	}
 	if st.used == 0 {
 		t.Error("no table held in memory once the limit is restored")
+	}
+	if dropped, _ := st.shrink(0, func(m index.Material) bool { return m == mats[0] }); len(dropped) != 0 || !st.get(mats[0]).cols.Has(table.ValueColumn) {
+		t.Errorf("a table kept by name was dropped")
 	}
 }
