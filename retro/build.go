@@ -181,15 +181,14 @@ func (b *groupBuild) run(ctx context.Context) error {
 	clear(b.above)
 	restore() // the units' memory is free: the tables written may be kept
 	if b.o.Mem > 0 && over > 0 {
-		// Collect the last unit's memory now, so that the tables read
-		// back and the caches of the writing reuse it rather than come
-		// on top of it.
+		// Collect the last unit's memory now, so that the caches of the
+		// writing reuse it rather than come on top of it.
 		runtime.GC()
-		b.reload(dropped)
 	}
 	if err := b.writeTables(); err != nil {
 		return err
 	}
+	b.reload(dropped) // after the writing's caches are gone
 	return removeWork(b.o, b.g)
 }
 
