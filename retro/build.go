@@ -128,19 +128,19 @@ func (b *groupBuild) run(ctx context.Context) error {
 	}
 	// A unit that does not fit in the solver's share beside the level
 	// above (a kings-only group is one unit) takes the store's share too,
-	// as much as it goes over, but for the tables the group reads, whose
-	// lookups from files would be slower: the tables the store drops from
-	// memory are read from their files meanwhile.
+	// as much as it goes over, but for the tables the group reads, directly
+	// or to resolve the capture positions of a table read from its file,
+	// whose lookups from files would be slower: the tables the store drops
+	// from memory are read from their files meanwhile.
 	var dropped []*solved
 	restore := func() {}
 	over := b.solverNeed() - b.o.solverShare()
 	if b.o.Mem > 0 && over > 0 {
-		reads := map[index.Material]bool{}
+		var ms []index.Material
 		for _, x := range b.g.tables {
-			for _, s := range successors(x.Material()) {
-				reads[s] = true
-			}
+			ms = append(ms, x.Material())
 		}
+		reads := reach(ms)
 		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] })
 	}
 	defer restore()

@@ -226,7 +226,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 // (load: the successors of those groups, their flips, and so on down).
 // Only the tables kept that load names are loaded.
 func survey(mats []index.Material, o Options) (kept map[index.Material][]*solved, load map[index.Material]bool) {
-	kept, load = map[index.Material][]*solved{}, map[index.Material]bool{}
+	kept = map[index.Material][]*solved{}
 	for _, m := range mats {
 		if k, ok := kept[m.Flip()]; ok {
 			kept[m] = k
@@ -234,14 +234,13 @@ func survey(mats []index.Material, o Options) (kept map[index.Material][]*solved
 			kept[m] = readGroup(newGroup(m), o)
 		}
 	}
-	for i := len(mats) - 1; i >= 0; i-- { // mats is in dependency order
-		if m := mats[i]; kept[m] == nil || load[m] || load[m.Flip()] {
-			for _, s := range successors(m) {
-				load[s], load[s.Flip()] = true, true
-			}
+	var build []index.Material
+	for _, m := range mats {
+		if kept[m] == nil {
+			build = append(build, m)
 		}
 	}
-	return kept, load
+	return kept, reach(build)
 }
 
 // lastUses returns, for each material of mats, the position in mats of the
@@ -287,19 +286,8 @@ func plan(o Options) ([]index.Material, error) {
 	if o.Only == nil {
 		return index.Materials(o.Pieces), nil
 	}
-	need := map[index.Material]bool{}
-	var visit func(m index.Material)
-	visit = func(m index.Material) {
-		if need[m] {
-			return
-		}
-		need[m] = true
-		visit(m.Flip())
-		for _, s := range successors(m) {
-			visit(s)
-		}
-	}
-	visit(*o.Only)
+	need := reach([]index.Material{*o.Only})
+	need[*o.Only], need[o.Only.Flip()] = true, true
 	var mats []index.Material
 	for _, m := range index.Materials(o.Only.Pieces()) {
 		if need[m] {
@@ -333,6 +321,28 @@ func successors(m index.Material) []index.Material {
 		}
 	}
 	return out
+}
+
+// reach returns the materials whose tables the tables of ms read: their
+// successors and the successors' flips, and so on down, since a table
+// read from its file resolves its capture positions from its successors.
+func reach(ms []index.Material) map[index.Material]bool {
+	r := map[index.Material]bool{}
+	var visit func(m index.Material)
+	visit = func(m index.Material) {
+		for _, s := range successors(m) {
+			for _, t := range [2]index.Material{s, s.Flip()} {
+				if !r[t] {
+					r[t] = true
+					visit(t)
+				}
+			}
+		}
+	}
+	for _, m := range ms {
+		visit(m)
+	}
+	return r
 }
 
 // loadGroup puts the group's tables into st if they are all in o.Dir and
