@@ -132,7 +132,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	// or to resolve the capture positions of a table read from its file,
 	// whose lookups from files would be slower: the tables the store drops
 	// from memory are read from their files meanwhile.
-	var dropped []*solved
+	var dropped []spill
 	restore := func() {}
 	over := b.solverNeed() - b.o.solverShare()
 	if b.o.Mem > 0 && over > 0 {
@@ -141,7 +141,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 			ms = append(ms, x.Material())
 		}
 		reads := reach(ms)
-		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] })
+		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] }, b.dir)
 	}
 	defer restore()
 	var done int64
@@ -188,24 +188,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := b.writeTables(); err != nil {
 		return err
 	}
-	b.reload(dropped) // after the writing's caches are gone
+	b.st.readBack(dropped) // after the writing's caches are gone
 	return removeWork(b.o, b.g)
-}
-
-// reload reads the tables that the store dropped from memory (see
-// store.shrink) back into it from their files, as far as they fit; the
-// others stay read from their files.
-func (b *groupBuild) reload(dropped []*solved) {
-	for _, t := range dropped {
-		if !b.st.fits(keptBytes(t.x, b.o.extra())) {
-			continue
-		}
-		if r := read(t.path, t.x, b.o, true); r != nil {
-			lookupColumns(&r.cols, t.class)
-			t.cols, t.final = r.cols, r.final
-			b.st.used += t.bytes()
-		}
-	}
 }
 
 // writeTables writes the group's tables from its finished units, both at

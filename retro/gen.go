@@ -222,9 +222,8 @@ func Generate(ctx context.Context, o Options) (err error) {
 // survey finds the groups of mats whose tables are in o.Dir and valid
 // (kept, by each of their materials) and the materials whose tables a
 // group still to build reads, directly or through the capture positions
-// of a table it reads, which are resolved from that table's successors
-// (load: the successors of those groups, their flips, and so on down).
-// Only the tables kept that load names are loaded.
+// of a table it reads (load: see reach). Only the tables kept that load
+// names are loaded.
 func survey(mats []index.Material, o Options) (kept map[index.Material][]*solved, load map[index.Material]bool) {
 	kept = map[index.Material][]*solved{}
 	for _, m := range mats {

@@ -1,9 +1,13 @@
 package retro
 
 import (
+	"bytes"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -136,10 +140,14 @@ func (s *store) put(m index.Material, t *solved) error {
 
 // shrink lowers the memory the tables in memory may take to n bytes (at
 // least 0), dropping tables from memory until they fit, but those that
-// keep names: the others are read from their files meanwhile. It returns
-// the tables it dropped and a function that restores the limit, which
-// may be called more than once. Call neither during a solve.
-func (s *store) shrink(n int64, keep func(m index.Material) bool) (dropped []*solved, restore func()) {
+// keep names: the others are read from their files meanwhile. The entries
+// of each table dropped are spilled to a file in dir first, so that
+// readBack can restore them as they were: the real entries of a table
+// solved in this run, which its file holds as don't-cares at capture
+// positions. It returns the tables dropped and a function that restores
+// the limit, which may be called more than once. Call neither during a
+// solve.
+func (s *store) shrink(n int64, keep func(m index.Material) bool, dir string) (dropped []spill, restore func()) {
 	old := s.limit
 	s.limit = max(n, 0)
 	for _, t := range s.tables {
@@ -148,11 +156,110 @@ func (s *store) shrink(n int64, keep func(m index.Material) bool) (dropped []*so
 		}
 		if t != nil && t.cols.Has(table.ValueColumn) && !keep(t.x.Material()) {
 			s.used -= t.bytes()
+			dropped = append(dropped, spillTable(t, filepath.Join(dir, table.FileName(t.x.Material())+".spill.tmp")))
 			t.cols, t.final = table.Columns{}, nil
-			dropped = append(dropped, t)
 		}
 	}
 	return dropped, func() { s.limit = old }
+}
+
+// A spill is a table that store.shrink dropped from memory, with the
+// entries it held then in a file of their own (path; "" where writing it
+// failed: the table is then read from its table file from then on).
+type spill struct {
+	t       *solved
+	path    string
+	lens    [table.NumColumns]int // of t.cols
+	settled bool                  // t.final was set: t was read from its file
+}
+
+// spillTable writes the columns t holds in memory to path, followed by
+// their CRC-32C, and returns the spill; its path is "" if the writing
+// failed (the file is then removed).
+func spillTable(t *solved, path string) spill {
+	sp := spill{t: t, settled: t.final != nil}
+	for col, c := range t.cols {
+		sp.lens[col] = len(c)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return sp
+	}
+	crc := crc32.New(castagnoli)
+	w := io.MultiWriter(f, crc)
+	for _, c := range t.cols {
+		if _, err = w.Write(c); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		_, err = f.Write(crc.Sum(nil))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return sp
+	}
+	sp.path = path
+	return sp
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// readBack puts the tables that shrink dropped back into memory from
+// their spills, as far as they fit, and removes the spills. A table read
+// from its file comes back with none of its capture positions resolved;
+// one whose spill cannot be read back stays read from its file.
+func (s *store) readBack(dropped []spill) {
+	for _, sp := range dropped {
+		if sp.path == "" {
+			continue
+		}
+		var n int64
+		for _, l := range sp.lens {
+			n += int64(l)
+		}
+		if s.fits(n) {
+			if cols, ok := sp.read(); ok {
+				sp.t.cols = cols
+				if sp.settled {
+					sp.t.final = make([]uint64, (sp.t.x.Size()+63)/64)
+				}
+				s.used += sp.t.bytes()
+			}
+		}
+		os.Remove(sp.path)
+	}
+}
+
+// read reads the columns of the spill back from its file; false if the
+// file is not what spillTable wrote.
+func (sp spill) read() (cols table.Columns, ok bool) {
+	f, err := os.Open(sp.path)
+	if err != nil {
+		return cols, false
+	}
+	defer f.Close()
+	crc := crc32.New(castagnoli)
+	r := io.TeeReader(f, crc)
+	for col, l := range sp.lens {
+		if l > 0 {
+			cols[col] = make([]byte, l)
+			if _, err := io.ReadFull(r, cols[col]); err != nil {
+				return cols, false
+			}
+		}
+	}
+	var sum [4]byte
+	if _, err := io.ReadFull(f, sum[:]); err != nil || !bytes.Equal(sum[:], crc.Sum(nil)) {
+		return cols, false
+	}
+	if n, _ := f.Read(sum[:1]); n != 0 {
+		return cols, false
+	}
+	return cols, true
 }
 
 // locate returns the table in memory that holds position q and q's

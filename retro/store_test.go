@@ -1,7 +1,10 @@
 package retro
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
@@ -11,8 +14,9 @@ import (
 // TestStoreShrink fills a store with the tables up to 3 pieces, then
 // shrinks it to nothing and checks that every table has left memory and
 // that a lookup of every position gives the outcomes it gave from memory,
-// now read from the files; that restoring the limit lets a table be held
-// again; and that a table named to keep stays.
+// now read from the files; that the tables are read back from their
+// spills as they were, but one whose spill is damaged; that restoring the
+// limit lets a table be held again; and that a table named to keep stays.
 func TestStoreShrink(t *testing.T) {
 	dir, err := generated()
 	if err != nil {
@@ -47,9 +51,20 @@ func TestStoreShrink(t *testing.T) {
 	if st.used == 0 {
 		t.Fatal("no table held in memory")
 	}
-	dropped, restore := st.shrink(-1, func(index.Material) bool { return false })
+	// Every entry is real now: the first table stands for one solved in
+	// the run, which comes back from its spill as such.
+	first := st.get(mats[0])
+	st.used -= first.bytes()
+	first.final = nil
+	st.used += first.bytes()
+	held := map[index.Material]table.Columns{}
+	for _, m := range mats {
+		held[m] = st.get(m).cols
+	}
+	spills := t.TempDir()
+	dropped, restore := st.shrink(-1, func(index.Material) bool { return false }, spills)
 	if len(dropped) != len(mats) {
-		t.Errorf("%d tables dropped, want %d", len(dropped), len(mats))
+		t.Fatalf("%d tables dropped, want %d", len(dropped), len(mats))
 	}
 	if st.used != 0 {
 		t.Errorf("%d bytes of tables in memory after shrinking to nothing", st.used)
@@ -65,6 +80,42 @@ func TestStoreShrink(t *testing.T) {
 			t.Fatalf("lookup %d: %v from the file, %v from memory", i, got[i], want[i])
 		}
 	}
+	damaged := dropped[len(dropped)-1]
+	b, err := os.ReadFile(damaged.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(damaged.path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	restore()
+	st.readBack(dropped)
+	for _, d := range dropped {
+		m := d.t.x.Material()
+		if d.t == damaged.t {
+			if d.t.cols.Has(table.ValueColumn) {
+				t.Errorf("%v read back from a damaged spill", m)
+			}
+			continue
+		}
+		for col, c := range held[m] {
+			if !bytes.Equal(d.t.cols[col], c) {
+				t.Errorf("%v: column %d read back changed", m, col)
+			}
+		}
+		if (d.t.final == nil) != (m == mats[0]) {
+			t.Errorf("%v: read back as solved in the run: %v", m, d.t.final == nil)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(spills, "*")); len(left) != 0 {
+		t.Errorf("spills left: %v", left)
+	}
+	if got := outcomes(); !slices.Equal(got, want) {
+		t.Error("lookups differ once read back")
+	}
+	restore()
+	st.shrink(-1, func(index.Material) bool { return false }, spills)
 	if err := st.put(mats[0], read(mats[0])); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +129,7 @@ func TestStoreShrink(t *testing.T) {
 	if st.used == 0 {
 		t.Error("no table held in memory once the limit is restored")
 	}
-	if dropped, _ := st.shrink(0, func(m index.Material) bool { return m == mats[0] }); len(dropped) != 0 || !st.get(mats[0]).cols.Has(table.ValueColumn) {
+	if dropped, _ := st.shrink(0, func(m index.Material) bool { return m == mats[0] }, spills); len(dropped) != 0 || !st.get(mats[0]).cols.Has(table.ValueColumn) {
 		t.Errorf("a table kept by name was dropped")
 	}
 }
