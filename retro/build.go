@@ -130,8 +130,9 @@ func (b *groupBuild) run(ctx context.Context) error {
 	// above (a kings-only group is one unit) takes the store's share too,
 	// as much as it goes over, but for the tables the group reads, directly
 	// or to resolve the capture positions of a table read from its file,
-	// whose lookups from files would be slower: the tables the store drops
-	// from memory are read from their files meanwhile.
+	// whose lookups from files would be slower: the store spills the
+	// others to the group's folder and reads them back once the group's
+	// tables are written.
 	var dropped []spill
 	restore := func() {}
 	over := b.solverNeed() - b.o.solverShare()
