@@ -217,9 +217,12 @@ func (s *store) readBack(dropped []spill) {
 		if sp.path == "" {
 			continue
 		}
-		var n int64
+		var n int64 // what sp.t.bytes() will be
 		for _, l := range sp.lens {
 			n += int64(l)
+		}
+		if sp.settled {
+			n += (sp.t.x.Size() + 63) / 64 * 8
 		}
 		if s.fits(n) {
 			if cols, ok := sp.read(); ok {
