@@ -217,18 +217,19 @@ func (s *store) readBack(dropped []spill) {
 		if sp.path == "" {
 			continue
 		}
-		var n int64 // what sp.t.bytes() will be
+		var words int64 // of the resolution bitmap, if settled
+		if sp.settled {
+			words = (sp.t.x.Size() + 63) / 64
+		}
+		n := words * 8 // what sp.t.bytes() will be
 		for _, l := range sp.lens {
 			n += int64(l)
-		}
-		if sp.settled {
-			n += (sp.t.x.Size() + 63) / 64 * 8
 		}
 		if s.fits(n) {
 			if cols, ok := sp.read(); ok {
 				sp.t.cols = cols
 				if sp.settled {
-					sp.t.final = make([]uint64, (sp.t.x.Size()+63)/64)
+					sp.t.final = make([]uint64, words)
 				}
 				s.used += sp.t.bytes()
 			}
