@@ -3,52 +3,76 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // golden holds every table up to 3 pieces (../testdata/README.md).
-var golden = filepath.Join("..", "testdata", "golden")
+var golden = tabletest.Golden
+
+func TestMain(m *testing.M) {
+	defer func() {
+		if built.dir != "" {
+			os.RemoveAll(built.dir)
+		}
+	}()
+	tabletest.Main(m)
+}
+
+// built is the C example, built once per test binary.
+var built struct {
+	once           sync.Once
+	dir, path, err string
+}
 
 // buildExample builds libdtb.so and the C example against it, with $CC
-// (default cc), into a temporary directory, and returns the example's
-// path.
+// (default cc), into a temporary directory, once, and returns the
+// example's path.
 func buildExample(tb testing.TB) string {
 	tb.Helper()
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		tb.Fatalf("no C compiler (%v): install one (gcc) or set $CC; the C library cannot be tested without it", err)
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		tb.Fatalf("no go command: %v", err)
-	}
-	dir := tb.TempDir()
-	example := filepath.Join(dir, "dtbprobe")
-	for _, args := range [][]string{
-		{goTool, "build", "-buildmode=c-shared", "-o", filepath.Join(dir, "libdtb.so"), "."},
-		{cc, "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", filepath.Join("..", "examples", "c", "dtbprobe.c"),
-			"-L" + dir, "-ldtb", "-Wl,-rpath," + dir, "-o", example},
-	} {
-		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
-			tb.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	built.once.Do(func() {
+		cc := cmp.Or(os.Getenv("CC"), "cc")
+		if _, err := exec.LookPath(cc); err != nil {
+			built.err = fmt.Sprintf("no C compiler (%v): install one (gcc) or set $CC; the C library cannot be tested without it", err)
+			return
 		}
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			built.err = fmt.Sprintf("no go command: %v", err)
+			return
+		}
+		if built.dir, err = os.MkdirTemp("", "dtb-capi-test"); err != nil {
+			built.err = err.Error()
+			return
+		}
+		built.path = filepath.Join(built.dir, "dtbprobe")
+		for _, args := range [][]string{
+			{goTool, "build", "-buildmode=c-shared", "-o", filepath.Join(built.dir, "libdtb.so"), "."},
+			{cc, "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", filepath.Join("..", "examples", "c", "dtbprobe.c"),
+				"-L" + built.dir, "-ldtb", "-Wl,-rpath," + built.dir, "-o", built.path},
+		} {
+			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+				built.err = fmt.Sprintf("%s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+	})
+	if built.err != "" {
+		tb.Fatal(built.err)
 	}
-	return example
+	return built.path
 }
 
 // line returns the stdin line of the C example for p with the clocks c.
@@ -169,19 +193,15 @@ func TestC(t *testing.T) {
 	check(t, example, golden, &in, expected)
 }
 
-// TestCRule2 builds KMvKK and the tables it needs (KKvKK among them) with
-// the rule-2 distance, and compares the C example's answers with the Go
+// TestCRule2 compares, on KMvKK and the tables it needs (KKvKK among
+// them) with the rule-2 distance, the C example's answers with the Go
 // probe's on positions of KKvKK and KMvKK under rule-2 counts from fresh
 // (-1 and 0) to complete (50 and beyond), the root moves carrying the
 // count over each move. Some of the positions must be won or lost with a
 // fresh count and drawn with the count they are given.
 func TestCRule2(t *testing.T) {
 	example := buildExample(t)
-	dir := t.TempDir()
-	only := index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}
-	if err := retro.Generate(context.Background(), retro.Options{Pieces: 4, Only: &only, Dir: dir, DTW: true}); err != nil {
-		t.Fatal(err)
-	}
+	dir := tabletest.Rule2.Dir(t)
 	tables, err := probe.Open(dir, probe.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,55 +2,24 @@ package claim_test
 
 import (
 	"context"
-	"os"
 	"reflect"
-	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/claim"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// The tests answer queries from tables of up to 4 pieces with the dtw
-// and mtc columns, built by the generator once per test binary; the package under
-// test does not use it.
-var tables struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// The tests answer queries from the tables up to 4 pieces with the dtw
+// and mtc columns (tabletest.Four), built by the generator once per test
+// binary; the package under test does not use it.
 
-// buildTables returns the directory of the tables, building them on the
-// first call.
-func buildTables() (string, error) {
-	tables.once.Do(func() {
-		if tables.dir, tables.err = os.MkdirTemp("", "dtb-claim-test"); tables.err == nil {
-			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 4, Dir: tables.dir, DTW: true, MTC: true})
-		}
-	})
-	return tables.dir, tables.err
-}
+func tablesDir(t *testing.T) string { return tabletest.Four.Dir(t) }
 
-func tablesDir(t *testing.T) string {
-	t.Helper()
-	dir, err := buildTables()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if tables.dir != "" {
-		os.RemoveAll(tables.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { tabletest.Main(m) }
 
 // query builds a query of materials, sides to move, constraints and
 // value conditions.

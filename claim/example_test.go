@@ -6,6 +6,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/claim"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -13,7 +14,7 @@ import (
 // Example asks how the positions of a king against a king on the long
 // diagonal end, White to move.
 func Example() {
-	dir, err := buildTables() // the tables of up to 4 pieces, built by the generator
+	dir, err := tabletest.Four.Build() // the tables of up to 4 pieces, built by the generator
 	if err != nil {
 		panic(err)
 	}

@@ -2,7 +2,6 @@ package claim_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -22,10 +22,7 @@ import (
 // The manifest is rewritten to match.
 func rewriteTable(t *testing.T, material string, edit func(h *codec.Header, cols *table.Columns)) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(tablesDir(t))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tabletest.Copy(t, tablesDir(t))
 	m, err := index.ParseMaterial(material)
 	if err != nil {
 		t.Fatal(err)

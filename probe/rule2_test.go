@@ -1,31 +1,21 @@
 package probe_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// rule2 holds tables with rule-2 distances: KMvKK and what it needs
-// (KKvKK, KKvKM and the 3-piece tables), with the dtw and mtc columns.
-var rule2 = tabletest.Tables{Options: retro.Options{
-	Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true,
-}}
+func TestMain(m *testing.M) { tabletest.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	rule2.Remove()
-	os.Exit(code)
-}
-
-// rule2Dir returns the directory of the rule-2 tables.
-func rule2Dir(tb testing.TB) string { return rule2.Dir(tb) }
+// rule2Dir returns the directory of tables with rule-2 distances: KMvKK
+// and what it needs (KKvKK, KKvKM and the 3-piece tables).
+func rule2Dir(tb testing.TB) string { return tabletest.Rule2.Dir(tb) }
 
 func open(tb testing.TB, dir string) *probe.Tables {
 	tb.Helper()
@@ -51,7 +41,7 @@ func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) table.Entry 
 var rule2Materials = []string{"KKvKK", "KMvKK", "KKvKM"}
 
 // eachPosition calls f with every stride-th position of m, both sides to
-// move.
+// move (testenv.Stride).
 func eachPosition(m index.Material, stride int64, f func(p draughts.Position)) {
 	x := index.New(m)
 	for i := int64(0); i < x.Size(); i += stride {
@@ -79,7 +69,7 @@ func TestRule2Value(t *testing.T) {
 			t.Fatalf("TracksRule2(%s) = %v, %v; want true", m, ok, err)
 		}
 		n := 0
-		eachPosition(m, 5, func(p draughts.Position) {
+		eachPosition(m, testenv.Stride(5, 23), func(p draughts.Position) {
 			r, err := tables.ProbeWith(p, probe.Clocks{Class: 0}) // a class clock at 0 is ignored
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +132,7 @@ func TestRule2RootMoves(t *testing.T) {
 	tables := open(t, rule2Dir(t))
 	for _, name := range rule2Materials {
 		m, _ := index.ParseMaterial(name)
-		eachPosition(m, 53, func(p draughts.Position) {
+		eachPosition(m, testenv.Stride(53, 257), func(p draughts.Position) {
 			e := mustProbe(t, tables, p)
 			counts := []int{0, 1, 25, 49, 50}
 			if e.Distance >= 0 {
@@ -196,10 +186,7 @@ func TestRule2RootMoves(t *testing.T) {
 // ignore the rule-2 count, even a complete one, in Value, ProbeWith and
 // RootMoves.
 func TestRule2OldFile(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(rule2Dir(t))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tabletest.Copy(t, rule2Dir(t))
 	m, _ := index.ParseMaterial("KKvKK")
 	tabletest.FirstVersion(t, dir, m)
 	old, cur := open(t, dir), open(t, rule2Dir(t))
@@ -214,7 +201,7 @@ func TestRule2OldFile(t *testing.T) {
 		t.Fatalf("TracksRule2(%s) = %v, %v; want true", kmkk, ok, err)
 	}
 	cut := 0 // positions a running count draws in the new file
-	eachPosition(m, 7, func(p draughts.Position) {
+	eachPosition(m, testenv.Stride(7, 29), func(p draughts.Position) {
 		e, want := mustProbe(t, old, p), mustProbe(t, cur, p)
 		if e.Distance != -1 || e.Rules != want.Rules || e.Theory != want.Theory || e.DTW != want.DTW || e.MTC != want.MTC {
 			t.Fatalf("%s: old file %+v, new file %+v", p.FEN(), e, want)

@@ -7,61 +7,28 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
 )
 
-// The tests build their tables with the generator; the package under
-// test does not use it.
+// The tests build their tables with the generator (tabletest); the
+// package under test does not use it.
 
-// built builds the tables up to n pieces with the dtw column in a
-// temporary directory, once per test binary.
-type built struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// three is every table up to 3 pieces with the dtw and mtc columns.
+var three = &tabletest.Tables{Options: retro.Options{Pieces: 3, DTW: true, MTC: true}}
 
-var tables3, tables4 built
-
-func (b *built) get(t *testing.T, pieces int) string {
-	t.Helper()
-	b.once.Do(func() {
-		if b.dir, b.err = os.MkdirTemp("", "dtb-verify-test"); b.err == nil {
-			b.err = retro.Generate(context.Background(), retro.Options{Pieces: pieces, Dir: b.dir, DTW: true, MTC: true})
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, b := range []*built{&tables3, &tables4} {
-		if b.dir != "" {
-			os.RemoveAll(b.dir)
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { tabletest.Main(m) }
 
 // copyTables copies the 3-piece tables to a new directory.
-func copyTables(t *testing.T) string {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(tables3.get(t, 3))); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func copyTables(t *testing.T) string { return tabletest.Copy(t, three.Dir(t)) }
 
 // run verifies dir and returns the reports by file name.
 func run(t *testing.T, dir string, o verify.Options) map[string]verify.Report {
@@ -77,15 +44,21 @@ func run(t *testing.T, dir string, o verify.Options) map[string]verify.Report {
 	return byFile
 }
 
-// TestFreshTables verifies every table up to 4 pieces as built.
+// TestFreshTables verifies the tables as built: those of KMvKK (the
+// tables it needs, rule 2 among them), every table up to 4 pieces under
+// DTB_LONG=1.
 func TestFreshTables(t *testing.T) {
-	dir := tables4.get(t, 4)
-	reports, err := verify.Verify(context.Background(), dir, verify.Options{})
+	set := tabletest.Rule2
+	if testenv.Long() {
+		set = tabletest.Four
+	}
+	reports, err := verify.Verify(context.Background(), set.Dir(t), verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reports) != len(index.Materials(4)) {
-		t.Errorf("%d reports, want one per material: %d", len(reports), len(index.Materials(4)))
+	files, _ := filepath.Glob(filepath.Join(set.Dir(t), "*.dtb"))
+	if want := len(files); len(reports) != want || want < 12 {
+		t.Errorf("%d reports, want one per material: %d", len(reports), want)
 	}
 	for _, r := range reports {
 		if !r.OK() || r.Checked == 0 || r.Checked > r.Positions {
@@ -230,10 +203,7 @@ func TestChangedEntry(t *testing.T) {
 // position of KKvKK, where both sides have a king, and checks that it is
 // the one mismatch of KKvKK.
 func TestChangedRule2Distance(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(tables4.get(t, 4))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
 	x := index.New(index.Material{WhiteKings: 2, BlackKings: 2})
 	var p draughts.Position
 	var stored int

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dtb-draughts/dtb/internal/testenv"
 )
 
 // binary is the dtb command built once, for the tests that run it as a
@@ -81,31 +83,33 @@ func writePlan(t *testing.T, work string, n int, format, name string) string {
 	return tables
 }
 
-// needTool fails the test if name is not on the PATH, saying what to
-// install.
-func needTool(t *testing.T, name, pkg string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Fatalf("%s not found on the PATH: install %s (apt-get install %s)", name, pkg, pkg)
+// schedulerPieces is the size of the builds that make and ninja run: 3
+// pieces, 4 (every kind of unit dependency) under DTB_LONG=1.
+func schedulerPieces() int {
+	if testenv.Long() {
+		return 4
 	}
+	return 3
 }
 
 func TestPlanMake(t *testing.T) {
-	needTool(t, "make", "make")
+	gmake := testenv.Tool(t, "make", "make")
 	work := t.TempDir()
-	tables := writePlan(t, work, 4, "make", "Makefile")
-	runTool(t, work, "make", "-f", "Makefile", "-j2")
-	checkSame(t, "make -j2", tables, reference(t, 4))
-	runTool(t, work, "make", "-q", "-f", "Makefile") // everything up to date
+	n := schedulerPieces()
+	tables := writePlan(t, work, n, "make", "Makefile")
+	runTool(t, work, gmake, "-f", "Makefile", "-j2")
+	checkSame(t, "make -j2", tables, reference(t, n))
+	runTool(t, work, gmake, "-q", "-f", "Makefile") // everything up to date
 }
 
 func TestPlanNinja(t *testing.T) {
-	needTool(t, "ninja", "ninja-build")
+	ninja := testenv.Tool(t, "ninja", "ninja-build")
 	work := t.TempDir()
-	tables := writePlan(t, work, 4, "ninja", "build.ninja")
-	runTool(t, work, "ninja", "-j2")
-	checkSame(t, "ninja -j2", tables, reference(t, 4))
-	if out := runTool(t, work, "ninja", "-n"); !strings.Contains(out, "no work to do") {
+	n := schedulerPieces()
+	tables := writePlan(t, work, n, "ninja", "build.ninja")
+	runTool(t, work, ninja, "-j2")
+	checkSame(t, "ninja -j2", tables, reference(t, n))
+	if out := runTool(t, work, ninja, "-n"); !strings.Contains(out, "no work to do") {
 		t.Errorf("ninja after the build: %s", out)
 	}
 }

@@ -8,17 +8,11 @@ import (
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
-	"github.com/dtb-draughts/dtb/retro"
 )
 
-// rule2Tables are KMvKK and the tables it needs (KKvKK and KKvKM among
-// them), with the dtw and mtc columns.
-var rule2Tables = tabletest.Tables{Options: retro.Options{
-	Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true,
-}}
-
-// rule2Dir returns the directory of rule2Tables.
-func rule2Dir(t *testing.T) string { return rule2Tables.Dir(t) }
+// rule2Dir returns the directory of KMvKK and the tables it needs (KKvKK
+// and KKvKM among them), with the dtw and mtc columns.
+func rule2Dir(t *testing.T) string { return tabletest.Rule2.Dir(t) }
 
 // TestProbeRule2 checks --rule2: a KKvKM win at rule-2 distance 9 holds
 // with 41 plies on the count and is drawn with 42, in words and in JSON

@@ -1,61 +1,31 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 )
 
-// tables are the tables up to 3 pieces, with dtw, built on first use.
-var tables struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
 func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, dir := range []string{tables.dir, binary.dir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
-	}
-	rule2Tables.Remove()
-	os.Exit(code)
+	defer os.RemoveAll(binary.dir)
+	tabletest.Main(m)
 }
 
-// tablesDir returns the directory of tables.
-func tablesDir(t *testing.T) string {
-	t.Helper()
-	tables.once.Do(func() {
-		tables.dir, tables.err = os.MkdirTemp("", "dtb-test")
-		if tables.err == nil {
-			tables.err = retro.Generate(context.Background(), retro.Options{Pieces: 3, Dir: tables.dir, DTW: true})
-		}
-	})
-	if tables.err != nil {
-		t.Fatal(tables.err)
-	}
-	return tables.dir
-}
+// tablesDir returns a copy of the golden tables, up to 3 pieces with dtw.
+func tablesDir(t *testing.T) string { return tabletest.Copy(t, tabletest.Golden) }
 
 // copyTables copies the tables to a new directory and applies damage to
 // each file named in it, a function changing its bytes.
 func copyTables(t *testing.T, damage map[string]func(b []byte)) string {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(tablesDir(t))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tablesDir(t)
 	for name, f := range damage {
 		path := filepath.Join(dir, name)
 		b, err := os.ReadFile(path)

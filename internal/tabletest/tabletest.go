@@ -1,10 +1,14 @@
-// Package tabletest helps tests of the packages that read table
-// directories: it makes the files they must cope with.
+// Package tabletest gives the tests of the packages that read table
+// directories the tables they need, each set built once per test binary,
+// and makes the files they must cope with.
 //
-//	var kmvkk = tabletest.Tables{Options: retro.Options{Pieces: 4, Only: &m, MTC: true}}
-//	dir := kmvkk.Dir(t)                // built on first use, shared by the tests
-//	tabletest.FirstVersion(t, dir, m)  // the table of m as written before rule 2
-//	kmvkk.Remove()                     // in TestMain, after the tests
+//	func TestMain(m *testing.M) { tabletest.Main(m) } // removes the sets built
+//	dir := tabletest.Four.Dir(t)                      // up to 4 pieces, built on first use
+//	dir := tabletest.Golden                           // up to 3 pieces, in testdata
+//	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
+//
+// A set costs its build once per test binary: Four about 40 CPU-seconds,
+// Rule2 about 5. Use the smallest that answers the test.
 package tabletest
 
 import (
@@ -21,6 +25,35 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
+// The sets the tests share.
+var (
+	// Four is every table up to 4 pieces with the dtw and mtc columns.
+	Four = &Tables{Options: retro.Options{Pieces: 4, DTW: true, MTC: true}}
+	// Rule2 is KMvKK and the tables it needs (KKvKK among them), with
+	// the dtw and mtc columns: the smallest set where rule 2 runs and
+	// where a man move leads into a table of the same size.
+	Rule2 = &Tables{Options: retro.Options{Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true}}
+)
+
+// Golden is the directory of the golden tables, every table up to 3
+// pieces with the dtw column (testdata/README.md), from the directory of
+// any package of the module.
+var Golden = filepath.Join(root(), "testdata", "golden")
+
+// root returns the module's root directory: the nearest directory above
+// the working directory (a test's package) that holds go.mod.
+func root() string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
 // Tables are tables that a test binary builds once, on first use, in a
 // temporary directory, with Options (its Dir is ignored).
 type Tables struct {
@@ -30,28 +63,59 @@ type Tables struct {
 	err     error
 }
 
-// Dir returns the directory of the tables, building them on first use;
-// a failed build fails tb.
-func (t *Tables) Dir(tb testing.TB) string {
-	tb.Helper()
-	t.once.Do(func() {
-		if t.dir, t.err = os.MkdirTemp("", "dtb-test-tables"); t.err == nil {
-			o := t.Options
-			o.Dir = t.dir
-			t.err = retro.Generate(context.Background(), o)
-		}
-	})
-	if t.err != nil {
-		tb.Fatal(t.err)
-	}
-	return t.dir
+// built are the sets built by this test binary, for Main to remove.
+var built struct {
+	sync.Mutex
+	dirs []string
 }
 
-// Remove removes the tables' directory, if they were built.
-func (t *Tables) Remove() {
-	if t.dir != "" {
-		os.RemoveAll(t.dir)
+// Dir returns the directory of the tables, building them on first use;
+// a failed build fails tb. The tests must not change the directory: a
+// test that damages a table copies the set first (Copy).
+func (t *Tables) Dir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := t.Build()
+	if err != nil {
+		tb.Fatal(err)
 	}
+	return dir
+}
+
+// Build is Dir for an example, which has no testing.TB.
+func (t *Tables) Build() (string, error) {
+	t.once.Do(func() {
+		if t.dir, t.err = os.MkdirTemp("", "dtb-test-tables"); t.err != nil {
+			return
+		}
+		built.Lock()
+		built.dirs = append(built.dirs, t.dir)
+		built.Unlock()
+		o := t.Options
+		o.Dir = t.dir
+		t.err = retro.Generate(context.Background(), o)
+	})
+	return t.dir, t.err
+}
+
+// Copy returns a copy of the directory dir in a temporary directory of tb.
+func Copy(tb testing.TB, dir string) string {
+	tb.Helper()
+	c := tb.TempDir()
+	if err := os.CopyFS(c, os.DirFS(dir)); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// Main runs the tests, removes the sets they built and exits.
+func Main(m *testing.M) {
+	code := m.Run()
+	built.Lock()
+	for _, d := range built.dirs {
+		os.RemoveAll(d)
+	}
+	built.Unlock()
+	os.Exit(code)
 }
 
 // FirstVersion rewrites the table of m in dir as the first version wrote it,
