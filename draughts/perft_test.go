@@ -3,9 +3,10 @@ package draughts
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"testing"
+
+	"github.com/dtb-draughts/dtb/internal/testenv"
 )
 
 // perftRow is one row of the published perft table.
@@ -28,19 +29,14 @@ func readPerft(t testing.TB) []perftRow {
 	return rows
 }
 
-// deepPerftEnv names the environment variable that turns on the perft rows
-// of more than 100 million nodes (a few minutes on two cores).
-const deepPerftEnv = "DTB_PERFT_DEEP"
+// TestPerft checks every published row of up to 10 million nodes.
+func TestPerft(t *testing.T) { testPerft(t, 0, 10_000_000) }
 
-// TestPerft checks every published row of up to 100 million nodes.
-func TestPerft(t *testing.T) { testPerft(t, 0, 100_000_000) }
-
-// TestPerftDeep checks the remaining rows when DTB_PERFT_DEEP=1.
+// TestPerftDeep checks the remaining rows (minutes on two cores) under
+// DTB_LONG=1.
 func TestPerftDeep(t *testing.T) {
-	if os.Getenv(deepPerftEnv) != "1" {
-		t.Skipf("set %s=1 to count the rows of more than 100 million nodes", deepPerftEnv)
-	}
-	testPerft(t, 100_000_001, math.MaxUint64)
+	testenv.SkipUnlessLong(t, "perft rows of more than 10 million nodes")
+	testPerft(t, 10_000_001, math.MaxUint64)
 }
 
 func testPerft(t *testing.T, lo, hi uint64) {

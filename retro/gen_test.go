@@ -12,6 +12,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -107,9 +108,9 @@ func expected(st *store, p *draughts.Position, dtw, mtc bool) table.Entry {
 	return e
 }
 
-// checkTables checks every position of every table of mats, reports the
-// first mismatches with t.Logf and returns their number.
-func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool) int {
+// checkTables checks every stride-th position of every table of mats,
+// reports the first mismatches with t.Logf and returns their number.
+func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool, stride int64) int {
 	var eg errgroup.Group
 	eg.SetLimit(2)
 	var mu sync.Mutex
@@ -118,7 +119,7 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool) 
 		x := index.New(m)
 		for lo := int64(0); lo < x.Size(); lo += 1 << 16 {
 			eg.Go(func() error {
-				for i := lo; i < min(lo+1<<16, x.Size()); i++ {
+				for i := lo; i < min(lo+1<<16, x.Size()); i += stride {
 					p := table.Position(x.Unrank(i))
 					got, want := stored(st, &p), expected(st, &p, dtw, mtc)
 					if !dtw {
@@ -163,16 +164,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestTablesAgainstSuccessors checks every position of every table up to 4
-// pieces, theoretical values with their distances, rules values with
-// their distances (class A, class B, rule 2) and the mtc.
+// TestTablesAgainstSuccessors checks every table up to 4 pieces,
+// theoretical values with their distances, rules values with their
+// distances (class A, class B, rule 2) and the mtc: every position under
+// DTB_LONG=1, a sample of them (testenv.Stride) otherwise.
 func TestTablesAgainstSuccessors(t *testing.T) {
 	dir, err := generated()
 	if err != nil {
 		t.Fatal(err)
 	}
 	mats := index.Materials(4)
-	if bad := checkTables(t, loadAll(t, dir, mats, table.Extra{DTW: true, MTC: true}), mats, true, true); bad > 0 {
+	if bad := checkTables(t, loadAll(t, dir, mats, table.Extra{DTW: true, MTC: true}), mats, true, true, testenv.Stride(1, 13)); bad > 0 {
 		t.Errorf("%d positions disagree with their successors", bad)
 	}
 }
@@ -190,7 +192,7 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 	s := st.get(kk)
 	i := s.x.Rank(table.Placement(&p))
 	s.cols.Set(i, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1})
-	if bad := checkTables(t, st, mats, true, false); bad == 0 {
+	if bad := checkTables(t, st, mats, true, false, 1); bad == 0 {
 		t.Error("a flipped value went unnoticed")
 	}
 }
@@ -216,6 +218,7 @@ func TestClassBudgets(t *testing.T) {
 // count runs on over quiet king moves and restarts after a capture or a
 // man move.
 func TestRule2Budgets(t *testing.T) {
+	testenv.SkipUnlessLong(t, "recomputing the rule-2 distances of three 4-piece tables")
 	var mats []index.Material
 	for _, name := range []string{"KKvKK", "KMvKK", "KKvKM"} {
 		m, _ := index.ParseMaterial(name)
