@@ -8,6 +8,7 @@
 //	dtb claim --dir tables KKKvK ...    settle claims of endgame theory
 //	dtb moves FEN                       list the legal moves
 //	dtb perft --depth 9 FEN             count the move tree
+//	dtb version                         the version, commit and file formats
 //
 // Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
 // Exit status: 0 success, 1 failure, 2 bad usage or input.
@@ -68,9 +69,12 @@ func run(args []string, e *env) int {
 		printUsage(e.stderr)
 		return 2
 	}
-	if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+	switch args[0] {
+	case "help", "--help", "-h":
 		printUsage(e.stdout)
 		return 0
+	case "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	var cmd *command
 	for _, c := range commands {
@@ -111,7 +115,7 @@ func run(args []string, e *env) int {
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dtb COMMAND [flags] [arguments]\n\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun dtb COMMAND --help for the flags of a command.")
 }
