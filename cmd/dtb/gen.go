@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -37,7 +38,7 @@ func init() {
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
 			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
-			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB (default: half of the physical memory)")
+			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
 			keepWork := fs.Bool("keep-work", false, "keep the finished units in DIR/work after the tables are written")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
@@ -48,7 +49,7 @@ func init() {
 				}
 				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, MTC: *mtc, KeepWork: *keepWork}
 				var err error
-				if o.Mem, err = memBudget(*mem); err != nil {
+				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}
 				}
 				// The solved tables stay in memory while others need them:
@@ -142,17 +143,20 @@ func setTables(o *retro.Options, pieces int, only string) error {
 	return nil
 }
 
+// memFloor is the smallest --mem taken, unless env.uncheckedMem.
+const memFloor = 64 << 20
+
 // memBudget parses a --mem value: a number of bytes with an optional unit
-// (KiB, MiB, GiB, TiB or K, M, G, T, all powers of 1024). The empty
-// string means half of the physical memory.
-func memBudget(s string) (int64, error) {
+// (KiB, MiB, GiB, TiB or K, M, G, T, all powers of 1024), at least
+// memFloor. The empty string means half of the physical memory.
+func (e *env) memBudget(s string) (int64, error) {
 	if s == "" {
 		return physicalMemory() / 2, nil
 	}
 	num := strings.TrimRight(s, "KMGTiBb")
 	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("--mem %q: want a size such as 512MiB or 8GiB", s)
+	if err != nil || !(n > 0) || math.IsInf(n, 0) {
+		return 0, fmt.Errorf("--mem %s: want a size such as 512MiB or 8GiB", s)
 	}
 	switch strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i") {
 	case "":
@@ -165,7 +169,15 @@ func memBudget(s string) (int64, error) {
 	case "T":
 		n *= 1 << 40
 	default:
-		return 0, fmt.Errorf("--mem %q: unknown unit", s)
+		return 0, fmt.Errorf("--mem %s: unknown unit", s)
+	}
+	switch {
+	case n >= 1<<63:
+		return 0, fmt.Errorf("--mem %s: more than 8 EiB", s)
+	case n < 1:
+		return 0, fmt.Errorf("--mem %s: less than a byte", s)
+	case n < memFloor && !e.uncheckedMem:
+		return 0, fmt.Errorf("--mem %s: below the floor of %s", s, formatBytes(memFloor))
 	}
 	return int64(n), nil
 }

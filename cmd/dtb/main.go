@@ -12,6 +12,9 @@
 //
 // Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
 // Exit status: 0 success, 1 failure, 2 bad usage or input.
+//
+// DTB_MEM_UNCHECKED=1 is a testing knob: gen and plan then take any
+// --mem, however small, and split every group into its smallest units.
 package main
 
 import (
@@ -38,6 +41,10 @@ type command struct {
 type env struct {
 	stdout, stderr io.Writer
 	progress       bool // stderr is a terminal: show progress bars
+	// uncheckedMem takes any --mem, below the floor or below what a unit
+	// needs (DTB_MEM_UNCHECKED=1): a testing knob to split every group
+	// into its smallest units, which then go over the budget.
+	uncheckedMem bool
 }
 
 var commands []*command
@@ -56,7 +63,8 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr)}))
+	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
+		uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
 }
 
 // errReported is returned by a command that has already said on stderr

@@ -37,7 +37,7 @@ func init() {
 				}
 				o := retro.Options{DTW: *dtw, MTC: *mtc}
 				var err error
-				if o.Mem, err = memBudget(*mem); err != nil {
+				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}
 				}
 				if err := setTables(&o, *pieces, *only); err != nil {
