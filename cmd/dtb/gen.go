@@ -73,12 +73,12 @@ func init() {
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
 				}
-				est, err := retro.EstimateOf(o)
+				est, err := e.estimate(o, budgetName(*mem, o.Mem))
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				if est.Time > bigTime || est.Memory > bigMemory {
-					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 and 6 pieces)\n",
+					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from rates measured on 5 and 6 pieces; the speed-up with threads is not measured)\n",
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
 				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
@@ -141,6 +141,32 @@ func setTables(o *retro.Options, pieces int, only string) error {
 	}
 	o.Only = &m
 	return nil
+}
+
+// estimate returns the estimate of the build o, or a usage error if a
+// group does not fit in the budget o.Mem, which the error calls budget,
+// even in its smallest units.
+func (e *env) estimate(o retro.Options, budget string) (retro.Estimate, error) {
+	est, err := retro.EstimateOf(o)
+	switch {
+	case err != nil:
+		return est, usageError{err}
+	case est.Least <= o.Mem || e.uncheckedMem:
+		return est, nil
+	}
+	why := "its smallest unit: one placement of the men with every placement of the kings"
+	if est.Largest.Men() == 0 {
+		why = "one unit: a group of kings only cannot be split"
+	}
+	return est, badInput("%s: %s needs about %s (%s)", budget, retro.UnitID(est.Largest), formatBytes(est.Least), why)
+}
+
+// budgetName names the budget n from --mem mem in an error.
+func budgetName(mem string, n int64) string {
+	if mem == "" {
+		return "the memory budget, half of the physical memory (" + formatBytes(n) + ")"
+	}
+	return "--mem " + mem
 }
 
 // memFloor is the smallest --mem taken, unless env.uncheckedMem.
