@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -62,7 +64,10 @@ func init() {
 						return badInput("--unit and --manifest exclude each other, --pieces and --only")
 					}
 					if *manifest {
-						return retro.WriteManifest(*out)
+						if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
+							return fmt.Errorf("tables directory %s does not exist (build it with dtb gen --out %s)", *out, *out)
+						}
+						return firstCause(retro.WriteManifest(*out))
 					}
 					if _, err := retro.ParseUnit(*unit); err != nil {
 						return usageError{err}
@@ -111,7 +116,7 @@ func genReport(e *env, bar *progressBar) func(retro.Report) {
 }
 
 // interruptible runs f with a context cancelled by SIGINT or SIGTERM, and
-// says how to resume if it is.
+// says how to resume if it is, or returns the first cause of its failure.
 func interruptible(f func(ctx context.Context) error) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -119,8 +124,32 @@ func interruptible(f func(ctx context.Context) error) error {
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
 	}
+	return firstCause(err)
+}
+
+// firstCause returns the first of the errors joined in err (a failed
+// build, then the failed manifest it leaves): the others follow from it.
+// A failed file operation is told as the file, without its temporary
+// suffix, and what the system said.
+func firstCause(err error) error {
+	for {
+		j, ok := err.(interface{ Unwrap() []error })
+		if !ok {
+			break
+		}
+		err = j.Unwrap()[0]
+	}
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if errors.As(err, &pe) && errors.As(pe.Err, &errno) {
+		return fmt.Errorf("%s: %v", tempSuffix.ReplaceAllString(pe.Path, ""), errno)
+	}
 	return err
 }
+
+// tempSuffix is the suffix of a temporary file next to the file it
+// becomes.
+var tempSuffix = regexp.MustCompile(`\.[0-9]+\.tmp$`)
 
 // setTables sets the tables o builds from the flags --pieces and --only,
 // or returns a usage error.

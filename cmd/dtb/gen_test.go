@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/internal/fault"
 )
 
 func TestGenResumes(t *testing.T) {
@@ -119,5 +122,29 @@ func TestMemBudget(t *testing.T) {
 		if _, errOut, code := dtb("gen", "--mem", mem, "--out", t.TempDir()); code != 2 || !strings.HasPrefix(errOut, "dtb gen: --mem "+mem+": ") || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("gen --mem %s: status %d, stderr %q", mem, code, errOut)
 		}
+	}
+}
+
+// TestGenOneError checks that a build whose table and manifest writes
+// both fail says one thing, the first, on one line, and that the
+// manifest of a missing directory says that the directory is missing.
+func TestGenOneError(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tables")
+	remove := fault.Inject(fault.Kill, 0) // every write fails, the manifest's too
+	_, errOut, code := dtb("gen", "--pieces", "2", "--out", dir)
+	remove()
+	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "KvK") || strings.Contains(errOut, codec.ManifestName) {
+		t.Errorf("gen with failing writes: status %d, stderr %q; want one line about KvK", code, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	_, errOut, code = dtb("gen", "--pieces", "2", "--out", filepath.Join(file, "tables"))
+	if want := "dtb gen: " + file + ": not a directory\n"; code != 1 || errOut != want {
+		t.Errorf("gen under a file: status %d, stderr %q, want %q", code, errOut, want)
+	}
+	missing := filepath.Join(t.TempDir(), "none")
+	_, errOut, code = dtb("gen", "--manifest", "--out", missing)
+	if want := "dtb gen: tables directory " + missing + " does not exist (build it with dtb gen --out " + missing + ")\n"; code != 1 || errOut != want {
+		t.Errorf("gen --manifest into a missing directory: status %d, stderr %q, want %q", code, errOut, want)
 	}
 }
