@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // A build estimated to take more time or memory than this gets a warning.
@@ -72,8 +74,9 @@ func init() {
 					if _, err := retro.ParseUnit(*unit); err != nil {
 						return usageError{err}
 					}
-					o.Done = genReport(e, newProgressBar(e))
-					return interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) })
+					sum := genSummary{start: time.Now()}
+					o.Done = genReport(e, newProgressBar(e), &sum, *out)
+					return sum.end(e, interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) }))
 				}
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
@@ -91,20 +94,27 @@ func init() {
 				o.Progress = func(p retro.Progress) {
 					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
 				}
-				o.Done = genReport(e, bar)
+				sum := genSummary{start: time.Now()}
+				o.Done = genReport(e, bar, &sum, *out)
 				err = interruptible(func(ctx context.Context) error { return retro.Generate(ctx, o) })
 				bar.clear()
-				return err
+				return sum.end(e, err)
 			}
 		},
 	})
 }
 
-// genReport returns the Done function of gen: one line per table.
-func genReport(e *env, bar *progressBar) func(retro.Report) {
+// genReport returns the Done function of gen: one line per table, added
+// up in sum; the tables are written to dir.
+func genReport(e *env, bar *progressBar, sum *genSummary, dir string) func(retro.Report) {
 	return func(r retro.Report) {
 		bar.clear()
 		s := r.Stats
+		sum.tables++
+		sum.positions += s.Positions
+		if st, err := os.Stat(filepath.Join(dir, table.FileName(r.Material))); r.Built && err == nil {
+			sum.written += st.Size()
+		}
 		how := "built"
 		if !r.Built {
 			how = "kept"
@@ -113,6 +123,27 @@ func genReport(e *env, bar *progressBar) func(retro.Report) {
 			r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
 			s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
 	}
+}
+
+// genSummary adds up the tables of a gen for its closing line.
+type genSummary struct {
+	start     time.Time
+	tables    int
+	positions int64
+	written   int64 // bytes of the table files written
+}
+
+// end prints the closing line of a gen that returns err: the tables,
+// positions, time, peak memory and bytes written, unless err is set.
+func (s *genSummary) end(e *env, err error) error {
+	if err != nil {
+		return err
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Fprintf(e.stderr, "dtb gen: %d tables, %s positions in %s, peak %s, %s written\n", s.tables, count(s.positions),
+		time.Since(s.start).Round(100*time.Millisecond), formatBytes(ru.Maxrss<<10), formatBytes(s.written))
+	return nil
 }
 
 // interruptible runs f with a context cancelled by SIGINT or SIGTERM, and
@@ -251,10 +282,13 @@ func physicalMemory() int64 {
 	return 4 << 30
 }
 
-// formatBytes writes n in GiB or MiB.
+// formatBytes writes n in GiB, MiB or KiB.
 func formatBytes(n int64) string {
-	if n >= 1<<30 {
+	switch {
+	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
 }

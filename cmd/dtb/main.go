@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -40,7 +41,11 @@ type command struct {
 // env is what a command may touch besides its arguments.
 type env struct {
 	stdout, stderr io.Writer
-	progress       bool // stderr is a terminal: show progress bars
+	command        string // the command run, set by run
+	progress       bool   // stderr is a terminal: show progress bars
+	// progressEvery is the interval of the progress lines of long work
+	// when stderr is not a terminal, 0 for none.
+	progressEvery time.Duration
 	// uncheckedMem takes any --mem, below the floor or below what a unit
 	// needs (DTB_MEM_UNCHECKED=1): a testing knob to split every group
 	// into its smallest units, which then go over the budget.
@@ -64,7 +69,7 @@ func badInput(format string, args ...any) error {
 
 func main() {
 	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
-		uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
+		progressEvery: 30 * time.Second, uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
 }
 
 // errReported is returned by a command that has already said on stderr
@@ -94,6 +99,7 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb: unknown command %q (see dtb help)\n", args[0])
 		return 2
 	}
+	e.command = cmd.name
 	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
