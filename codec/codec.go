@@ -17,9 +17,13 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Version is the file format version written by Write. Open accepts it
-// and version 1, whose blocks are never packed (see pack).
-const Version = 2
+// Version is the file format version written by Write. Open accepts the
+// versions from MinVersion to Version; version 1's blocks are never
+// packed (see pack).
+const (
+	Version    = 2
+	MinVersion = 1
+)
 
 // DefaultBlockSize is the number of positions per block used by Write when
 // Header.BlockSize is 0.
@@ -419,7 +423,7 @@ func (r *Reader) load() error {
 		return r.corrupt("bad magic %q", pre[:8])
 	}
 	r.version = binary.LittleEndian.Uint32(pre[8:])
-	if r.version != 1 && r.version != Version {
+	if r.version < MinVersion || r.version > Version {
 		return newError(ErrVersion, r.path, "", -1, nil, "format version %d, want 1 or %d", r.version, Version)
 	}
 	hl := int64(binary.LittleEndian.Uint32(pre[12:]))

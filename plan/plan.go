@@ -34,6 +34,7 @@ type Build struct {
 	Dtb     string       // the dtb binary the jobs run
 	Dir     string       // the table directory, which every job must see
 	Threads int          // threads of each job
+	Jobs    int          // jobs make and ninja run at once (-j), 0 for N in the comments
 	Mem     int64        // memory budget of each job in bytes (dtb gen --mem), 0 for dtb gen's default
 	DTW     bool         // build the tables with the dtw column
 	MTC     bool         // build the tables with the mtc column
@@ -155,8 +156,13 @@ func (b *Build) allFiles(dir string) []string {
 	return out
 }
 
-// header writes the comment that opens a Makefile or build.ninja.
-func (b *Build) header(s *strings.Builder, run string) {
+// header writes the comment that opens a Makefile or build.ninja, whose
+// tool runs as tool -f FILE -j JOBS.
+func (b *Build) header(s *strings.Builder, tool string) {
+	run := tool + " -f FILE -j N"
+	if b.Jobs > 0 {
+		run = fmt.Sprintf("%s -f FILE -j %d", tool, b.Jobs)
+	}
 	fmt.Fprintf(s, "# Written by dtb plan: %d units of tables into %s.\n", len(b.Units), b.Dir)
 	fmt.Fprintf(s, "#   %-28s every table, then the manifest\n", run)
 	fmt.Fprintf(s, "#   %-28s one unit and those it needs\n", run+" "+b.Units[len(b.Units)-1].ID)
@@ -166,7 +172,7 @@ func (b *Build) header(s *strings.Builder, run string) {
 
 // make writes a Makefile for GNU make 4.3 or later (grouped targets).
 func (b *Build) make(s *strings.Builder) {
-	b.header(s, "make -f FILE -j N")
+	b.header(s, "make")
 	fmt.Fprintf(s, "# Needs GNU make 4.3 or later (grouped targets, &:).\n\n")
 	fmt.Fprintf(s, "DTB := %s\nDIR := %s\nGEN := $(DTB) gen --out $(DIR) %s\n\n", b.Dtb, b.Dir, b.genFlags())
 	fmt.Fprintf(s, ".PHONY: manifest")
@@ -193,7 +199,7 @@ func continued(words []string) string {
 
 // ninja writes a build.ninja.
 func (b *Build) ninja(s *strings.Builder) {
-	b.header(s, "ninja -f FILE -j N")
+	b.header(s, "ninja")
 	fmt.Fprintf(s, "\n")
 	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
 	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags())

@@ -28,9 +28,16 @@ const (
 // on the 5-piece tables.
 type Estimate struct {
 	Tables    int
-	Positions int64         // of the tables to build, each counted once (White to move)
-	Memory    int64         // bytes of solver memory for the largest group (a material and its flip)
-	Time      time.Duration // with Options.Threads threads (0: every CPU)
+	Positions int64 // of the tables to build, each counted once (White to move)
+	// Memory is the bytes of solver memory for the largest group (a
+	// material and its flip), within the budget Options.Mem where its
+	// smallest units fit in it.
+	Memory int64
+	// Least is the memory that the group Largest takes in its smallest
+	// units, the most of any group: a smaller Options.Mem cannot be kept.
+	Least   int64
+	Largest index.Material
+	Time    time.Duration // with Options.Threads threads (0: every CPU)
 }
 
 // EstimateOf returns what building the tables of o takes, counting those
@@ -46,15 +53,12 @@ func EstimateOf(o Options) (Estimate, error) {
 	}
 	e := Estimate{Tables: len(mats)}
 	for _, m := range mats {
-		n := index.New(m).Size()
-		e.Positions += n
-		if m != m.Flip() {
-			n += index.New(m.Flip()).Size()
+		e.Positions += index.New(m).Size()
+		all, least := groupMemory(m)
+		e.Memory = max(e.Memory, memoryWithin(all, least, o.Mem))
+		if least > e.Least {
+			e.Least, e.Largest = least, m
 		}
-		e.Memory = max(e.Memory, n*bytesPerGroupPosition)
-	}
-	if o.Mem > 0 {
-		e.Memory = min(e.Memory, o.Mem) // the solver works in units within the budget
 	}
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
@@ -62,6 +66,29 @@ func EstimateOf(o Options) (Estimate, error) {
 	threads := float64(o.Threads)
 	e.Time = time.Duration(float64(e.Positions) / positionsPerThreadSecond / threads * float64(time.Second))
 	return e, nil
+}
+
+// groupMemory returns the solver memory of the group of m: all of it,
+// solved as one unit, and the least it takes split into its smallest
+// units, one men configuration and its flip with every placement of the
+// kings: all of it for a group of kings only, which is one unit.
+func groupMemory(m index.Material) (all, least int64) {
+	x := index.New(m)
+	n := x.Size()
+	if m != m.Flip() {
+		n += index.New(m.Flip()).Size()
+	}
+	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
+}
+
+// memoryWithin returns the memory of a group that takes all as one unit
+// and least in its smallest units, under the budget mem (0: none): the
+// solver splits it into units within the budget as far as it can.
+func memoryWithin(all, least, mem int64) int64 {
+	if mem <= 0 {
+		return all
+	}
+	return min(all, max(least, mem))
 }
 
 // checkPieces returns an error if o asks for tables of more than MaxPieces

@@ -34,8 +34,8 @@ type Unit struct {
 	// Memory estimates the unit's peak memory in bytes: the solver's
 	// bytesPerGroupPosition for each of its positions, plus the tables
 	// of its deps held while it solves (their columns and capture bits),
-	// at most the budget Options.Mem where one is set: the solver then
-	// works in parts within it.
+	// at most the budget Options.Mem where one is set and the group's
+	// smallest parts fit in it: the solver then works in parts within it.
 	Memory int64
 }
 
@@ -79,8 +79,8 @@ func Units(o Options) ([]Unit, error) {
 				}
 			}
 		}
-		if o.Mem > 0 {
-			u.Memory = min(u.Memory, o.Mem)
+		if _, least := groupMemory(m); o.Mem > 0 {
+			u.Memory = min(u.Memory, max(o.Mem, least))
 		}
 		units = append(units, u)
 	}

@@ -7,7 +7,9 @@
 // with no stray file, and the tables must answer dtb probe. With --mem,
 // the killed runs and the reruns solve each group in several units under
 // that budget, while the reference is built with dtb gen's default: the
-// kills then fall between and inside units too.
+// kills then fall between and inside units too. Any budget is taken,
+// however small (DTB_MEM_UNCHECKED=1 in dtb's environment): 1MiB splits
+// every group into its smallest units.
 //
 //	go run ./cmd/crashtest --pieces 4 --kills 20 --mem 1MiB
 //
@@ -39,7 +41,7 @@ func main() {
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed of the kill moments")
 	dtb := fs.String("dtb", "", "dtb binary to test (default: go build ./cmd/dtb)")
 	work := fs.String("work", "", "work directory, kept afterwards (default: a temporary one, removed)")
-	mem := fs.String("mem", "", "dtb gen --mem of the killed runs and the reruns (default: dtb gen's)")
+	mem := fs.String("mem", "", "dtb gen --mem of the killed runs and the reruns, however small (default: dtb gen's)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(os.Stderr, "usage: crashtest [flags]\n\n%s", fs.FlagUsages())
@@ -50,6 +52,7 @@ func main() {
 	if *pieces < 2 || *pieces > 5 || *kills < 1 || fs.NArg() != 0 {
 		fail(2, errors.New("--pieces must be in 2..5, --kills at least 1, and no arguments"))
 	}
+	os.Setenv("DTB_MEM_UNCHECKED", "1") // for the dtb runs
 	root := *work
 	if root == "" {
 		dir, err := os.MkdirTemp("", "crashtest")

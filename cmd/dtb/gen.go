@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // A build estimated to take more time or memory than this gets a warning.
@@ -37,7 +42,7 @@ func init() {
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
 			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
-			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB (default: half of the physical memory)")
+			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
 			keepWork := fs.Bool("keep-work", false, "keep the finished units in DIR/work after the tables are written")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
@@ -48,7 +53,7 @@ func init() {
 				}
 				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, MTC: *mtc, KeepWork: *keepWork}
 				var err error
-				if o.Mem, err = memBudget(*mem); err != nil {
+				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}
 				}
 				// The solved tables stay in memory while others need them:
@@ -61,23 +66,27 @@ func init() {
 						return badInput("--unit and --manifest exclude each other, --pieces and --only")
 					}
 					if *manifest {
-						return retro.WriteManifest(*out)
+						if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
+							return fmt.Errorf("tables directory %s does not exist (build it with dtb gen --out %s)", *out, *out)
+						}
+						return firstCause(retro.WriteManifest(*out))
 					}
 					if _, err := retro.ParseUnit(*unit); err != nil {
 						return usageError{err}
 					}
-					o.Done = genReport(e, newProgressBar(e))
-					return interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) })
+					sum := genSummary{start: time.Now()}
+					o.Done = genReport(e, newProgressBar(e), &sum, *out)
+					return sum.end(e, interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) }))
 				}
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
 				}
-				est, err := retro.EstimateOf(o)
+				est, err := e.estimate(o, budgetName(*mem, o.Mem))
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				if est.Time > bigTime || est.Memory > bigMemory {
-					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (rates measured on 5 and 6 pieces)\n",
+					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from rates measured on 5 and 6 pieces; the speed-up with threads is not measured)\n",
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
 				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
@@ -85,20 +94,27 @@ func init() {
 				o.Progress = func(p retro.Progress) {
 					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
 				}
-				o.Done = genReport(e, bar)
+				sum := genSummary{start: time.Now()}
+				o.Done = genReport(e, bar, &sum, *out)
 				err = interruptible(func(ctx context.Context) error { return retro.Generate(ctx, o) })
 				bar.clear()
-				return err
+				return sum.end(e, err)
 			}
 		},
 	})
 }
 
-// genReport returns the Done function of gen: one line per table.
-func genReport(e *env, bar *progressBar) func(retro.Report) {
+// genReport returns the Done function of gen: one line per table, added
+// up in sum; the tables are written to dir.
+func genReport(e *env, bar *progressBar, sum *genSummary, dir string) func(retro.Report) {
 	return func(r retro.Report) {
 		bar.clear()
 		s := r.Stats
+		sum.tables++
+		sum.positions += s.Positions
+		if st, err := os.Stat(filepath.Join(dir, table.FileName(r.Material))); r.Built && err == nil {
+			sum.written += st.Size()
+		}
 		how := "built"
 		if !r.Built {
 			how = "kept"
@@ -109,8 +125,29 @@ func genReport(e *env, bar *progressBar) func(retro.Report) {
 	}
 }
 
+// genSummary adds up the tables of a gen for its closing line.
+type genSummary struct {
+	start     time.Time
+	tables    int
+	positions int64
+	written   int64 // bytes of the table files written
+}
+
+// end prints the closing line of a gen that returns err: the tables,
+// positions, time, peak memory and bytes written, unless err is set.
+func (s *genSummary) end(e *env, err error) error {
+	if err != nil {
+		return err
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Fprintf(e.stderr, "dtb gen: %d tables, %s positions in %s, peak %s, %s written\n", s.tables, count(s.positions),
+		time.Since(s.start).Round(100*time.Millisecond), formatBytes(ru.Maxrss<<10), formatBytes(s.written))
+	return nil
+}
+
 // interruptible runs f with a context cancelled by SIGINT or SIGTERM, and
-// says how to resume if it is.
+// says how to resume if it is, or returns the first cause of its failure.
 func interruptible(f func(ctx context.Context) error) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -118,8 +155,32 @@ func interruptible(f func(ctx context.Context) error) error {
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
 	}
+	return firstCause(err)
+}
+
+// firstCause returns the first of the errors joined in err (a failed
+// build, then the failed manifest it leaves): the others follow from it.
+// A failed file operation is told as the file, without its temporary
+// suffix, and what the system said.
+func firstCause(err error) error {
+	for {
+		j, ok := err.(interface{ Unwrap() []error })
+		if !ok {
+			break
+		}
+		err = j.Unwrap()[0]
+	}
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if errors.As(err, &pe) && errors.As(pe.Err, &errno) {
+		return fmt.Errorf("%s: %v", tempSuffix.ReplaceAllString(pe.Path, ""), errno)
+	}
 	return err
 }
+
+// tempSuffix is the suffix of a temporary file next to the file it
+// becomes.
+var tempSuffix = regexp.MustCompile(`\.[0-9]+\.tmp$`)
 
 // setTables sets the tables o builds from the flags --pieces and --only,
 // or returns a usage error.
@@ -142,17 +203,46 @@ func setTables(o *retro.Options, pieces int, only string) error {
 	return nil
 }
 
+// estimate returns the estimate of the build o, or a usage error if a
+// group does not fit in the budget o.Mem, which the error calls budget,
+// even in its smallest units.
+func (e *env) estimate(o retro.Options, budget string) (retro.Estimate, error) {
+	est, err := retro.EstimateOf(o)
+	switch {
+	case err != nil:
+		return est, usageError{err}
+	case est.Least <= o.Mem || e.uncheckedMem:
+		return est, nil
+	}
+	why := "its smallest unit: one placement of the men with every placement of the kings"
+	if est.Largest.Men() == 0 {
+		why = "one unit: a group of kings only cannot be split"
+	}
+	return est, badInput("%s: %s needs about %s (%s)", budget, retro.UnitID(est.Largest), formatBytes(est.Least), why)
+}
+
+// budgetName names the budget n from --mem mem in an error.
+func budgetName(mem string, n int64) string {
+	if mem == "" {
+		return "the memory budget, half of the physical memory (" + formatBytes(n) + ")"
+	}
+	return "--mem " + mem
+}
+
+// memFloor is the smallest --mem taken, unless env.uncheckedMem.
+const memFloor = 64 << 20
+
 // memBudget parses a --mem value: a number of bytes with an optional unit
-// (KiB, MiB, GiB, TiB or K, M, G, T, all powers of 1024). The empty
-// string means half of the physical memory.
-func memBudget(s string) (int64, error) {
+// (KiB, MiB, GiB, TiB or K, M, G, T, all powers of 1024), at least
+// memFloor. The empty string means half of the physical memory.
+func (e *env) memBudget(s string) (int64, error) {
 	if s == "" {
 		return physicalMemory() / 2, nil
 	}
 	num := strings.TrimRight(s, "KMGTiBb")
 	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("--mem %q: want a size such as 512MiB or 8GiB", s)
+	if err != nil || !(n > 0) || math.IsInf(n, 0) {
+		return 0, fmt.Errorf("--mem %s: want a size such as 512MiB or 8GiB", s)
 	}
 	switch strings.TrimSuffix(strings.TrimSuffix(s[len(num):], "B"), "i") {
 	case "":
@@ -165,7 +255,15 @@ func memBudget(s string) (int64, error) {
 	case "T":
 		n *= 1 << 40
 	default:
-		return 0, fmt.Errorf("--mem %q: unknown unit", s)
+		return 0, fmt.Errorf("--mem %s: unknown unit", s)
+	}
+	switch {
+	case n >= 1<<63:
+		return 0, fmt.Errorf("--mem %s: more than 8 EiB", s)
+	case n < 1:
+		return 0, fmt.Errorf("--mem %s: less than a byte", s)
+	case n < memFloor && !e.uncheckedMem:
+		return 0, fmt.Errorf("--mem %s: below the floor of %s", s, formatBytes(memFloor))
 	}
 	return int64(n), nil
 }
@@ -184,10 +282,13 @@ func physicalMemory() int64 {
 	return 4 << 30
 }
 
-// formatBytes writes n in GiB or MiB.
+// formatBytes writes n in GiB, MiB or KiB.
 func formatBytes(n int64) string {
-	if n >= 1<<30 {
+	switch {
+	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
 }

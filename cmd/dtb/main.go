@@ -8,9 +8,13 @@
 //	dtb claim --dir tables KKKvK ...    settle claims of endgame theory
 //	dtb moves FEN                       list the legal moves
 //	dtb perft --depth 9 FEN             count the move tree
+//	dtb version                         the version, commit and file formats
 //
 // Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
 // Exit status: 0 success, 1 failure, 2 bad usage or input.
+//
+// DTB_MEM_UNCHECKED=1 is a testing knob: gen and plan then take any
+// --mem, however small, and split every group into its smallest units.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -36,7 +41,15 @@ type command struct {
 // env is what a command may touch besides its arguments.
 type env struct {
 	stdout, stderr io.Writer
-	progress       bool // stderr is a terminal: show progress bars
+	command        string // the command run, set by run
+	progress       bool   // stderr is a terminal: show progress bars
+	// progressEvery is the interval of the progress lines of long work
+	// when stderr is not a terminal, 0 for none.
+	progressEvery time.Duration
+	// uncheckedMem takes any --mem, below the floor or below what a unit
+	// needs (DTB_MEM_UNCHECKED=1): a testing knob to split every group
+	// into its smallest units, which then go over the budget.
+	uncheckedMem bool
 }
 
 var commands []*command
@@ -55,7 +68,8 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr)}))
+	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
+		progressEvery: 30 * time.Second, uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
 }
 
 // errReported is returned by a command that has already said on stderr
@@ -68,9 +82,12 @@ func run(args []string, e *env) int {
 		printUsage(e.stderr)
 		return 2
 	}
-	if args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+	switch args[0] {
+	case "help", "--help", "-h":
 		printUsage(e.stdout)
 		return 0
+	case "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	var cmd *command
 	for _, c := range commands {
@@ -82,6 +99,7 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb: unknown command %q (see dtb help)\n", args[0])
 		return 2
 	}
+	e.command = cmd.name
 	fs := pflag.NewFlagSet(cmd.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -111,7 +129,7 @@ func run(args []string, e *env) int {
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dtb COMMAND [flags] [arguments]\n\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun dtb COMMAND --help for the flags of a command.")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,32 +23,43 @@ func init() {
 			dtw := fs.Bool("dtw", false, "build the tables with the dtw column")
 			mtc := fs.Bool("mtc", false, "build the tables with the mtc column")
 			threads := fs.IntP("threads", "t", 1, "threads of each job")
-			mem := fs.String("mem", "", "memory budget of each job, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
+			mem := fs.String("mem", "", "memory budget of the jobs run at once, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
+			jobs := fs.IntP("jobs", "j", 1, "jobs run at once (make -j, ninja -j): each gets --mem divided by them")
 			format := fs.String("format", "json", "output format: "+strings.Join(plan.Formats, ", "))
 			dtb := fs.String("dtb", "", "the dtb binary the jobs run (default: this one)")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
 				}
-				if *threads < 1 {
-					return badInput("--threads must be at least 1")
+				if *threads < 1 || *jobs < 1 {
+					return badInput("--threads and --jobs must be at least 1")
 				}
 				if !slices.Contains(plan.Formats, *format) {
 					return badInput("--format %q: one of %s", *format, strings.Join(plan.Formats, ", "))
 				}
 				o := retro.Options{DTW: *dtw, MTC: *mtc}
 				var err error
-				if o.Mem, err = memBudget(*mem); err != nil {
+				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}
 				}
+				budget := budgetName(*mem, o.Mem)
+				if o.Mem /= int64(*jobs); *jobs > 1 {
+					budget += fmt.Sprintf(" over --jobs %d (%s a job)", *jobs, formatBytes(o.Mem))
+				}
+				if o.Mem < memFloor && !e.uncheckedMem {
+					return badInput("%s: below the floor of %s", budget, formatBytes(memFloor))
+				}
 				if err := setTables(&o, *pieces, *only); err != nil {
+					return err
+				}
+				if _, err := e.estimate(o, budget); err != nil {
 					return err
 				}
 				units, err := retro.Units(o)
 				if err != nil {
 					return usageError{err}
 				}
-				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, Mem: o.Mem, DTW: *dtw, MTC: *mtc}
+				b := plan.Build{Units: units, Dtb: *dtb, Threads: *threads, Jobs: *jobs, Mem: o.Mem, DTW: *dtw, MTC: *mtc}
 				if b.Dir, err = filepath.Abs(*out); err != nil {
 					return err
 				}

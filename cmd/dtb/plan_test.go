@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -193,16 +195,65 @@ func TestPlanBadInput(t *testing.T) {
 // TestPlanSevenPieces checks that the plan of the largest build is quick
 // to make (no index is built), and that every job keeps to the budget.
 func TestPlanSevenPieces(t *testing.T) {
-	out, errOut, code := dtb("plan", "--pieces", "7", "--mem", "8GiB", "--format", "slurm", "--dtb", "/opt/dtb")
+	out, errOut, code := dtb("plan", "--pieces", "7", "--mem", "128GiB", "--format", "slurm", "--dtb", "/opt/dtb")
 	if code != 0 || strings.Count(out, "\nunits=(") != 13 || !strings.Contains(out, "units=(MMMMMMvM MMMMMvMM MMMMvMMM)") {
 		t.Errorf("plan --pieces 7: status %d, stderr %q, stdout %.200q", code, errOut, out)
 	}
-	if n := strings.Count(out, " --mem 8192MiB"); n != 13 {
-		t.Errorf("plan --pieces 7 --mem 8GiB: %d jobs run with --mem 8192MiB, want 13", n)
+	if n := strings.Count(out, " --mem 131072MiB"); n != 13 {
+		t.Errorf("plan --pieces 7 --mem 128GiB: %d jobs run with --mem 131072MiB, want 13", n)
 	}
 	for _, m := range regexp.MustCompile(`--mem=(\d+)M`).FindAllStringSubmatch(out, -1) {
-		if mib, _ := strconv.Atoi(m[1]); mib > 8192*5/4+64 {
-			t.Errorf("plan --pieces 7 --mem 8GiB: a wave asks Slurm for %s MiB", m[1])
+		if mib, _ := strconv.Atoi(m[1]); mib > 131072*5/4+64 {
+			t.Errorf("plan --pieces 7 --mem 128GiB: a wave asks Slurm for %s MiB", m[1])
+		}
+	}
+}
+
+// TestBudgetTooSmall checks that gen and plan refuse a budget that a
+// group of kings only, one unit, does not fit in, and that the estimates
+// give what the group needs rather than the budget.
+func TestBudgetTooSmall(t *testing.T) {
+	const need = "KKKKKvKK needs about 58.6 GiB (one unit: a group of kings only cannot be split)"
+	for _, cmd := range []string{"gen", "plan"} {
+		dir := filepath.Join(t.TempDir(), "tables")
+		out, errOut, code := dtb(cmd, "--only", "KKvKKKKK", "--mem", "12GiB", "--out", dir)
+		if want := "dtb " + cmd + ": --mem 12GiB: " + need + "\n"; code != 2 || out != "" || errOut != want {
+			t.Errorf("%s --mem 12GiB: status %d, stdout %.100q, stderr %q; want %q", cmd, code, out, errOut, want)
+		}
+	}
+	_, errOut, code := dtb("plan", "--only", "KKKKKvKK", "--mem", "64GiB", "--jobs", "2")
+	if want := "dtb plan: --mem 64GiB over --jobs 2 (32.0 GiB a job): " + need + "\n"; code != 2 || errOut != want {
+		t.Errorf("plan --jobs 2: status %d, stderr %q; want %q", code, errOut, want)
+	}
+	// Taken with DTB_MEM_UNCHECKED=1, the unit's memory is still the need.
+	for _, mem := range []string{"12GiB", "64GiB"} {
+		var out, errOut bytes.Buffer
+		code := run([]string{"plan", "--only", "KKKKKvKK", "--mem", mem}, &env{stdout: &out, stderr: &errOut, uncheckedMem: mem == "12GiB"})
+		var doc struct{ Units []struct{ Memory int64 } }
+		err := json.Unmarshal(out.Bytes(), &doc)
+		if last := len(doc.Units) - 1; code != 0 || err != nil || doc.Units[last].Memory < 58<<30 {
+			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 58.6 GiB", mem, code, errOut.String(), err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	_, errOut, code = dtb("gen", "--only", "KKKKKvKK", "--mem", "64GiB", "--out", file)
+	if code != 1 || !strings.HasPrefix(errOut, "dtb gen: warning: a big build: 16 tables of 4929461250 positions, about 58.6 GiB of memory") {
+		t.Errorf("gen --mem 64GiB: status %d, stderr %q; want the warning of a 58.6 GiB build", code, errOut)
+	}
+}
+
+func TestPlanJobs(t *testing.T) {
+	for format, want := range map[string][]string{
+		"make":  {"make -f FILE -j 4 ", "GEN := $(DTB) gen --out $(DIR) --threads 1 --mem 2048MiB\n"},
+		"ninja": {"ninja -f FILE -j 4 ", "--threads 1 --mem 2048MiB\n"},
+		"slurm": {"--threads 1 --mem 2048MiB\n"},
+	} {
+		out, errOut, code := dtb("plan", "--pieces", "3", "--jobs", "4", "--mem", "8GiB", "--format", format, "--dtb", "/opt/dtb", "--out", "/t")
+		for _, w := range want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("plan --jobs 4 --mem 8GiB --format %s: status %d, stderr %q, stdout lacks %q", format, code, errOut, w)
+			}
 		}
 	}
 }

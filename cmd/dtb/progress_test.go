@@ -2,30 +2,61 @@ package main
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProgress checks that gen and verify draw a progress bar on stderr
-// when it is a terminal, and print nothing there when it is not.
+// when it is a terminal, with the tables (not their units) at work, and
+// print plain progress lines there when it is not; gen ends with one
+// summary line.
 func TestProgress(t *testing.T) {
-	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"gen", "--pieces", "2", "--out", dir},
-		{"verify", "--dir", dir},
-	} {
-		for _, terminal := range []bool{false, true} {
+	plain := regexp.MustCompile(`^dtb (gen|verify): \d+/16 tables, [0-9.]+( k)?/815.1 k positions, \d+(ms|s) elapsed(, about \S+ left)?$`)
+	summary := regexp.MustCompile(`^dtb gen: 16 tables, 815.1 k positions in \S+, peak \d+ MiB, \d+ KiB written$`)
+	dir := ""
+	for _, terminal := range []bool{false, true} {
+		dir = t.TempDir()
+		for _, args := range [][]string{
+			{"gen", "--pieces", "3", "--out", dir},
+			{"verify", "--dir", dir},
+		} {
 			var out, errOut bytes.Buffer
-			code := run(args, &env{stdout: &out, stderr: &errOut, progress: terminal})
+			code := run(args, &env{stdout: &out, stderr: &errOut, progress: terminal, progressEvery: time.Nanosecond})
 			bar := errOut.String()
-			switch {
-			case code != 0:
+			if code != 0 {
 				t.Errorf("dtb %q (terminal %v): status %d, stderr %q", args, terminal, code, bar)
-			case !terminal && bar != "":
-				t.Errorf("dtb %q, stderr not a terminal: stderr %q, want nothing", args, bar)
-			case terminal && !(strings.Contains(bar, "/4 tables") && strings.Contains(bar, " pos/") && strings.Contains(bar, "\r")):
-				t.Errorf("dtb %q, stderr a terminal: stderr %q, want a bar with tables done and positions per second", args, bar)
+				continue
+			}
+			lines := strings.Split(strings.TrimSuffix(bar, "\n"), "\n")
+			summaries := 0
+			if args[0] == "gen" {
+				summaries = len(lines) - 1
+				if last := lines[summaries][strings.LastIndex(lines[summaries], "\r")+1:]; !summary.MatchString(last) {
+					t.Errorf("dtb %q: last line %q, want the summary", args, last)
+				}
+			}
+			if terminal {
+				if !(strings.Contains(bar, "/16 tables") && strings.Contains(bar, " pos/") && strings.Contains(bar, "\r") && strings.Contains(bar, " left")) ||
+					regexp.MustCompile(`\.l\d+\.\d+`).MatchString(bar) {
+					t.Errorf("dtb %q, stderr a terminal: stderr %q, want a bar with tables done, positions per second and time left, naming no unit", args, bar)
+				}
+				continue
+			}
+			if len(lines) < 3 {
+				t.Errorf("dtb %q, stderr not a terminal: %d lines, want progress lines", args, len(lines))
+			}
+			for _, line := range lines[:len(lines)-min(summaries, 1)] {
+				if !plain.MatchString(line) {
+					t.Errorf("dtb %q, stderr not a terminal: line %q", args, line)
+				}
 			}
 		}
+	}
+	// The summary comes once, even when the tables are kept.
+	_, errOut, _ := dtb("gen", "--pieces", "3", "--out", dir)
+	if lines := strings.Split(errOut, "\n"); len(lines) != 2 || !summary.MatchString(lines[0]) {
+		t.Errorf("gen of kept tables: stderr %q, want the summary", errOut)
 	}
 }
