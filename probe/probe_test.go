@@ -270,7 +270,7 @@ func TestCorrupt(t *testing.T) {
 	flip("KvM.dtb", func(int) int { return 30 })              // the header
 	tables := open(t, bad, Options{})
 	for _, c := range []struct{ fen, file string }{
-		{"W:WK1,K2:BK45", "KKvK.dtb: column"}, // reads the damaged block
+		{"W:WK1,K2:BK45", "KKvK.dtb is damaged (block"}, // reads the damaged block
 		{"W:W28:B23,K45", "KvM.dtb"},          // 28x19 leads to KvM, Black to move
 	} {
 		_, err := tables.Probe(fen(t, c.fen))
