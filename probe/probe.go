@@ -312,8 +312,8 @@ func (t *Tables) TracksRule2(m index.Material) (bool, error) {
 
 // Check returns the error of a probe of p if no table holds it, nil
 // otherwise: an error wrapping ErrIllegal that names p and says why:
-// pieces off the board or on one square, a man on its crowning row, or a
-// side to move whose opponent has no pieces. (A side
+// pieces off the board or on one square, a man on its crowning row, no
+// pieces at all, or a side to move whose opponent has no pieces. (A side
 // to move without pieces has lost: Probe answers it without a table.)
 func Check(p draughts.Position) error {
 	switch {
@@ -321,6 +321,8 @@ func Check(p draughts.Position) error {
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
 		p.White&^p.Kings&draughts.WhiteCrown != 0 || p.Black&^p.Kings&draughts.BlackCrown != 0:
 		return &illegalError{p.FEN() + ": not a legal position"}
+	case p.White|p.Black == 0:
+		return &illegalError{p.FEN() + ": no pieces on the board"}
 	case p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0:
 		return &illegalError{fmt.Sprintf("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())}
 	}
