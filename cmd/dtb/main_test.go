@@ -6,10 +6,15 @@ import (
 	"testing"
 )
 
-// dtb runs the command line and returns stdout, stderr and the exit status.
-func dtb(args ...string) (string, string, int) {
+// dtb runs the command line with nothing on stdin and returns stdout,
+// stderr and the exit status.
+func dtb(args ...string) (string, string, int) { return dtbStdin("", args...) }
+
+// dtbStdin runs the command line with stdin on stdin and returns stdout,
+// stderr and the exit status.
+func dtbStdin(stdin string, args ...string) (string, string, int) {
 	var out, errOut bytes.Buffer
-	code := run(args, &env{stdout: &out, stderr: &errOut})
+	code := run(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
 	return out.String(), errOut.String(), code
 }
 

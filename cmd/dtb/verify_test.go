@@ -26,7 +26,7 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("verify --only KvKK,KKvK: status %d, stdout %q", code, out)
 	}
 
-	damaged := copyTables(t, map[string]func([]byte){"KvK.dtb": func(b []byte) { b[len(b)-3] ^= 0x55 }})
+	damaged := copyTables(t, map[string]func([]byte) []byte{"KvK.dtb": flip(-3)})
 	out, errOut, code = dtb("verify", "--dir", damaged)
 	if code != 1 || !strings.Contains(out, "KvK.dtb: column") || !strings.Contains(out, "block 0") ||
 		strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb verify: ") {
