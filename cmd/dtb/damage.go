@@ -13,8 +13,8 @@ import (
 )
 
 // explain returns the message of err and, where err is that of a table
-// directory whose files dtb gen can build or mend (a damaged table or
-// manifest, no manifest, no tables), the command that does.
+// directory whose files dtb gen can build or mend (a damaged or missing
+// table, a damaged manifest or none, no tables), the command that does.
 func explain(err error) string {
 	var damaged *codec.FileError
 	var open *fs.PathError
@@ -24,6 +24,8 @@ func explain(err error) string {
 			return fmt.Sprintf("%v; write it anew with: dtb gen --manifest --out %s", err, filepath.Dir(damaged.Path))
 		}
 		return fmt.Sprintf("%v; rebuild it with: %s", err, rebuild([]string{damaged.Path}))
+	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Ext(open.Path) == ".dtb":
+		return fmt.Sprintf("%s is listed in %s but missing (rebuild it with: %s)", open.Path, codec.ManifestName, rebuild([]string{open.Path}))
 	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Base(open.Path) == codec.ManifestName:
 		dir := filepath.Dir(open.Path)
 		if tables, _ := filepath.Glob(filepath.Join(dir, "*.dtb")); len(tables) > 0 {

@@ -307,6 +307,14 @@ func TestProbeNoTables(t *testing.T) {
 			t.Errorf("probe --dir %s: status %d, stdout %q, stderr %q; want 1 and %q", c.dir, code, out, errOut, want)
 		}
 	}
+	deleted := copyTables(t, nil)
+	if err := os.Remove(filepath.Join(deleted, "KKvK.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := dtb("probe", "--dir", deleted, "W:WK10,K20:BK5")
+	if want := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(deleted, "KKvK.dtb") + " is listed in MANIFEST.json but missing (rebuild it with: dtb gen --only KKvK --out " + deleted + " --dtw)\n"; code != 1 || errOut != want {
+		t.Errorf("probe without KKvK.dtb: status %d, stderr %q; want 1 and %q", code, errOut, want)
+	}
 	// The commands given mend the directories.
 	for _, dir := range []string{unlisted, badManifest} {
 		if _, errOut, code := dtb("gen", "--manifest", "--out", dir); code != 0 {
