@@ -183,6 +183,8 @@ func TestC(t *testing.T) {
 		"0 0x200 0 0x200 0 -1",          // two pieces on square 10
 		"0 0x4000000000000 0 0x10 0 -1", // square 51
 		"0 0x200 0 0x10 2 -1",           // no such side
+		"0 0 0 0 0 -1",                  // no pieces at all
+		"0 0 0 0 1 -1",
 	} {
 		in.WriteString(l + "\n")
 		expected = append(expected, "-3 -9 -9 -9 -9 -3 -3")

@@ -43,10 +43,10 @@ var (
 	// ErrCorrupt is wrapped by every error caused by a damaged file:
 	// truncation, a wrong magic, a length out of range, a checksum
 	// mismatch or a block that does not decode.
-	ErrCorrupt = errors.New("codec: corrupt file")
+	ErrCorrupt = errors.New("damaged file")
 	// ErrVersion is wrapped by the error Open returns for a file whose
 	// format version this package does not know.
-	ErrVersion = errors.New("codec: unsupported format version")
+	ErrVersion = errors.New("unknown format version")
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -68,34 +68,38 @@ type Header struct {
 	Meta         map[string]string // small free-form key/values, stored sorted by key; nil when empty on read
 }
 
-// fileError is the error type of this package: a message naming the file
-// (and block) that wraps a sentinel kind and an optional cause.
-type fileError struct {
-	msg  string
-	errs []error
+// A FileError is the error of a file this package cannot read as it is:
+// a damaged one (Kind ErrCorrupt: truncated, a checksum mismatch, a block
+// that does not decode, ...) or one of a format version it does not know
+// (Kind ErrVersion). Its message names the file and says in words what
+// is wrong and where; the cause, such as the decoder's own error, is
+// wrapped but left out of the message.
+type FileError struct {
+	Path   string
+	Kind   error  // ErrCorrupt or ErrVersion
+	Reason string // e.g. "checksum mismatch in block 12 of column value"
+	Err    error  // the cause, or nil
 }
 
-func (e *fileError) Error() string   { return e.msg }
-func (e *fileError) Unwrap() []error { return e.errs }
+func (e *FileError) Error() string {
+	if e.Kind == ErrVersion {
+		return fmt.Sprintf("%s is of a format this version of dtb does not read (%s)", e.Path, e.Reason)
+	}
+	return fmt.Sprintf("%s is damaged (%s)", e.Path, e.Reason)
+}
 
-// newError returns "codec: path: [column "c" block b: ]msg[: cause]",
-// wrapping kind and cause. The block part is left out when col is "" and
-// block is negative.
-func newError(kind error, path, col string, block int, cause error, format string, args ...any) error {
-	msg := "codec: " + path + ": "
-	if col != "" || block >= 0 {
-		msg += fmt.Sprintf("column %q block %d: ", col, block)
+// Unwrap returns Kind and the cause.
+func (e *FileError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
 	}
-	msg += fmt.Sprintf(format, args...)
-	e := &fileError{msg: msg}
-	if kind != nil {
-		e.errs = append(e.errs, kind)
-	}
-	if cause != nil {
-		e.msg += ": " + cause.Error()
-		e.errs = append(e.errs, cause)
-	}
-	return e
+	return []error{e.Kind, e.Err}
+}
+
+// newError returns the FileError of path of the kind and cause given, its
+// reason formatted.
+func newError(kind error, path string, cause error, format string, args ...any) error {
+	return &FileError{Path: path, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: cause}
 }
 
 // numBlocks returns ceil(positions/blockSize).
@@ -379,12 +383,12 @@ type entry struct {
 func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("codec: %w", err)
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("codec: %w", err)
+		return nil, err
 	}
 	r, err := newReader(f, st.Size(), path)
 	if err != nil {
@@ -407,7 +411,13 @@ func newReader(f io.ReaderAt, size int64, path string) (*Reader, error) {
 }
 
 func (r *Reader) corrupt(format string, args ...any) error {
-	return newError(ErrCorrupt, r.path, "", -1, nil, format, args...)
+	return newError(ErrCorrupt, r.path, nil, format, args...)
+}
+
+// blockError returns the ErrCorrupt error of block block of column col:
+// where, then the reason formatted.
+func (r *Reader) blockError(col, block int, cause error, format string, args ...any) error {
+	return newError(ErrCorrupt, r.path, cause, "block %d of column %s: %s", block, r.h.Columns[col].Name, fmt.Sprintf(format, args...))
 }
 
 func (r *Reader) load() error {
@@ -420,11 +430,11 @@ func (r *Reader) load() error {
 		return r.readError(-1, -1, err)
 	}
 	if string(pre[:8]) != magic {
-		return r.corrupt("bad magic %q", pre[:8])
+		return r.corrupt("not a table file: it begins %q", pre[:8])
 	}
 	r.version = binary.LittleEndian.Uint32(pre[8:])
 	if r.version < MinVersion || r.version > Version {
-		return newError(ErrVersion, r.path, "", -1, nil, "format version %d, want 1 or %d", r.version, Version)
+		return newError(ErrVersion, r.path, nil, "format version %d, this version reads %d to %d", r.version, MinVersion, Version)
 	}
 	hl := int64(binary.LittleEndian.Uint32(pre[12:]))
 	tl := binary.LittleEndian.Uint64(pre[16:])
@@ -460,8 +470,8 @@ func (r *Reader) load() error {
 			crc: binary.LittleEndian.Uint32(table[i*entryLen+12:]),
 		}
 		if e.off != off || int64(e.n) > size-off {
-			return newError(ErrCorrupt, r.path, r.h.Columns[i/r.nblocks].Name, i%r.nblocks, nil,
-				"offset %d length %d out of range (want offset %d in a %d-byte file)", e.off, e.n, off, size)
+			return r.blockError(i/r.nblocks, i%r.nblocks, nil,
+				"offset %d length %d out of range, want offset %d in a %d-byte file", e.off, e.n, off, size)
 		}
 		// zstd cannot expand a byte to more than about 2^15 bytes, so a
 		// block table that claims more is damaged. In version 1 a block
@@ -474,7 +484,7 @@ func (r *Reader) load() error {
 			limit = maxBlockBytes
 		}
 		if col, b := i/r.nblocks, i%r.nblocks; int64(r.h.blockLen(col, b)) > limit {
-			return newError(ErrCorrupt, r.path, r.h.Columns[col].Name, b, nil,
+			return r.blockError(col, b, nil,
 				"compressed length %d too small for %d decoded bytes", e.n, r.h.blockLen(col, b))
 		}
 		r.entries[i] = e
@@ -486,18 +496,17 @@ func (r *Reader) load() error {
 	return nil
 }
 
-// readError wraps an error from ReadAt; a short read means the file is
-// truncated.
+// readError returns the error of a ReadAt of block block of column col
+// (of the header for a negative col) that failed with err: a short read
+// means the file is truncated.
 func (r *Reader) readError(col, block int, err error) error {
-	kind := error(nil)
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		kind, err = ErrCorrupt, errors.New("truncated")
+	switch {
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return err
+	case col < 0:
+		return newError(ErrCorrupt, r.path, err, "truncated")
 	}
-	name := ""
-	if col >= 0 {
-		name = r.h.Columns[col].Name
-	}
-	return newError(kind, r.path, name, block, err, "read")
+	return r.blockError(col, block, err, "truncated")
 }
 
 // Header returns a copy of the table header.
@@ -538,7 +547,7 @@ var bufPool sync.Pool // *[]byte scratch for compressed blocks
 // [b*BlockSize, min((b+1)*BlockSize, Positions)).
 func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
 	if col < 0 || col >= len(r.h.Columns) || block < 0 || block >= r.nblocks {
-		return nil, fmt.Errorf("codec: %s: column %d block %d out of range (%d columns, %d blocks)",
+		return nil, fmt.Errorf("%s: column %d block %d out of range (%d columns, %d blocks)",
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
 	n := r.h.blockLen(col, block)
@@ -575,25 +584,24 @@ func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
 	if _, err := r.f.ReadAt(buf, e.off); err != nil {
 		return nil, r.readError(col, block, err)
 	}
-	name := r.h.Columns[col].Name
 	dec, err := decoder()
 	if err != nil {
-		return nil, newError(nil, r.path, name, block, err, "zstd")
+		return nil, err
 	}
 	out, err := dec.DecodeAll(buf, dst)
 	if err != nil {
-		return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
+		return nil, r.blockError(col, block, err, "data that does not decode")
 	}
 	if got := len(out) - len(dst); got < want && r.version > 1 && got > 0 && cap(out)-len(dst) >= want {
 		if err := unpack(out[len(dst):], got, want); err != nil {
-			return nil, newError(ErrCorrupt, r.path, name, block, err, "undecodable block")
+			return nil, r.blockError(col, block, err, "data that does not decode")
 		}
 		out = out[:len(dst)+want]
 	} else if got != want {
-		return nil, newError(ErrCorrupt, r.path, name, block, nil, "decoded %d bytes, want %d", got, want)
+		return nil, r.blockError(col, block, nil, "%d bytes decoded, want %d", got, want)
 	}
 	if crc32.Checksum(out[len(dst):], castagnoli) != e.crc {
-		return nil, newError(ErrCorrupt, r.path, name, block, nil, "checksum mismatch")
+		return nil, r.blockError(col, block, nil, "checksum mismatch")
 	}
 	return out, nil
 }
@@ -602,7 +610,7 @@ func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
 // into memory. Blocks are decoded in parallel.
 func (r *Reader) ReadColumn(col int) ([]byte, error) {
 	if col < 0 || col >= len(r.h.Columns) {
-		return nil, fmt.Errorf("codec: %s: column %d out of range (%d columns)", r.path, col, len(r.h.Columns))
+		return nil, fmt.Errorf("%s: column %d out of range (%d columns)", r.path, col, len(r.h.Columns))
 	}
 	w := r.h.Columns[col].Width
 	out := make([]byte, r.h.Positions*int64(w))

@@ -309,7 +309,7 @@ func TestCorruptBlocks(t *testing.T) {
 	dir := t.TempDir()
 	for i, e := range r0.entries {
 		c, blk := i/r0.nblocks, i%r0.nblocks
-		name := fmt.Sprintf("column %q block %d:", h.Columns[c].Name, blk)
+		name := fmt.Sprintf("block %d of column %s:", blk, h.Columns[c].Name)
 		detected := 0
 		for off := e.off; off < e.off+int64(e.n); off++ {
 			b := bytes.Clone(orig)
@@ -355,9 +355,13 @@ func TestZstdGarbage(t *testing.T) {
 	for i := range e.n {
 		b[e.off+int64(i)] = 0xff
 	}
-	err := openErr(writeBytes(t, t.TempDir(), b))
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `column "distance" block 1:`) {
-		t.Fatalf("got %v", err)
+	path = writeBytes(t, t.TempDir(), b)
+	err := openErr(path)
+	// The message says it in words; the decoder's own is only wrapped.
+	var fe *FileError
+	if want := path + " is damaged (block 1 of column distance: data that does not decode)"; !errors.Is(err, ErrCorrupt) ||
+		!errors.As(err, &fe) || fe.Err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q wrapping the decoder's error", err, want)
 	}
 }
 
@@ -385,7 +389,7 @@ func TestWrongDecodedSize(t *testing.T) {
 	r := mustOpen(t, writeBytes(t, t.TempDir(), b))
 	for blk := range 2 {
 		_, err := r.ReadBlock(0, blk, nil)
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("block %d:", blk)) {
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("block %d of column value:", blk)) {
 			t.Errorf("block %d: %v", blk, err)
 		}
 	}
@@ -413,11 +417,11 @@ func TestForgedHeader(t *testing.T) {
 		{"bad offset", func(b []byte) {
 			e := prefixLen + hl + 2*entryLen
 			binary.LittleEndian.PutUint64(b[e:], binary.LittleEndian.Uint64(b[e:])+1)
-		}, `column "value" block 2: offset`},
+		}, "block 2 of column value: offset"},
 		{"short block", func(b []byte) {
 			e := prefixLen + hl + 2*entryLen
 			binary.LittleEndian.PutUint32(b[e+8:], 0)
-		}, `column "value" block 2:`},
+		}, "block 2 of column value:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := bytes.Clone(orig)
@@ -479,7 +483,7 @@ func TestTruncatedAfterOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := r.ReadBlock(3, 2, nil)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `column "wide" block 2:`) {
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "block 2 of column wide: truncated") {
 		t.Fatalf("got %v", err)
 	}
 	if err := r.Check(); !errors.Is(err, ErrCorrupt) {

@@ -59,11 +59,11 @@ func WriteManifest(dir string, entries []ManifestEntry) error {
 	}
 	slices.SortFunc(m.Tables, func(a, b ManifestEntry) int { return strings.Compare(a.File, b.File) })
 	if err := checkEntries(m.Tables); err != nil {
-		return fmt.Errorf("codec: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return fmt.Errorf("codec: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	b = append(b, '\n')
 	err = writeAtomic(path, func(w io.Writer) error {
@@ -71,7 +71,7 @@ func WriteManifest(dir string, entries []ManifestEntry) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("codec: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
@@ -83,17 +83,17 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 	path := filepath.Join(dir, ManifestName)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("codec: read manifest: %w", err)
+		return nil, err
 	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, newError(ErrCorrupt, path, "", -1, err, "malformed manifest")
+		return nil, newError(ErrCorrupt, path, err, "not valid JSON")
 	}
 	if m.Version != manifestVersion {
-		return nil, newError(ErrVersion, path, "", -1, nil, "manifest version %d, want %d", m.Version, manifestVersion)
+		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads %d", m.Version, manifestVersion)
 	}
 	if err := checkEntries(m.Tables); err != nil {
-		return nil, newError(ErrCorrupt, path, "", -1, err, "malformed manifest")
+		return nil, newError(ErrCorrupt, path, err, "%v", err)
 	}
 	if m.Tables == nil {
 		m.Tables = []ManifestEntry{}
@@ -106,13 +106,13 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 func FileCRC(path string) (size int64, crc uint32, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("codec: %w", err)
+		return 0, 0, err
 	}
 	defer f.Close()
 	h := crc32.New(castagnoli)
 	size, err = io.Copy(h, f)
 	if err != nil {
-		return 0, 0, fmt.Errorf("codec: %s: %w", path, err)
+		return 0, 0, err
 	}
 	return size, h.Sum32(), nil
 }

@@ -82,8 +82,8 @@ type column struct {
 // compressed form.
 type block struct{ raw, packed, comp []byte }
 
-// writeError returns the error of writing path: "codec: write path: err".
-func writeError(path string, err error) error { return fmt.Errorf("codec: write %s: %w", path, err) }
+// writeError returns the error of writing path: "write path: err".
+func writeError(path string, err error) error { return fmt.Errorf("write %s: %w", path, err) }
 
 // NewWriter starts writing the table of header h to path (see Write): it
 // checks h and creates the temporary file. h.BlockSize 0 means

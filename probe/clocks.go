@@ -201,7 +201,7 @@ type RootMove struct {
 // counts) every move is a draw. A position without a legal move has none.
 // Its errors are Probe's, for p or a position a move leads to.
 func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
-	if err := check(&p); err != nil {
+	if err := Check(p); err != nil {
 		return nil, err
 	}
 	from, err := t.rootClass(&p)

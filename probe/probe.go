@@ -77,7 +77,7 @@ type Options struct {
 
 // ErrMissing is wrapped by the error of a probe whose material has no
 // table in the directory.
-var ErrMissing = errors.New("probe: no table")
+var ErrMissing = errors.New("no table")
 
 // MissingError is the error of a probe that needs a table the directory
 // lacks: the table of the position itself, or of a position its captures
@@ -86,7 +86,7 @@ type MissingError struct {
 	Material index.Material // the material of the missing table
 }
 
-func (e *MissingError) Error() string { return fmt.Sprintf("probe: no table for %s", e.Material) }
+func (e *MissingError) Error() string { return fmt.Sprintf("no table for %s", e.Material) }
 
 // Unwrap returns ErrMissing.
 func (e *MissingError) Unwrap() error { return ErrMissing }
@@ -97,7 +97,7 @@ var ErrIllegal = errors.New("not a legal position")
 
 // ErrNotCached is the error of a cache-only probe (ProbeCached,
 // ValueCached) that would have to read a table file.
-var ErrNotCached = errors.New("probe: not in cache")
+var ErrNotCached = errors.New("not in the cache")
 
 // maxPieces is the most pieces a material may have: the index of some
 // materials with more does not fit in an int64.
@@ -128,7 +128,7 @@ type file struct {
 	mem       atomic.Pointer[block]   // the whole table after Preload, capture positions resolved
 }
 
-var errClosed = errors.New("probe: tables closed")
+var errClosed = errors.New("tables closed")
 
 // Open reads dir's manifest and returns the tables it lists. It opens no
 // table file.
@@ -144,7 +144,7 @@ func Open(dir string, o Options) (*Tables, error) {
 			err = t.Add(m, filepath.Join(dir, e.File))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("probe: %s: entry %q: %v: %w", filepath.Join(dir, codec.ManifestName), e.File, err, codec.ErrCorrupt)
+			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
 		}
 	}
 	return t, nil
@@ -246,11 +246,10 @@ func (f *file) open() (err error) {
 }
 
 // Probe returns the entry of p. A position whose side to move has no
-// pieces is lost at distance 0 without a table. Probe returns a
-// *MissingError if a table it needs is not in the directory, an error
-// wrapping codec.ErrCorrupt (naming the file and block) if a table is
-// damaged, and an error wrapping ErrIllegal for a position that is not
-// legal or whose side to move has pieces but the other side none.
+// pieces (and the other side some) is lost at distance 0 without a
+// table. Probe returns a *MissingError if a table it needs is not in the
+// directory, a *codec.FileError (naming the file and block) if a table is
+// damaged, and Check's error for a position that no table holds.
 func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
 	e, _, err := t.probe(p, false)
 	return e, err
@@ -268,7 +267,7 @@ func (t *Tables) ProbeCached(p draughts.Position) (table.Entry, error) {
 // probe is Probe, or ProbeCached if cachedOnly is set; it also returns
 // the file of p's table (nil for a side to move without pieces).
 func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, *file, error) {
-	if err := check(&p); err != nil {
+	if err := Check(p); err != nil {
 		return table.Entry{}, nil, err
 	}
 	if p.Pieces(p.Side) == 0 {
@@ -311,20 +310,31 @@ func (t *Tables) TracksRule2(m index.Material) (bool, error) {
 	return f.rule2, nil
 }
 
-// check reports a position that no table holds: pieces off the board or on
-// one square, a man on its crowning row, or a side to move whose
-// opponent has no pieces.
-func check(p *draughts.Position) error {
+// Check returns the error of a probe of p if no table holds it, nil
+// otherwise: an error wrapping ErrIllegal that names p and says why:
+// pieces off the board or on one square, a man on its crowning row, no
+// pieces at all, or a side to move whose opponent has no pieces. (A side
+// to move without pieces has lost: Probe answers it without a table.)
+func Check(p draughts.Position) error {
 	switch {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
 		p.White&^p.Kings&draughts.WhiteCrown != 0 || p.Black&^p.Kings&draughts.BlackCrown != 0:
-		return fmt.Errorf("probe: %w: %s", ErrIllegal, p.FEN())
+		return &illegalError{p.FEN() + ": not a legal position"}
+	case p.White|p.Black == 0:
+		return &illegalError{p.FEN() + ": no pieces on the board"}
 	case p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0:
-		return fmt.Errorf("probe: %s: %v has no pieces: the game is over: %w", p.FEN(), p.Side.Opponent(), ErrIllegal)
+		return &illegalError{fmt.Sprintf("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())}
 	}
 	return nil
 }
+
+// illegalError is the error of Check: its message in words, wrapping
+// ErrIllegal.
+type illegalError struct{ msg string }
+
+func (e *illegalError) Error() string { return e.msg }
+func (e *illegalError) Unwrap() error { return ErrIllegal }
 
 // classOf returns the class of f under its rules, NoClass for a nil f
 // (no table: a side to move without pieces).
@@ -348,7 +358,7 @@ func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) 
 	}
 	e, ok := b.cols.Entry(int64(j))
 	if !ok {
-		return table.Entry{}, fmt.Errorf("probe: %s: entry %d: bad value byte %#x: %w", f.path, i, b.cols[table.ValueColumn][j], codec.ErrCorrupt)
+		return table.Entry{}, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, b.cols[table.ValueColumn][j])}
 	}
 	return e, nil
 }

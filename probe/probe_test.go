@@ -206,7 +206,6 @@ func TestKnownFacts(t *testing.T) {
 		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
 		{"W:W6:BK1", table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: -1, MTC: -1}}, // blocked
 		{"B:WK10", table.Entry{}}, // Black has no pieces: lost at once
-		{"W:W:B", table.Entry{}},
 	} {
 		if r := mustProbe(t, tables, fen(t, c.fen)); r != c.want {
 			t.Errorf("%s: %+v, want %+v", c.fen, r, c.want)
@@ -234,6 +233,11 @@ func TestErrors(t *testing.T) {
 	for _, s := range []string{"W:WK10", "B:W:BK10"} {
 		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) {
 			t.Errorf("%s (the side not to move has no pieces): %+v %v, want ErrIllegal", s, r, err)
+		}
+	}
+	for _, s := range []string{"W", "B:W:B"} {
+		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) || err.Error() != fen(t, s).FEN()+": no pieces on the board" {
+			t.Errorf("%s (no pieces at all): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
@@ -275,8 +279,8 @@ func TestCorrupt(t *testing.T) {
 	flip("KvM.dtb", func(int) int { return 30 })              // the header
 	tables := open(t, bad, Options{})
 	for _, c := range []struct{ fen, file string }{
-		{"W:WK1,K2:BK45", "KKvK.dtb: column"}, // reads the damaged block
-		{"W:W28:B23,K45", "KvM.dtb"},          // 28x19 leads to KvM, Black to move
+		{"W:WK1,K2:BK45", "KKvK.dtb is damaged (block"}, // reads the damaged block
+		{"W:W28:B23,K45", "KvM.dtb"},                    // 28x19 leads to KvM, Black to move
 	} {
 		_, err := tables.Probe(fen(t, c.fen))
 		if !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), c.file) {

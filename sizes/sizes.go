@@ -81,7 +81,7 @@ func Measure(dir string) ([]Row, error) {
 	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
 		if err != nil {
-			return nil, fmt.Errorf("sizes: %s: entry %q: %v: %w", filepath.Join(dir, codec.ManifestName), e.File, err, codec.ErrCorrupt)
+			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
 		}
 		r, err := measureFile(filepath.Join(dir, e.File), m)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -95,8 +96,8 @@ func TestErrors(t *testing.T) {
 	if err := codec.WriteManifest(bad, []codec.ManifestEntry{{File: "X.dtb", Material: "X"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Measure(bad); !errors.Is(err, codec.ErrCorrupt) {
-		t.Errorf("material X: %v, want codec.ErrCorrupt", err)
+	if _, err := Measure(bad); !errors.Is(err, codec.ErrCorrupt) || !strings.HasPrefix(err.Error(), filepath.Join(bad, codec.ManifestName)+" is damaged (entry ") {
+		t.Errorf("material X: %v, want codec.ErrCorrupt naming the manifest", err)
 	}
 	damaged := t.TempDir()
 	if err := os.CopyFS(damaged, os.DirFS(golden)); err != nil {

@@ -183,7 +183,7 @@ func orMissing(n *int) int {
 // MarshalText writes v as "win", "draw" or "loss".
 func (v Value) MarshalText() ([]byte, error) {
 	if v > Win {
-		return nil, fmt.Errorf("table: invalid value %d", v)
+		return nil, fmt.Errorf("invalid value %d", v)
 	}
 	return []byte(v.String()), nil
 }
@@ -196,7 +196,7 @@ func (v *Value) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("table: invalid value %q", b)
+	return fmt.Errorf("invalid value %q", b)
 }
 
 // Column is one of the byte columns a table file may have. Each holds one

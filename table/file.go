@@ -165,7 +165,7 @@ func Open(path string, m index.Material) (*File, error) {
 func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	var t Info
 	bad := func(kind error, format string, args ...any) (Info, error) {
-		return Info{}, fmt.Errorf("%s: header: %s: %w", path, fmt.Sprintf(format, args...), kind)
+		return Info{}, &codec.FileError{Path: path, Kind: kind, Reason: "header: " + fmt.Sprintf(format, args...)}
 	}
 	switch n := index.New(m).Size(); {
 	case h.Material != m.String():

@@ -82,7 +82,7 @@ func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, 
 }
 
 func (w *Writer) errorf(format string, args ...any) error {
-	return fmt.Errorf("table: write %s: %s", w.path, fmt.Sprintf(format, args...))
+	return fmt.Errorf("write %s: %s", w.path, fmt.Sprintf(format, args...))
 }
 
 // Add adds the entry e of the next position, a capture position if

@@ -21,10 +21,13 @@ func checkFile(path string, e codec.ManifestEntry, m index.Material) []error {
 		return []error{err}
 	}
 	var errs []error
+	damaged := func(format string, args ...any) {
+		errs = append(errs, &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf(format, args...)})
+	}
 	if size != e.Size {
-		errs = append(errs, fmt.Errorf("%s: %d bytes, %s says %d", path, size, codec.ManifestName, e.Size))
+		damaged("%d bytes, %s says %d", size, codec.ManifestName, e.Size)
 	} else if crc != e.CRC32C {
-		errs = append(errs, fmt.Errorf("%s: CRC-32C %08x, %s says %08x", path, crc, codec.ManifestName, e.CRC32C))
+		damaged("CRC-32C %08x, %s says %08x", crc, codec.ManifestName, e.CRC32C)
 	}
 	if n := index.New(m).Size(); e.Positions != n {
 		errs = append(errs, fmt.Errorf("%s: %s says %d positions, want %d", path, codec.ManifestName, e.Positions, n))

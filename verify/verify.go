@@ -54,6 +54,7 @@ package verify
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -99,8 +100,9 @@ type Report struct {
 	Checked    int64          // stored positions whose values were recomputed
 	Mismatches int64          // stored positions whose values disagree with their successors'
 	Examples   []Mismatch     // the first mismatches, in index order
-	// Errors are the file's damage and whatever kept its values from
-	// being checked, each naming the file (and block) at fault.
+	// Errors are the file's damage (a *codec.FileError of File) and
+	// whatever kept its values from being checked, each naming the file
+	// (and block) at fault: a *SourceError for a damaged table they read.
 	Errors  []error
 	Elapsed time.Duration
 }
@@ -258,7 +260,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	for _, n := range needs(m) {
 		t, err := v.table(ctx, n)
 		if err != nil {
-			r.Errors = append(r.Errors, fmt.Errorf("values not checked: %w", err))
+			r.Errors = append(r.Errors, notChecked(r.File, err))
 			v.positionsDone.Add(r.Positions)
 			return r
 		}
@@ -288,6 +290,27 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		r.Errors = append(r.Errors, err)
 	}
 	return r
+}
+
+// A SourceError is the error of a table whose values were not checked
+// because a table they read is damaged: Err, that table's error, which
+// its own report holds too.
+type SourceError struct {
+	Err *codec.FileError
+}
+
+func (e *SourceError) Error() string { return "not checked: reads the damaged " + e.Err.Path }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// notChecked returns the error of the table file at path whose values
+// were not checked for err: a *SourceError if err is another file's
+// damage.
+func notChecked(path string, err error) error {
+	var damaged *codec.FileError
+	if errors.As(err, &damaged) && damaged.Path != path {
+		return &SourceError{damaged}
+	}
+	return fmt.Errorf("values not checked: %w", err)
 }
 
 // path returns the path of the file of a manifest entry.

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,9 +95,9 @@ func TestDamagedFiles(t *testing.T) {
 		words  []string // what its errors name
 	}{
 		{"block byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), -10) },
-			"KKvK.dtb", []string{"KKvK.dtb", `column "mtc" block 0`}},
+			"KKvK.dtb", []string{"KKvK.dtb is damaged (block 0 of column mtc"}},
 		{"header byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), 30) },
-			"KKvK.dtb", []string{"KKvK.dtb", "header checksum"}},
+			"KKvK.dtb", []string{"KKvK.dtb is damaged (header checksum"}},
 		{"truncated", func(t *testing.T, dir string) {
 			path := filepath.Join(dir, "KKvK.dtb")
 			st, err := os.Stat(path)
@@ -122,7 +123,18 @@ func TestDamagedFiles(t *testing.T) {
 			}
 			mustContain(t, c.file, reports[c.file].Errors, c.words...)
 			// KvKK's quiet moves lead to KKvK.
-			mustContain(t, "KvKK.dtb", reports["KvKK.dtb"].Errors, "values not checked", "KKvK.dtb")
+			mustContain(t, "KvKK.dtb", reports["KvKK.dtb"].Errors, "not checked", "KKvK.dtb")
+			// Damaged, not missing: KvKK is not checked for KKvK's damage,
+			// which only KKvK's report says.
+			var src *verify.SourceError
+			if damaged := c.name != "missing"; damaged != slices.ContainsFunc(reports["KvKK.dtb"].Errors, func(err error) bool {
+				return errors.As(err, &src) && err.Error() == "not checked: reads the damaged "+filepath.Join(dir, "KKvK.dtb")
+			}) {
+				t.Errorf("KvKK.dtb: errors %v; want a SourceError naming KKvK.dtb: %v", reports["KvKK.dtb"].Errors, damaged)
+			}
+			if c.name != "missing" && !slices.ContainsFunc(reports[c.file].Errors, func(err error) bool { return errors.As(err, new(*codec.FileError)) }) {
+				t.Errorf("%s: errors %v, want a codec.FileError", c.file, reports[c.file].Errors)
+			}
 			for _, name := range []string{"KvK.dtb", "KMvK.dtb", "MMvM.dtb"} {
 				if r := reports[name]; !r.OK() {
 					t.Errorf("%s (undamaged, needs no KKvK): %v %v", name, r.Errors, r.Examples)

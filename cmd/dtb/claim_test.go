@@ -120,7 +120,7 @@ func TestClaimReport(t *testing.T) {
 	for _, want := range []string{
 		"go run ./cmd/dtb claim --dir " + dir + " --report " + out,
 		"## 1. Three kings against a king on the long diagonal",
-		"**Not answered:** the tables lack a material it needs (probe: no table for KKKvK).",
+		"**Not answered:** the tables lack a material it needs (no table for KKKvK).",
 		"dtb claim --dir " + dir + " KKKKvK --value 'rules!=win' --examples 1\n",
 	} {
 		if !strings.Contains(r, want) {

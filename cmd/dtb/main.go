@@ -40,6 +40,7 @@ type command struct {
 
 // env is what a command may touch besides its arguments.
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	command        string // the command run, set by run
 	progress       bool   // stderr is a terminal: show progress bars
@@ -68,12 +69,13 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
+	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
 		progressEvery: 30 * time.Second, uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
 }
 
 // errReported is returned by a command that has already said on stderr
-// what went wrong, one line per problem: the exit status is 1.
+// what went wrong, one line per problem: the exit status is 1, or 2 if
+// it is wrapped in a usageError.
 var errReported = errors.New("reported")
 
 // run executes the command line args and returns the exit status.
@@ -112,18 +114,17 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb %s: %v\n", cmd.name, err)
 		return 2
 	}
-	if err := runCmd(e, fs.Args()); errors.Is(err, errReported) {
-		return 1
-	} else if err != nil {
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
-		fmt.Fprintf(e.stderr, "dtb %s: %s\n", cmd.name, msg)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+	err := runCmd(e, fs.Args())
+	if err == nil {
+		return 0
 	}
-	return 0
+	if !errors.Is(err, errReported) {
+		fmt.Fprintf(e.stderr, "dtb %s: %s\n", cmd.name, strings.ReplaceAll(explain(err), "\n", " "))
+	}
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
 }
 
 func printUsage(w io.Writer) {

@@ -6,10 +6,15 @@ import (
 	"testing"
 )
 
-// dtb runs the command line and returns stdout, stderr and the exit status.
-func dtb(args ...string) (string, string, int) {
+// dtb runs the command line with nothing on stdin and returns stdout,
+// stderr and the exit status.
+func dtb(args ...string) (string, string, int) { return dtbStdin("", args...) }
+
+// dtbStdin runs the command line with stdin on stdin and returns stdout,
+// stderr and the exit status.
+func dtbStdin(stdin string, args ...string) (string, string, int) {
 	var out, errOut bytes.Buffer
-	code := run(args, &env{stdout: &out, stderr: &errOut})
+	code := run(args, &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
 	return out.String(), errOut.String(), code
 }
 
@@ -28,6 +33,19 @@ func TestMovesCommand(t *testing.T) {
 	out, _, code := dtb("moves", "--json", "W:W28,32:B23")
 	if want := `{"move":"28x19","from":28,"to":19,"captures":[23]}` + "\n"; code != 0 || out != want {
 		t.Errorf("moves --json: %d %q, want %q", code, out, want)
+	}
+	// A position without moves says so, but has no JSON object.
+	for _, c := range []struct{ fen, want string }{
+		{"W:W46:B41,37", "no legal moves: White to move loses\n"}, // blocked
+		{"B:WK10:B", "no legal moves: Black to move loses\n"},     // no pieces
+	} {
+		out, errOut, code := dtb("moves", c.fen)
+		if code != 0 || out != c.want || errOut != "" {
+			t.Errorf("moves %s: %d %q %q, want 0 and %q", c.fen, code, out, errOut, c.want)
+		}
+		if out, errOut, code := dtb("moves", "--json", c.fen); code != 0 || out != "" || errOut != "" {
+			t.Errorf("moves --json %s: %d %q %q, want 0 and nothing", c.fen, code, out, errOut)
+		}
 	}
 	out, _, code = dtb("moves", "B:BK1")
 	if code != 0 || len(strings.Fields(out)) != 9 || !strings.HasPrefix(out, "1-") {

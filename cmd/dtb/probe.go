@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -15,7 +17,7 @@ import (
 
 func init() {
 	register(&command{
-		name: "probe", args: "FEN...", summary: "look positions up in the tables",
+		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the FENs of standard input, one a line, if none is given)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
@@ -23,9 +25,6 @@ func init() {
 			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B)")
 			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
 			return func(e *env, args []string) error {
-				if len(args) == 0 {
-					return badInput("expected one or more FEN arguments")
-				}
 				if *clock < 0 || *clock > table.ClassA.Budget() {
 					return badInput("--clock %d: want 0 to %d plies played on the class clock", *clock, table.ClassA.Budget())
 				}
@@ -34,17 +33,10 @@ func init() {
 				}
 				positions := make([]draughts.Position, len(args))
 				for i, a := range args {
-					p, err := parseFEN(a)
-					if err != nil {
+					var err error
+					if positions[i], err = position(a, *clock); err != nil {
 						return err
 					}
-					if p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0 {
-						return badInput("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())
-					}
-					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() && *clock > c.Budget() {
-						return badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), *clock, c, c.Budget())
-					}
-					positions[i] = p
 				}
 				t, err := probe.Open(*dir, probe.Options{})
 				if err != nil {
@@ -53,7 +45,9 @@ func init() {
 				defer t.Close()
 				enc := json.NewEncoder(e.stdout)
 				failed := 0
-				for _, p := range positions {
+				// answer writes the answer of p, or says on stderr after
+				// where why there is none.
+				answer := func(where string, p draughts.Position) error {
 					clocks := probe.Clocks{Class: probe.FullClock, Rule2: *rule2}
 					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() {
 						clocks.Class = c.Budget() - *clock
@@ -64,9 +58,9 @@ func init() {
 						root, err = t.RootMoves(p, clocks)
 					}
 					if err != nil {
-						fmt.Fprintf(e.stderr, "dtb probe: %s\n", probeError(p, *dir, err))
+						fmt.Fprintf(e.stderr, "dtb probe: %s%s\n", where, probeError(p, *dir, err))
 						failed++
-						continue
+						return nil
 					}
 					r.Entry.Rules = r.Value
 					f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}
@@ -77,11 +71,38 @@ func init() {
 						m.Entry.Rules = m.Value
 						f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry, m.Class})
 					}
-					if err := f.write(e.stdout, enc, *asJSON); err != nil {
+					return f.write(e.stdout, enc, *asJSON)
+				}
+				for _, p := range positions {
+					if err := answer("", p); err != nil {
 						return err
 					}
 				}
-				if failed > 0 {
+				bad := 0
+				if len(args) == 0 { // one FEN a line on stdin
+					sc := bufio.NewScanner(e.stdin)
+					for n := 1; sc.Scan(); n++ {
+						line := strings.TrimSpace(sc.Text())
+						if line == "" {
+							continue
+						}
+						where := fmt.Sprintf("line %d: ", n)
+						p, err := position(line, *clock)
+						if err != nil {
+							fmt.Fprintf(e.stderr, "dtb probe: %s%v\n", where, err)
+							bad++
+						} else if err := answer(where, p); err != nil {
+							return err
+						}
+					}
+					if err := sc.Err(); err != nil {
+						return fmt.Errorf("standard input: %w", err)
+					}
+				}
+				switch {
+				case bad > 0:
+					return usageError{errReported}
+				case failed > 0:
 					return errReported
 				}
 				return nil
@@ -90,12 +111,29 @@ func init() {
 	})
 }
 
+// position parses a FEN to probe with the class clock at clock plies: a
+// bad FEN, a position no table holds or a clock its class does not have
+// is bad input.
+func position(fen string, clock int) (draughts.Position, error) {
+	p, err := parseFEN(fen)
+	if err != nil {
+		return p, err
+	}
+	if err := probe.Check(p); err != nil {
+		return p, usageError{err}
+	}
+	if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
+		return p, badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), clock, c, c.Budget())
+	}
+	return p, nil
+}
+
 // probeError says why the position p could not be probed in dir: for a
 // missing table, which one and how to build it.
 func probeError(p draughts.Position, dir string, err error) string {
 	var missing *probe.MissingError
 	if !errors.As(err, &missing) {
-		return fmt.Sprintf("%s: %v", p.FEN(), err)
+		return fmt.Sprintf("%s: %s", p.FEN(), explain(err))
 	}
 	own := table.MaterialOf(&p)
 	why := fmt.Sprintf("its table %s is not in %s", own, dir)

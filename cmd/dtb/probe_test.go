@@ -22,9 +22,9 @@ func TestMain(m *testing.M) {
 // tablesDir returns a copy of the golden tables, up to 3 pieces with dtw.
 func tablesDir(t *testing.T) string { return tabletest.Copy(t, tabletest.Golden) }
 
-// copyTables copies the tables to a new directory and applies damage to
-// each file named in it, a function changing its bytes.
-func copyTables(t *testing.T, damage map[string]func(b []byte)) string {
+// copyTables copies the golden tables to a new directory and applies
+// damage to each file named in it, a function returning its new bytes.
+func copyTables(t *testing.T, damage map[string]func(b []byte) []byte) string {
 	dir := tablesDir(t)
 	for name, f := range damage {
 		path := filepath.Join(dir, name)
@@ -32,8 +32,7 @@ func copyTables(t *testing.T, damage map[string]func(b []byte)) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f(b)
-		if err := os.WriteFile(path, b, 0o644); err != nil {
+		if err := os.WriteFile(path, f(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,18 +148,19 @@ func TestStatsCommand(t *testing.T) {
 // damaged tables with status 1, each with one line on stderr.
 func TestProbeErrors(t *testing.T) {
 	dir := tablesDir(t)
-	damaged := copyTables(t, map[string]func([]byte){
-		"KvK.dtb": func(b []byte) { b[len(b)-3] ^= 0x55 }, // a block
-		"KvM.dtb": func(b []byte) { b[30] ^= 0x55 },       // the header
+	damaged := copyTables(t, map[string]func([]byte) []byte{
+		"KvK.dtb": flip(-3), // a block
+		"KvM.dtb": flip(30), // the header
 	})
 	missing := filepath.Join(t.TempDir(), "nothing")
 	for _, c := range []struct {
 		args []string
 		code int
 	}{
-		{[]string{"probe", "--dir", dir}, 2},
 		{[]string{"probe", "--dir", dir, "W:WK10:BK5", "W:W51"}, 2},
 		{[]string{"probe", "--dir", dir, "W:WK10"}, 2}, // Black has no pieces
+		{[]string{"probe", "--dir", dir, "W:W:B"}, 2},  // no pieces at all
+		{[]string{"probe", "--dir", dir, "B"}, 2},
 		{[]string{"probe", "--dir", missing, "W:WK10:BK5"}, 1},
 		{[]string{"probe", "--dir", dir, "W:WK1,K2,K3:BK40"}, 1}, // no KKKvK table
 		{[]string{"probe", "--dir", damaged, "W:WK10:BK5"}, 1},
@@ -213,5 +213,101 @@ func TestProbeMissingTables(t *testing.T) {
 	}
 	if n := strings.Count(errOut, "\n"); n != 2 {
 		t.Errorf("stderr has %d lines, want 2: %q", n, errOut)
+	}
+}
+
+// flip returns the damage that flips bits of the byte at offset i, from
+// the end if i is negative.
+func flip(i int) func(b []byte) []byte {
+	return func(b []byte) []byte {
+		if i < 0 {
+			i += len(b)
+		}
+		b[i] ^= 0x55
+		return b
+	}
+}
+
+// TestProbeDamaged probes through a damaged table: the one line on
+// stderr names the file, says it is damaged and gives the command that
+// rebuilds it, in the user's words: no package name, no decoder message.
+func TestProbeDamaged(t *testing.T) {
+	for what, damage := range map[string]func([]byte) []byte{
+		"a byte flipped": func(b []byte) []byte { return flip(len(b) / 2)(b) },
+		"truncated":      func(b []byte) []byte { return b[:len(b)/2] },
+		"emptied":        func([]byte) []byte { return nil },
+	} {
+		dir := copyTables(t, map[string]func([]byte) []byte{"KKvK.dtb": damage})
+		out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "W:WK10,K20:BK5")
+		prefix := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(dir, "KKvK.dtb") + " is damaged ("
+		suffix := "); rebuild it with: dtb gen --only KKvK --out " + dir + " --dtw\n"
+		if code != 1 || !strings.HasPrefix(out, "W:WK10:BK5  rules win") || strings.Count(errOut, "\n") != 1 ||
+			!strings.HasPrefix(errOut, prefix) || !strings.HasSuffix(errOut, suffix) {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 1, the answer of KvK and %q...%q", what, code, out, errOut, prefix, suffix)
+		}
+		for _, raw := range []string{"codec", "probe:", "table:", "zstd", "magic number", "invalid input"} {
+			if strings.Contains(strings.TrimPrefix(errOut, "dtb probe: "), raw) {
+				t.Errorf("%s: stderr %q says %q", what, errOut, raw)
+			}
+		}
+	}
+}
+
+// TestProbeNoTables probes a directory without tables or without a
+// manifest: the message says how to build or mend it.
+func TestProbeNoTables(t *testing.T) {
+	empty := t.TempDir()
+	unlisted := copyTables(t, nil)
+	if err := os.Remove(filepath.Join(unlisted, codec.ManifestName)); err != nil {
+		t.Fatal(err)
+	}
+	badManifest := copyTables(t, map[string]func([]byte) []byte{codec.ManifestName: func(b []byte) []byte { return b[:len(b)/2] }})
+	for _, c := range []struct{ dir, want string }{
+		{empty, empty + " holds no tables (build them with: dtb gen --out " + empty + ")"},
+		{filepath.Join(empty, "x"), filepath.Join(empty, "x") + " holds no tables (build them with: dtb gen --out " + filepath.Join(empty, "x") + ")"},
+		{unlisted, unlisted + " has tables but no MANIFEST.json (write it with: dtb gen --manifest --out " + unlisted + ")"},
+		{badManifest, filepath.Join(badManifest, codec.ManifestName) + " is damaged (not valid JSON); write it anew with: dtb gen --manifest --out " + badManifest},
+	} {
+		out, errOut, code := dtb("probe", "--dir", c.dir, "W:WK10:BK5")
+		if want := "dtb probe: " + c.want + "\n"; code != 1 || out != "" || errOut != want {
+			t.Errorf("probe --dir %s: status %d, stdout %q, stderr %q; want 1 and %q", c.dir, code, out, errOut, want)
+		}
+	}
+	deleted := copyTables(t, nil)
+	if err := os.Remove(filepath.Join(deleted, "KKvK.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := dtb("probe", "--dir", deleted, "W:WK10,K20:BK5")
+	if want := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(deleted, "KKvK.dtb") + " is listed in MANIFEST.json but missing (rebuild it with: dtb gen --only KKvK --out " + deleted + " --dtw)\n"; code != 1 || errOut != want {
+		t.Errorf("probe without KKvK.dtb: status %d, stderr %q; want 1 and %q", code, errOut, want)
+	}
+	// The commands given mend the directories.
+	for _, dir := range []string{unlisted, badManifest} {
+		if _, errOut, code := dtb("gen", "--manifest", "--out", dir); code != 0 {
+			t.Fatalf("gen --manifest --out %s: %d %q", dir, code, errOut)
+		}
+		if out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5"); code != 0 || !strings.HasPrefix(out, "W:WK10:BK5  rules win") {
+			t.Errorf("probe after gen --manifest: %d %q %q", code, out, errOut)
+		}
+	}
+}
+
+// TestProbeStdin probes the FENs of stdin: every good line is answered,
+// each bad one reported with its line number, and the status is 2.
+func TestProbeStdin(t *testing.T) {
+	out, errOut, code := dtbStdin("W:WK10:BK5\n\n  W:W51 \nW\nW:WK2:BK26\n", "probe", "--dir", tabletest.Golden)
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
+		"W:WK2:BK26  rules draw  theoretical draw\n"
+	wantErr := "dtb probe: line 3: FEN \"W:W51\": square 51 out of range 1..50 at column 4\n" +
+		"dtb probe: line 4: W:W:B: no pieces on the board\n"
+	if code != 2 || out != want || errOut != wantErr {
+		t.Errorf("probe of stdin: status %d, stdout %q, stderr %q; want 2, %q and %q", code, out, errOut, want, wantErr)
+	}
+	out, errOut, code = dtbStdin("W:WK10:BK5\nW:WK1,K2,K3:BK40\n", "probe", "--dir", tabletest.Golden, "--json")
+	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(errOut, "dtb probe: line 2: W:WK1,K2,K3:BK40: its table KKKvK is not in ") {
+		t.Errorf("probe --json of stdin with a missing table: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out, errOut, code := dtbStdin("", "probe", "--dir", tabletest.Golden); code != 0 || out != "" || errOut != "" {
+		t.Errorf("probe of an empty stdin: status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -33,14 +33,18 @@ func init() {
 	register(&command{
 		name: "moves", args: "FEN", summary: "list the legal moves of a position",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			asJSON := fs.Bool("json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]}`)
+			asJSON := fs.Bool("json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]} (none for a position without moves)`)
 			return func(e *env, args []string) error {
 				p, err := oneFEN(args)
 				if err != nil {
 					return err
 				}
+				moves := p.Moves(nil)
+				if len(moves) == 0 && !*asJSON { // in JSON: no object
+					fmt.Fprintf(e.stdout, "no legal moves: %v to move loses\n", p.Side)
+				}
 				enc := json.NewEncoder(e.stdout)
-				for _, m := range p.Moves(nil) {
+				for _, m := range moves {
 					if !*asJSON {
 						fmt.Fprintln(e.stdout, p.Notation(m))
 						continue

@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
@@ -65,19 +69,12 @@ func init() {
 // printReport prints a table's report: one line, then its errors and
 // first mismatches indented.
 func printReport(w io.Writer, r verify.Report) {
-	status := "ok"
-	switch {
-	case len(r.Errors) > 0:
-		status = "ERROR"
-	case r.Mismatches > 0:
-		status = "MISMATCH"
-	}
 	name := r.Material.String()
 	if r.Material == (index.Material{}) { // a file the manifest does not list
 		name = filepath.Base(r.File)
 	}
-	fmt.Fprintf(w, "%-8s %-8s %12d positions %12d checked %8d mismatches  %s\n",
-		name, status, r.Positions, r.Checked, r.Mismatches, r.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "%-8s %-9s %12d positions %12d checked %8d mismatches  %s\n",
+		name, status(r), r.Positions, r.Checked, r.Mismatches, r.Elapsed.Round(time.Millisecond))
 	for _, err := range r.Errors {
 		fmt.Fprintf(w, "  %v\n", err)
 	}
@@ -86,22 +83,71 @@ func printReport(w io.Writer, r verify.Report) {
 	}
 }
 
-// summarize prints the totals and returns an error if any table failed.
+// status returns the status of a table's report: ok, DAMAGED (the file),
+// UNCHECKED (its values, for the damage of tables they read), ERROR
+// (other errors) or MISMATCH.
+func status(r verify.Report) string {
+	switch {
+	case slices.Contains(damaged(r), r.File):
+		return "DAMAGED"
+	case len(r.Errors) > 0 && !slices.ContainsFunc(r.Errors, func(err error) bool { return !errors.As(err, new(*verify.SourceError)) }):
+		return "UNCHECKED"
+	case len(r.Errors) > 0:
+		return "ERROR"
+	case r.Mismatches > 0:
+		return "MISMATCH"
+	}
+	return "ok"
+}
+
+// damaged returns the damaged files that r's errors name.
+func damaged(r verify.Report) []string {
+	var paths []string
+	for _, err := range r.Errors {
+		var fe *codec.FileError
+		if errors.As(err, &fe) && !slices.Contains(paths, fe.Path) {
+			paths = append(paths, fe.Path)
+		}
+	}
+	return paths
+}
+
+// summarize prints the totals and returns an error if any table failed:
+// how many and why, and the command that rebuilds the damaged files.
 func summarize(w io.Writer, reports []verify.Report, elapsed time.Duration) error {
 	var positions, checked, mismatches int64
-	failed := 0
+	failed := map[string]int{}
+	var paths, names []string
 	for _, r := range reports {
 		positions += r.Positions
 		checked += r.Checked
 		mismatches += r.Mismatches
-		if !r.OK() {
-			failed++
+		failed[status(r)]++
+		for _, p := range damaged(r) {
+			if !slices.Contains(paths, p) {
+				paths, names = append(paths, p), append(names, filepath.Base(p))
+			}
 		}
 	}
 	fmt.Fprintf(w, "\n%d tables, %d positions, %d stored positions recomputed, %d mismatches, %s\n",
 		len(reports), positions, checked, mismatches, elapsed.Round(time.Millisecond))
-	if failed > 0 {
-		return fmt.Errorf("%d of %d tables failed (%d mismatching positions); see above", failed, len(reports), mismatches)
+	if failed["ok"] == len(reports) {
+		return nil
 	}
-	return nil
+	var why []string
+	for _, c := range []struct{ status, what string }{
+		{"DAMAGED", "damaged"},
+		{"UNCHECKED", "not checked as they read a damaged table"},
+		{"ERROR", "with errors"},
+		{"MISMATCH", "with mismatching positions"},
+	} {
+		if n := failed[c.status]; n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", n, c.what))
+		}
+	}
+	msg := fmt.Sprintf("%d of %d tables failed (%s); see above", len(reports)-failed["ok"], len(reports), strings.Join(why, ", "))
+	if len(paths) > 0 {
+		msg += fmt.Sprintf("; rebuild the damaged %s with: %s", strings.Join(names, ", "), rebuild(paths))
+	}
+	return errors.New(msg)
 }

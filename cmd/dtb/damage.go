@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// explain returns the message of err and, where err is that of a table
+// directory whose files dtb gen can build or mend (a damaged or missing
+// table, a damaged manifest or none, no tables), the command that does.
+func explain(err error) string {
+	var damaged *codec.FileError
+	var open *fs.PathError
+	switch {
+	case errors.As(err, &damaged):
+		if filepath.Base(damaged.Path) == codec.ManifestName {
+			return fmt.Sprintf("%v; write it anew with: dtb gen --manifest --out %s", err, filepath.Dir(damaged.Path))
+		}
+		return fmt.Sprintf("%v; rebuild it with: %s", err, rebuild([]string{damaged.Path}))
+	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Ext(open.Path) == ".dtb":
+		return fmt.Sprintf("%s is listed in %s but missing (rebuild it with: %s)", open.Path, codec.ManifestName, rebuild([]string{open.Path}))
+	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Base(open.Path) == codec.ManifestName:
+		dir := filepath.Dir(open.Path)
+		if tables, _ := filepath.Glob(filepath.Join(dir, "*.dtb")); len(tables) > 0 {
+			return fmt.Sprintf("%s has tables but no %s (write it with: dtb gen --manifest --out %s)", dir, codec.ManifestName, dir)
+		}
+		return fmt.Sprintf("%s holds no tables (build them with: dtb gen --out %s)", dir, dir)
+	}
+	return err.Error()
+}
+
+// rebuild returns the commands that rebuild the damaged table files at
+// paths, all of one directory, with the optional columns of the other
+// tables there: dtb gen rebuilds a table that fails its checks and keeps
+// the good ones.
+func rebuild(paths []string) string {
+	dir := filepath.Dir(paths[0])
+	flags := genFlags(dir)
+	var cmds []string
+	for _, path := range paths {
+		only := ""
+		if m, err := index.ParseMaterial(strings.TrimSuffix(filepath.Base(path), ".dtb")); err == nil {
+			only = " --only " + m.String()
+		}
+		cmds = append(cmds, fmt.Sprintf("dtb gen%s --out %s%s", only, dir, flags))
+	}
+	return strings.Join(cmds, " && ")
+}
+
+// genFlags returns the flags of dtb gen that build the optional columns
+// of the tables of dir, as the header of the first of them that opens
+// says.
+func genFlags(dir string) string {
+	entries, _ := codec.ReadManifest(dir)
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			continue
+		}
+		f, err := table.Open(filepath.Join(dir, e.File), m)
+		if err != nil {
+			continue
+		}
+		f.Close()
+		flags := ""
+		if f.Layout.Has(table.DTWColumn) {
+			flags += " --dtw"
+		}
+		if f.Layout.Has(table.MTCColumn) {
+			flags += " --mtc"
+		}
+		return flags
+	}
+	return ""
+}
