@@ -15,7 +15,7 @@ import (
 
 // A Unit is one job of a build that a scheduler (make, ninja, Slurm) runs
 // on its own, once the units it depends on are done: BuildUnit builds it.
-// Today a unit is a group, a material and its colour flip, solved
+// A unit is a group, a material and its colour flip, solved
 // together.
 type Unit struct {
 	// ID names the unit: the group's first material in index order

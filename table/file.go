@@ -23,7 +23,7 @@ const (
 const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare | RulesCompact
 
 // RulesFlagsResolved are the rules of a resolved table (NewResolvedWriter):
-// today's, with the real entry of every capture position.
+// RulesFlags, with the real entry of every capture position.
 const RulesFlagsResolved = RulesFlags &^ RulesCapturesDontCare
 
 // RulesFlagsPlain are the rules of the tables written with rule 2
