@@ -32,6 +32,34 @@
 // and once for the mtc; analyses whose inputs agree share one solve.
 // Finished units wait in the output directory's work folder until the
 // group's tables are written.
+//
+// # Outline
+//
+// The call tree of a build, with the memory each step holds under the
+// budget Options.Mem (M; shares set in store.go and build.go):
+//
+//	Generate                            gen.go
+//	  plan, survey, lastUses            the materials in order; the tables kept; when each is last read
+//	  newStore                          tables in memory within M/4; a prober (files) with a cache of M/16
+//	  for each group:
+//	    buildGroup                      gen.go: loadGroup if its tables are valid, else
+//	      groupBuild.run                build.go
+//	        store.shrink                a unit over the solver's share takes the store's: spills
+//	        for each unit, highest level first:
+//	          readUnit                  the finished units of the level above (lookup columns, 2-4 B a position)
+//	          solveUnit                 the unit: 18-28 B a position at most (positionBytes)
+//	            solve                   solve.go: the first pass over every position's moves (unit.walk),
+//	                                    external successors through store.outcome
+//	              analysis.propagate    the passes over predecessors, until no position changes
+//	            fill, writeUnit         the unit's entries, to the work folder (a codec file)
+//	        writeTables, assemble       the tables, block by block, from the units' blocks (cache of M/8)
+//	        store.readBack              the tables spilled, back into memory as far as they fit
+//	    forget                          the tables no group left reads leave the store
+//	  catalog.write                     the manifest, however the run ends
+//
+// BuildUnit (graph.go) runs one scheduler's unit the same way: readGroup
+// keeps the group's tables if they are valid; else loadGroup puts the
+// tables of its deps into a store, then buildGroup.
 package retro
 
 import (
