@@ -106,7 +106,8 @@ type Options struct {
 	// with the unit's name and whether it was solved; an error stops the
 	// build there (a crash point for the tests).
 	unitDone func(name string, solved bool) error
-	// Progress, if set, is called after every table and during long solves.
+	// Progress, if set, is called after every table and during long
+	// solves, by Generate and BuildUnit.
 	Progress func(Progress)
 	// Done, if set, is called once for each table, built or kept.
 	Done func(Report)
@@ -131,7 +132,14 @@ func (o Options) done(r Report) {
 	}
 }
 
-// Progress tells how far Generate is.
+// progress calls o.Progress, if set, with p.
+func (o Options) progress(p Progress) {
+	if o.Progress != nil {
+		o.Progress(p)
+	}
+}
+
+// Progress tells how far Generate or BuildUnit is.
 type Progress struct {
 	Tables, TablesTotal       int
 	Positions, PositionsTotal int64  // positions of the tables and units done
@@ -182,11 +190,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 		total += index.New(m).Size()
 	}
 	prog := Progress{TablesTotal: len(mats), PositionsTotal: total}
-	report := func() {
-		if o.Progress != nil {
-			o.Progress(prog)
-		}
-	}
+	report := func() { o.progress(prog) }
 	report()
 	st := newStore(o.Mem)
 	last := lastUses(mats)

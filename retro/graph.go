@@ -157,9 +157,16 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 		}
 	}
 	start := time.Now()
-	if _, err := buildGroup(ctx, st, g, o, nil); err != nil {
+	prog := Progress{TablesTotal: len(g.tables), PositionsTotal: g.size(), Current: id}
+	o.progress(prog)
+	if _, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
+		prog.Current, prog.Positions = unit, done
+		o.progress(prog)
+	}); err != nil {
 		return err
 	}
+	prog.Tables, prog.Positions = len(g.tables), g.size()
+	o.progress(prog)
 	for _, x := range g.tables {
 		o.done(Report{Material: x.Material(), Stats: st.get(x.Material()).stats, Built: true, Elapsed: time.Since(start)})
 	}

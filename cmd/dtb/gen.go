@@ -74,9 +74,13 @@ func init() {
 					if _, err := retro.ParseUnit(*unit); err != nil {
 						return usageError{err}
 					}
+					bar := newProgressBar(e)
+					o.Progress = bar.retroProgress
 					sum := genSummary{start: time.Now()}
-					o.Done = genReport(e, newProgressBar(e), &sum, *out)
-					return sum.end(e, interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) }))
+					o.Done = genReport(e, bar, &sum, *out)
+					err := interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) })
+					bar.clear()
+					return sum.end(e, err)
 				}
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
@@ -91,9 +95,7 @@ func init() {
 				}
 				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
 				bar := newProgressBar(e)
-				o.Progress = func(p retro.Progress) {
-					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
-				}
+				o.Progress = bar.retroProgress
 				sum := genSummary{start: time.Now()}
 				o.Done = genReport(e, bar, &sum, *out)
 				err = interruptible(func(ctx context.Context) error { return retro.Generate(ctx, o) })

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/dtb-draughts/dtb/retro"
 )
 
 // progressBar shows the progress of gen or verify on stderr: tables and
@@ -57,6 +59,11 @@ func (b *progressBar) show(tables, tablesTotal int, positions, positionsTotal in
 	material, _, _ := strings.Cut(current, ".") // a unit: GROUP.lLEVEL.N
 	b.bar.Describe(fmt.Sprintf("%d/%d tables %-8s %s elapsed%s", tables, tablesTotal, material, elapsed.Round(time.Second), left))
 	b.bar.Set64(positions)
+}
+
+// retroProgress shows the progress of retro.Generate or retro.BuildUnit.
+func (b *progressBar) retroProgress(p retro.Progress) {
+	b.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
 }
 
 // clear erases the bar so that a line can be printed.

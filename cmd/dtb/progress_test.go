@@ -60,3 +60,15 @@ func TestProgress(t *testing.T) {
 		t.Errorf("gen of kept tables: stderr %q, want the summary", errOut)
 	}
 }
+
+// TestUnitProgress checks that gen --unit, a scheduler's job, prints
+// progress lines to a log too: the tables of its group, then the summary.
+func TestUnitProgress(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"gen", "--unit", "KvK", "--out", t.TempDir()}, &env{stdout: &out, stderr: &errOut, progressEvery: time.Nanosecond})
+	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+	line := regexp.MustCompile(`^dtb gen: [01]/1 tables, [0-9.]+( k)?/2.5 k positions, `)
+	if code != 0 || len(lines) < 2 || !line.MatchString(lines[0]) || !strings.HasPrefix(lines[len(lines)-1], "dtb gen: 1 tables, 2.5 k positions in ") {
+		t.Errorf("gen --unit KvK: status %d, stderr %q, want progress lines and the summary", code, errOut.String())
+	}
+}
