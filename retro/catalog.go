@@ -2,106 +2,13 @@ package retro
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 )
-
-// MaxPieces is the most pieces a table Generate builds may have: the store
-// of solved tables counts at most 7 pieces of each kind.
-const MaxPieces = 7
-
-// Rates measured on the 5-piece tables and on KMvKKKM with its deps (1.43 M
-// entries per CPU-second at 6 pieces), from which Estimate extrapolates.
-const (
-	positionsPerThreadSecond = 1.4e6
-	bytesPerGroupPosition    = 15 // solver memory per position of a group
-)
-
-// Estimate is what a build will take, extrapolated from the rates measured
-// on the 5-piece tables.
-type Estimate struct {
-	Tables    int
-	Positions int64 // of the tables to build, each counted once (White to move)
-	// Memory is the bytes of solver memory for the largest group (a
-	// material and its flip), within the budget Options.Mem where its
-	// smallest units fit in it.
-	Memory int64
-	// Least is the memory that the group Largest takes in its smallest
-	// units, the most of any group: a smaller Options.Mem cannot be kept.
-	Least   int64
-	Largest index.Material
-	Time    time.Duration // with Options.Threads threads (0: every CPU)
-}
-
-// EstimateOf returns what building the tables of o takes, counting those
-// already on disk as if they had to be built, or the error Generate would
-// return if they cannot be built.
-func EstimateOf(o Options) (Estimate, error) {
-	if err := checkPieces(o); err != nil {
-		return Estimate{}, err
-	}
-	mats, err := plan(o)
-	if err != nil {
-		return Estimate{}, err
-	}
-	e := Estimate{Tables: len(mats)}
-	for _, m := range mats {
-		e.Positions += index.New(m).Size()
-		all, least := groupMemory(m)
-		e.Memory = max(e.Memory, memoryWithin(all, least, o.Mem))
-		if least > e.Least {
-			e.Least, e.Largest = least, m
-		}
-	}
-	if o.Threads <= 0 {
-		o.Threads = runtime.NumCPU()
-	}
-	threads := float64(o.Threads)
-	e.Time = time.Duration(float64(e.Positions) / positionsPerThreadSecond / threads * float64(time.Second))
-	return e, nil
-}
-
-// groupMemory returns the solver memory of the group of m: all of it,
-// solved as one unit, and the least it takes split into its smallest
-// units, one men configuration and its flip with every placement of the
-// kings: all of it for a group of kings only, which is one unit.
-func groupMemory(m index.Material) (all, least int64) {
-	x := index.New(m)
-	n := x.Size()
-	if m != m.Flip() {
-		n += index.New(m.Flip()).Size()
-	}
-	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
-}
-
-// memoryWithin returns the memory of a group that takes all as one unit
-// and least in its smallest units, under the budget mem (0: none): the
-// solver splits it into units within the budget as far as it can.
-func memoryWithin(all, least, mem int64) int64 {
-	if mem <= 0 {
-		return all
-	}
-	return min(all, max(least, mem))
-}
-
-// checkPieces returns an error if o asks for tables of more than MaxPieces
-// pieces.
-func checkPieces(o Options) error {
-	switch {
-	case o.Only != nil && o.Only.Pieces() > MaxPieces:
-		return fmt.Errorf("%s has %d pieces: tables of more than %d pieces cannot be built", *o.Only, o.Only.Pieces(), MaxPieces)
-	case o.Only == nil && o.Pieces > MaxPieces:
-		return fmt.Errorf("pieces %d: tables of more than %d pieces cannot be built", o.Pieces, MaxPieces)
-	}
-	return nil
-}
 
 // removeTemps removes the temporary files that an interrupted run left in
 // dir, those that match the glob patterns. Only one run may write a file

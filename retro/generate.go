@@ -38,11 +38,11 @@
 // The call tree of a build, with the memory each step holds under the
 // budget Options.Mem (M; shares set in store.go and build.go):
 //
-//	Generate                            gen.go
+//	Generate                            generate.go
 //	  plan, survey, lastUses            the materials in order; the tables kept; when each is last read
 //	  newStore                          tables in memory within M/4; a prober (files) with a cache of M/16
 //	  for each group:
-//	    buildGroup                      gen.go: loadGroup if its tables are valid, else
+//	    buildGroup                      generate.go: loadGroup if its tables are valid, else
 //	      groupBuild.run                build.go
 //	        store.shrink                a unit over the solver's share takes the store's: spills
 //	        for each unit, highest level first:
@@ -55,11 +55,13 @@
 //	        writeTables, assemble       the tables, block by block, from the units' blocks (cache of M/8)
 //	        store.readBack              the tables spilled, back into memory as far as they fit
 //	    forget                          the tables no group left reads leave the store
-//	  catalog.write                     the manifest, however the run ends
+//	  catalog.write                     catalog.go: the manifest, however the run ends
 //
-// BuildUnit (graph.go) runs one scheduler's unit the same way: readGroup
+// BuildUnit (schedule.go) runs one scheduler's unit the same way: readGroup
 // keeps the group's tables if they are valid; else loadGroup puts the
-// tables of its deps into a store, then buildGroup.
+// tables of its deps into a store, then buildGroup. EstimateOf
+// (estimate.go) is the pre-flight of dtb gen and dtb plan: the tables,
+// time and memory a build takes.
 package retro
 
 import (
