@@ -48,31 +48,13 @@ func stored(st *store, p *draughts.Position) table.Entry {
 }
 
 // best combines successor outcomes (each for the successor's side to move)
-// into the outcome of the position: win by the shortest route, loss by
-// the longest, else draw.
+// into the outcome of the position, by the rule of table.Minimax.
 func best(outs []table.Outcome) table.Outcome {
-	win, loss, draw := -1, -1, false
+	var m table.Minimax
 	for _, o := range outs {
-		switch o.Value {
-		case table.Loss:
-			if win < 0 || o.Dist+1 < win {
-				win = o.Dist + 1
-			}
-		case table.Win:
-			loss = max(loss, o.Dist+1)
-		default:
-			draw = true
-		}
+		m.Add(o)
 	}
-	switch {
-	case win >= 0:
-		return table.Outcome{Value: table.Win, Dist: win}
-	case draw:
-		return table.Outcome{Value: table.Draw}
-	case loss >= 0:
-		return table.Outcome{Value: table.Loss, Dist: loss}
-	}
-	return table.Outcome{Value: table.Loss} // no move: lost
+	return m.Outcome()
 }
 
 // expected recomputes the entry of p from its successors, its mtc too if
