@@ -207,7 +207,8 @@ func setTables(o *retro.Options, pieces int, only string) error {
 
 // estimate returns the estimate of the build o, or a usage error if a
 // group does not fit in the budget o.Mem, which the error calls budget,
-// even in its smallest units.
+// even in its smallest units, by more than a quarter of it; within a
+// quarter it warns on stderr.
 func (e *env) estimate(o retro.Options, budget string) (retro.Estimate, error) {
 	est, err := retro.EstimateOf(o)
 	switch {
@@ -220,7 +221,14 @@ func (e *env) estimate(o retro.Options, budget string) (retro.Estimate, error) {
 	if est.Largest.Men() == 0 {
 		why = "one unit: a group of kings only cannot be split"
 	}
-	return est, badInput("%s: %s needs about %s (%s)", budget, retro.UnitID(est.Largest), formatBytes(est.Least), why)
+	msg := fmt.Sprintf("%s: %s needs about %s (%s)", budget, retro.UnitID(est.Largest), formatBytes(est.Least), why)
+	if est.Least > o.Mem+o.Mem/4 {
+		return est, badInput("%s", msg)
+	}
+	// Within a quarter over: such a unit takes the store's share too (see
+	// retro's outline), and the estimate is an upper bound.
+	fmt.Fprintf(e.stderr, "dtb %s: warning: %s; the build may go over the budget\n", e.command, msg)
+	return est, nil
 }
 
 // budgetName names the budget n from --mem mem in an error.

@@ -235,6 +235,13 @@ func TestBudgetTooSmall(t *testing.T) {
 			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 58.6 GiB", mem, code, errOut.String(), err)
 		}
 	}
+	// Within a quarter over the budget, a warning: the 5-piece tables
+	// build under --mem 512MiB (at 580 MiB), KKKvKK's one unit taking
+	// the store's share too.
+	out, errOut, code := dtb("plan", "--pieces", "5", "--mem", "512MiB")
+	if want := "dtb plan: warning: --mem 512MiB: KKKvKK needs about 606 MiB (one unit: a group of kings only cannot be split); the build may go over the budget\n"; code != 0 || out == "" || errOut != want {
+		t.Errorf("plan --pieces 5 --mem 512MiB: status %d, stderr %q; want %q", code, errOut, want)
+	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
 	_, errOut, code = dtb("gen", "--only", "KKKKKvKK", "--mem", "64GiB", "--out", file)
