@@ -1,0 +1,78 @@
+package retro
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/internal/testenv"
+)
+
+// checksums is the published SHA-256 of every file of dtb gen --pieces 5
+// --dtw --mtc (../testdata/README.md).
+const checksums = "../testdata/checksums/pieces5-dtw-mtc.sha256"
+
+// TestPublishedChecksums builds the tables up to 3 pieces with dtw and
+// mtc (5 pieces, about 16 CPU-minutes, under DTB_LONG=1) and checks every
+// file against the published checksums; at 5 pieces the files must be
+// exactly those listed, manifest included.
+func TestPublishedChecksums(t *testing.T) {
+	pieces := 3
+	if testenv.Long() {
+		pieces = 5
+	}
+	want := readChecksums(t)
+	dir := t.TempDir()
+	if err := Generate(context.Background(), Options{Pieces: pieces, Dir: dir, DTW: true, MTC: true}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Name() == "MANIFEST.json" && pieces < 5 {
+			continue // it lists the tables built
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != want[e.Name()] {
+			t.Errorf("%s: SHA-256 %s, published %q", e.Name(), got, want[e.Name()])
+		}
+		n++
+	}
+	if n < 16 || pieces == 5 && n != len(want) {
+		t.Errorf("%d files built, %d published", n, len(want))
+	}
+}
+
+// readChecksums returns the published checksums by file name.
+func readChecksums(t *testing.T) map[string]string {
+	f, err := os.Open(checksums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sums := map[string]string{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		sum, name, ok := strings.Cut(s.Text(), "  ")
+		if !ok || len(sum) != 64 {
+			t.Fatalf("%s: bad line %q", checksums, s.Text())
+		}
+		sums[name] = sum
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return sums
+}
