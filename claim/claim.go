@@ -7,18 +7,21 @@
 //
 //	t, err := probe.Open("tables", probe.Options{})
 //	if err != nil { ... }
-//	q, err := claim.ParseArgs([]string{"KKKvK", "--where", "bk=diag:5-46"})
+//	ms, err := claim.ParseMaterials("KKKvK")
 //	if err != nil { ... }
+//	c, err := claim.ParseConstraint("bk=diag:5-46")
+//	if err != nil { ... }
+//	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White, draughts.Black}, Where: []claim.Constraint{c}}
 //	res, err := q.Run(ctx, t, 0)
 //	for _, r := range res.Rows {
 //		fmt.Println(r.Material, r.Side, r.Rules[table.Win], r.Theory[table.Win])
 //	}
 //
-// Queries are written as the arguments of dtb claim (ParseArgs, Flags) or
-// built as a Query. Values are given for White, the side named first in a
-// material (in KKKvK, the three kings), whoever is to move. WriteReport
-// answers a fixed list of well-known claims as a Markdown report, the
-// repository's docs/claims.md.
+// A Query is a Go value; Args writes it as the arguments of dtb claim,
+// the command that parses them back. Values are given for White, the
+// side named first in a material (in KKKvK, the three kings), whoever is
+// to move. WriteReport answers a fixed list of well-known claims
+// (ReportQueries) as a Markdown report, the repository's docs/claims.md.
 package claim
 
 import (
@@ -44,9 +47,10 @@ import (
 // named first in a material (in KKKvK, the three kings), whoever is to
 // move.
 //
-//	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White, draughts.Black}, Examples: 3}
-//	c, _ := claim.ParseConstraint("bk=diag:5-46") // the black king on the long diagonal
-//	q.Where = append(q.Where, c)
+//	// KKKvK, White to move, not a White win under the rules, the first
+//	// 3 of them: q.Args() is KKKvK --side white --value rules!=win --examples 3.
+//	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White},
+//		Values: []claim.ValueCond{{Rules: true, Not: true, Value: table.Win}}, Examples: 3}
 //	res, err := q.Run(ctx, tables, 0) // res.Rows: counts by value, longest wins
 type Query struct {
 	Materials []index.Material

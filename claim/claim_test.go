@@ -7,7 +7,6 @@ import (
 
 	"github.com/dtb-draughts/dtb/claim"
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
@@ -25,14 +24,11 @@ func TestMain(m *testing.M) { tabletest.Main(m) }
 // value conditions.
 func query(t *testing.T, mats []string, sides []draughts.Color, where, values []string) claim.Query {
 	t.Helper()
-	q := claim.Query{Sides: sides, Examples: 5}
-	for _, s := range mats {
-		m, err := index.ParseMaterial(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q.Materials = append(q.Materials, m)
+	ms, err := claim.ParseMaterials(mats...)
+	if err != nil {
+		t.Fatal(err)
 	}
+	q := claim.Query{Materials: ms, Sides: sides, Examples: 5}
 	for _, s := range where {
 		c, err := claim.ParseConstraint(s)
 		if err != nil {
@@ -143,6 +139,11 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("ParseValueCond(%q): no error", s)
 		}
 	}
+	for _, s := range []string{"KvX", "C", "a"} {
+		if _, err := claim.ParseMaterials("KvK", s); err == nil {
+			t.Errorf("ParseMaterials(KvK, %q): no error", s)
+		}
+	}
 	for _, s := range []string{"rules=win", "theory!=draw", "rules!=loss"} {
 		if c, err := claim.ParseValueCond(s); err != nil || c.String() != s {
 			t.Errorf("ParseValueCond(%q) = %v, %v", s, c, err)
@@ -159,5 +160,8 @@ func TestClassMaterials(t *testing.T) {
 	}
 	if want := []string{"KKKvK", "KKMvK", "KMMvK", "KvK", "KKvK", "KMvK"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("class A and B materials %q, want %q", got, want)
+	}
+	if ms, err := claim.ParseMaterials("A", "B"); err != nil || len(ms) != len(got) {
+		t.Errorf("ParseMaterials(A, B) = %v, %v; want the %d materials of class A and B", ms, err, len(got))
 	}
 }

@@ -3,6 +3,7 @@ package claim_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/dtb-draughts/dtb/claim"
 	"github.com/dtb-draughts/dtb/draughts"
@@ -24,10 +25,16 @@ func Example() {
 	}
 	defer t.Close()
 
-	q, err := claim.ParseArgs([]string{"KvK", "--side", "white", "--where", "bk=diag:5-46", "--examples", "1"})
+	ms, err := claim.ParseMaterials("KvK")
 	if err != nil {
 		panic(err)
 	}
+	diag, err := claim.ParseConstraint("bk=diag:5-46") // the black king on the long diagonal
+	if err != nil {
+		panic(err)
+	}
+	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White}, Where: []claim.Constraint{diag}, Examples: 1}
+	fmt.Println("dtb claim", strings.Join(q.Args(), " "))
 	res, err := q.Run(context.Background(), t, 0)
 	if err != nil {
 		panic(err)
@@ -39,6 +46,7 @@ func Example() {
 	x := res.Examples[0]
 	fmt.Println("first position:", x.Position.FEN(), x.Entry.Rules)
 	// Output:
+	// dtb claim KvK --side white --where bk=diag:5-46 --examples 1
 	// KvK; White to move; bk=diag:5-46
 	// 490 positions: White wins 128, draws 360, loses 2
 	// longest win: class distance 3 plies (W:WK10:BK5), dtw 3 plies (W:WK10:BK5), mtc 3 plies (W:WK10:BK5)

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -19,7 +19,7 @@ import (
 // knownClaim is a claim of endgame theory that the report answers.
 type knownClaim struct {
 	title, question string
-	queries         [][]string // arguments of dtb claim after --dir, one query each
+	queries         []Query
 	// answer words the answer from the results of the queries, and
 	// returns the position to draw (nil for none).
 	answer func(rs []*Result) (string, *Example)
@@ -35,14 +35,15 @@ var publishedLongest = []struct {
 var knownClaims = []knownClaim{{
 	title:    "Three kings against a king on the long diagonal",
 	question: "3 kings against 1 king, the lone king on the long diagonal 5-46, either side to move: how many positions of each value?",
-	queries:  [][]string{{"KKKvK", "--where", "bk=diag:5-46", "--examples", "0"}},
+	queries:  []Query{{Materials: must(ParseMaterials("KKKvK")), Sides: eitherSide, Where: []Constraint{must(ParseConstraint("bk=diag:5-46"))}}},
 	answer: func(rs []*Result) (string, *Example) {
 		return countsText(rs[0].Rows) + ". The example is White's longest win with Black to move.", rs[0].Rows[1].Longest[draughts.White].Distance
 	},
 }, {
 	title:    "Four kings against a king",
 	question: "4 kings against 1 king: is every position a win for the side with 4 kings? The longest win?",
-	queries:  [][]string{{"KKKKvK", "--value", "rules!=win", "--examples", "1"}, {"KKKKvK", "--examples", "0"}},
+	queries: []Query{{Materials: must(ParseMaterials("KKKKvK")), Sides: eitherSide, Values: []ValueCond{{Rules: true, Not: true, Value: table.Win}}, Examples: 1},
+		{Materials: must(ParseMaterials("KKKKvK")), Sides: eitherSide}},
 	answer: func(rs []*Result) (string, *Example) {
 		not, all := total(rs[0].Rows), total(rs[1].Rows)
 		s := fmt.Sprintf("Yes: White wins all %d positions under the rules", all)
@@ -54,8 +55,8 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "Wins that the 16-move and 5-move rules turn into draws",
 	question: "How many theoretical wins in class-A and class-B material does the 16-move or 5-move rule turn into draws, and which is the longest?",
-	queries: [][]string{{"A", "B", "--value", "theory!=draw", "--value", "rules=draw", "--examples", "0"},
-		{"A", "B", "--value", "theory!=draw", "--examples", "0"}},
+	queries: []Query{{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: table.Draw}, {Rules: true, Value: table.Draw}}},
+		{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: table.Draw}}}},
 	answer: func(rs []*Result) (string, *Example) {
 		var drawn [3]int64
 		for _, r := range rs[0].Rows {
@@ -85,7 +86,7 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "Can the lone king beat three kings?",
 	question: "Is there any position of 3 kings against 1 king that the lone king wins?",
-	queries:  [][]string{{"KKKvK", "--value", "theory=loss", "--examples", "1"}},
+	queries:  []Query{{Materials: must(ParseMaterials("KKKvK")), Sides: eitherSide, Values: []ValueCond{{Value: table.Loss}}, Examples: 1}},
 	answer: func(rs []*Result) (string, *Example) {
 		n := total(rs[0].Rows)
 		if n == 0 {
@@ -96,13 +97,13 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "The published longest wins",
 	question: "Do the tables reproduce the longest wins under the rules published for the class A and B endings (White to move, plies until the loser has no move)?",
-	queries: [][]string{func() []string {
-		var args []string
+	queries: []Query{{Materials: func() []index.Material {
+		var ms []index.Material
 		for _, p := range publishedLongest {
-			args = append(args, p.material)
+			ms = append(ms, must(index.ParseMaterial(p.material)))
 		}
-		return append(args, "--side", "white", "--value", "rules=win", "--examples", "0")
-	}()},
+		return ms
+	}(), Sides: []draughts.Color{draughts.White}, Values: []ValueCond{{Rules: true, Value: table.Win}}}},
 	answer: func(rs []*Result) (string, *Example) {
 		var b strings.Builder
 		b.WriteString("| material | published | tables | agree | longest win |\n|---|---:|---:|---|---|\n")
@@ -126,7 +127,10 @@ var knownClaims = []knownClaim{{
 	title: "Wins the 25-move rule draws",
 	question: "In the 6-piece materials KKKKvKK, KKKKvKM, KKKMvKK and KKKMvKM, either side to move, how many theoretical wins does the 25-move king rule " +
 		"(rule 2) turn into draws, the count fresh (no more than 50 plies, 25 moves each, with only king moves and no capture), and which is the longest?",
-	queries: [][]string{append(slices.Clone(rule2Materials), "--cursed", "rule2", "--examples", "3")},
+	// The materials of the KMvKKKM build where both sides have kings,
+	// White the stronger side (with either side to move, their colour
+	// flips are counted too).
+	queries: []Query{{Materials: must(ParseMaterials("KKKKvKK", "KKKKvKM", "KKKMvKK", "KKKMvKM")), Sides: eitherSide, Rule2Cursed: true, Examples: 3}},
 	answer: func(rs []*Result) (string, *Example) {
 		var white, black int64
 		var parts []string
@@ -162,10 +166,26 @@ var knownClaims = []knownClaim{{
 	},
 }}
 
-// rule2Materials are the 6-piece materials of the rule-2 claim: those of
-// the KMvKKKM build where both sides have kings, White the stronger side
-// (with either side to move, their colour flips are counted too).
-var rule2Materials = []string{"KKKKvKK", "KKKKvKM", "KKKMvKK", "KKKMvKM"}
+// eitherSide is the sides of a query with either side to move.
+var eitherSide = []draughts.Color{draughts.White, draughts.Black}
+
+// must returns v, panicking on err: for the queries of knownClaims.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ReportQueries returns the queries that WriteReport answers, in the
+// order of the report.
+func ReportQueries() []Query {
+	var qs []Query
+	for _, c := range knownClaims {
+		qs = append(qs, c.queries...)
+	}
+	return qs
+}
 
 // WriteReport answers the known claims of endgame theory from the tables t
 // on up to threads goroutines (0 means one per CPU) and writes them as
@@ -188,12 +208,8 @@ func WriteReport(ctx context.Context, t *probe.Tables, dir, path string, threads
 		fmt.Fprintf(&b, "\n## %d. %s\n\n> %s\n\n", i+1, c.title, c.question)
 		var results []*Result
 		var cmds, tables strings.Builder
-		for _, args := range c.queries {
-			q, err := ParseArgs(args)
-			if err != nil {
-				return fmt.Errorf("claim %d: %v", i+1, err)
-			}
-			fmt.Fprintf(&cmds, "dtb claim --dir %s %s\n", shellQuote(dir), shellQuote(args...))
+		for _, q := range c.queries {
+			fmt.Fprintf(&cmds, "dtb claim --dir %s %s\n", shellQuote(dir), shellQuote(q.Args()...))
 			res, err := q.Run(ctx, t, threads)
 			if errors.Is(err, probe.ErrMissing) {
 				fmt.Fprintf(&b, "**Not answered:** the tables lack a material it needs (%v).\n\n```sh\n%s```\n", err, cmds.String())

@@ -19,10 +19,9 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// This file measures candidate encodings of the value column (issue 12,
-// "Smaller tables") without changing the file format: it recompresses
-// the value columns of real tables in other ways and reports their bytes
-// and block decode times. It is a measurement, not a format.
+// This file holds BenchmarkValueCandidates, a measurement of other
+// encodings of the value column, not a test: go test runs it only with
+// -bench.
 
 // valueTable is the value column of one table and its capture positions.
 type valueTable struct {
@@ -87,7 +86,7 @@ type fill struct {
 
 var fills = []fill{
 	// prev: the value of the last position before without a capture, as
-	// table.Writer writes them today.
+	// table.Writer writes them.
 	{"prev", func(v *valueTable, _ int) []byte {
 		out := slices.Clone(v.values)
 		for i := 1; i < len(out); i++ {
@@ -240,9 +239,9 @@ func compress(b *testing.B, vs []valueTable, c candidate) [][]byte {
 	return blocks
 }
 
-// todayFiles writes the value columns vs as the table files do (codec,
+// codecFiles writes the value columns vs as the table files do (codec,
 // zstd best) into dir and returns a reader of each.
-func todayFiles(b *testing.B, vs []valueTable, dir string) []*codec.Reader {
+func codecFiles(b *testing.B, vs []valueTable, dir string) []*codec.Reader {
 	var rs []*codec.Reader
 	for i := range vs {
 		h := codec.Header{Material: "X", Positions: int64(len(vs[i].values)), Columns: []codec.Column{{Name: "value", Width: 1}}}
@@ -268,15 +267,18 @@ func todayFiles(b *testing.B, vs []valueTable, dir string) []*codec.Reader {
 	return rs
 }
 
-// BenchmarkValueCandidates compresses the value columns of the tables of
-// $DTB_BENCH_DIR (else the golden tables), piece count by piece count, in
-// each candidate encoding (candidates), and reports their bytes, bits per
-// position and the time to decode a block (ns/block, the blocks in
-// turn). pieces=N/today writes them through package codec as the files
-// do (with packed blocks: codec's doc) and checks that they take the
-// bytes the files do; its ns/block is codec's ReadBlock.
+// BenchmarkValueCandidates measures encodings of the value column other
+// than the file format's, for a later format:
 //
-//	DTB_BENCH_DIR=tables go test ./sizes -run '^$' -bench ValueCandidates -benchtime 2000x
+//	DTB_BENCH_DIR=tables go test ./sizes -run '^$' -bench ValueCandidates -benchtime 500x
+//
+// It compresses the value columns of the tables of $DTB_BENCH_DIR (else
+// the golden tables), piece count by piece count, in each candidate
+// encoding (candidates), and reports their bytes, bits per position and
+// the time to decode a block (ns/block, the blocks in turn).
+// pieces=N/codec writes them through package codec as the files do
+// (with packed blocks: codec's doc) and checks that they take the bytes
+// the files do; its ns/block is codec's ReadBlock.
 //
 // pieces=N/entropy reports the order-0 entropy of the values of the
 // positions without a capture, table by table, in bits per position of
@@ -297,8 +299,8 @@ func BenchmarkValueCandidates(b *testing.B) {
 			}
 			b.ReportMetric(bits/float64(r.Positions), "bits/pos")
 		})
-		b.Run(fmt.Sprintf("pieces=%d/today", r.Pieces), func(b *testing.B) {
-			rs := todayFiles(b, vs, b.TempDir())
+		b.Run(fmt.Sprintf("pieces=%d/codec", r.Pieces), func(b *testing.B) {
+			rs := codecFiles(b, vs, b.TempDir())
 			type blk struct{ r, b int }
 			var blocks []blk
 			n := 0
@@ -309,7 +311,7 @@ func BenchmarkValueCandidates(b *testing.B) {
 				}
 			}
 			if int64(n) != r.Columns[table.ValueColumn] {
-				b.Errorf("today's encoding takes %d bytes, the files %d", n, r.Columns[table.ValueColumn])
+				b.Errorf("codec's encoding takes %d bytes, the files %d", n, r.Columns[table.ValueColumn])
 			}
 			buf := make([]byte, 0, codec.DefaultBlockSize)
 			i := 0

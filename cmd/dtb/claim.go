@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +28,7 @@ func init() {
 		summary: "settle claims of endgame theory: positions by value, longest wins, counterexamples",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
-			query := claim.Flags(fs)
+			query := claimFlags(fs)
 			asJSON := fs.Bool("json", false, "print the answer as one JSON object")
 			svg := fs.String("svg", "", "also draw the matching positions shown as SVG files example-N.svg in this directory")
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
@@ -71,6 +72,66 @@ func init() {
 			}
 		},
 	})
+}
+
+// claimFlags declares the flags of a query on fs: --side, --where,
+// --value, --cursed and --examples. It returns the function that builds
+// the query from their values and the materials named by the arguments
+// left after the flags (claim.ParseMaterials). claim.Query.Args writes a
+// query back as such arguments.
+func claimFlags(fs *pflag.FlagSet) func(materials []string) (claim.Query, error) {
+	side := fs.String("side", "either", "side to move: white, black or either")
+	where := fs.StringArray("where", nil, "square constraint PIECES OP SQUARES, all must hold (repeatable); PIECES: w, b (all of a side), wk, wm, bk, bm; "+
+		"OP: = (every such piece on SQUARES), != (none), ~ (at least one); SQUARES: a list such as 28,46-50,diag:5-46 (the diagonal from 5 to 46); e.g. bk=diag:5-46")
+	value := fs.StringArray("value", nil, "value condition for White, all must hold (repeatable): rules or theory, = or !=, win, draw or loss; e.g. rules!=win")
+	cursed := fs.String("cursed", "", "rule2: only the theoretical wins and losses that rule 2, the 25-move king rule, itself turns into draws "+
+		"(rule-2 distance over 50 plies, in tables that track rule 2)")
+	examples := fs.Int("examples", 3, "matching positions to show")
+	return func(materials []string) (claim.Query, error) {
+		q := claim.Query{Examples: *examples}
+		if len(materials) == 0 {
+			return q, errors.New("expected one or more materials")
+		}
+		if *examples < 0 {
+			return q, errors.New("--examples must not be negative")
+		}
+		switch *cursed {
+		case "":
+		case "rule2":
+			q.Rule2Cursed = true
+		default:
+			return q, fmt.Errorf("--cursed %q: want rule2", *cursed)
+		}
+		var err error
+		if q.Materials, err = claim.ParseMaterials(materials...); err != nil {
+			return q, err
+		}
+		switch *side {
+		case "white":
+			q.Sides = []draughts.Color{draughts.White}
+		case "black":
+			q.Sides = []draughts.Color{draughts.Black}
+		case "either":
+			q.Sides = []draughts.Color{draughts.White, draughts.Black}
+		default:
+			return q, fmt.Errorf("--side %q: want white, black or either", *side)
+		}
+		for _, w := range *where {
+			c, err := claim.ParseConstraint(w)
+			if err != nil {
+				return q, err
+			}
+			q.Where = append(q.Where, c)
+		}
+		for _, v := range *value {
+			c, err := claim.ParseValueCond(v)
+			if err != nil {
+				return q, err
+			}
+			q.Values = append(q.Values, c)
+		}
+		return q, nil
+	}
 }
 
 // exampleText describes an example position in one line.

@@ -8,8 +8,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/claim"
 )
 
 func TestClaimCommand(t *testing.T) {
@@ -125,6 +130,22 @@ func TestClaimReport(t *testing.T) {
 	} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+}
+
+// TestClaimArgs checks that the flags of dtb claim parse the arguments
+// that claim.Query.Args writes for each query of the report back into
+// the same query.
+func TestClaimArgs(t *testing.T) {
+	for _, q := range claim.ReportQueries() {
+		fs := pflag.NewFlagSet("claim", pflag.ContinueOnError)
+		build := claimFlags(fs)
+		if err := fs.Parse(q.Args()); err != nil {
+			t.Fatalf("%q: %v", q.Args(), err)
+		}
+		if got, err := build(fs.Args()); err != nil || !reflect.DeepEqual(got, q) {
+			t.Errorf("%q parses to %+v, %v; want %+v", q.Args(), got, err, q)
 		}
 	}
 }
