@@ -157,6 +157,14 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 	return probe.Clocks{Class: int(c.class_plies), Rule2: int(c.rule2_plies)}
 }
 
+// probeFlags returns the probe.Flags of the C flags, which args checked.
+func probeFlags(flags C.int) probe.Flags {
+	if flags&C.DTB_CACHED_ONLY != 0 {
+		return probe.CacheOnly
+	}
+	return 0
+}
+
 // args checks the arguments every probe has: an open handle and known
 // flags; and pos, unless it is not passed, which it returns as a
 // position.
@@ -206,11 +214,7 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 	if r == nil {
 		return s.fail(fmt.Errorf("dtb: %w: NULL result", errBadArgument))
 	}
-	probeFunc := s.tables.ProbeWith
-	if flags&C.DTB_CACHED_ONLY != 0 {
-		probeFunc = s.tables.ProbeWithCached
-	}
-	res, err := probeFunc(p, clocks(c))
+	res, err := s.tables.Probe(p, clocks(c), probeFlags(flags))
 	if err != nil {
 		return s.fail(err)
 	}
@@ -229,15 +233,11 @@ func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.in
 	if err != nil {
 		return s.fail(err)
 	}
-	valueFunc := s.tables.Value
-	if flags&C.DTB_CACHED_ONLY != 0 {
-		valueFunc = s.tables.ValueCached
-	}
-	v, err := valueFunc(p, clocks(c))
+	res, err := s.tables.Probe(p, clocks(c), probeFlags(flags))
 	if err != nil {
 		return s.fail(err)
 	}
-	return C.int(v)
+	return C.int(res.Value)
 }
 
 //export dtbgo_root_moves

@@ -87,16 +87,12 @@ func line(p draughts.Position, c probe.Clocks) string {
 // probe: "status rules theory distance dtw value moves" and the root
 // moves.
 func want(t *probe.Tables, p draughts.Position, c probe.Clocks) string {
-	r, err := t.ProbeWith(p, c)
+	r, err := t.Probe(p, c, 0)
 	if err != nil {
 		return fmt.Sprintf("%d -9 -9 -9 -9 %d %d", status(err), status(err), status(err))
 	}
-	e := r.Entry
-	s := fmt.Sprintf("0 %d %d %d %d", r.Value, e.Theory, e.Distance, e.DTW)
-	v, err := t.Value(p, c)
-	if err != nil {
-		return fmt.Sprintf("%s %d %d", s, status(err), status(err))
-	}
+	e, v := r.Entry, r.Value
+	s := fmt.Sprintf("0 %d %d %d %d", v, e.Theory, e.Distance, e.DTW)
 	moves, err := t.RootMoves(p, c)
 	if err != nil {
 		return fmt.Sprintf("%s %d %d", s, v, status(err))
@@ -219,12 +215,12 @@ func TestCRule2(t *testing.T) {
 		for i := int64(0); i < x.Size(); i += 211 {
 			for _, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
 				c := probe.Clocks{Class: probe.FullClock, Rule2: int(i/211)%53 - 1} // -1 ... 51
-				if e, err := tables.Probe(p); err == nil && e.Distance >= 0 {
-					c.Rule2 = table.Rule2Plies - e.Distance + int(i/211)%2 // just in time, or a ply late
+				if r, err := tables.Probe(p, c, 0); err == nil && r.Entry.Distance >= 0 {
+					c.Rule2 = table.Rule2Plies - r.Entry.Distance + int(i/211)%2 // just in time, or a ply late
 				}
 				in.WriteString(line(p, c))
 				expected = append(expected, want(tables, p, c))
-				if r, err := tables.ProbeWith(p, c); err == nil && r.Value != r.Entry.Rules {
+				if r, err := tables.Probe(p, c, 0); err == nil && r.Value != r.Entry.Rules {
 					cut++
 				}
 			}

@@ -273,10 +273,11 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 	if q.Rule2Cursed && tp.HasCapture() {
 		return e, false, nil
 	}
-	var err error
-	if e.Entry, err = t.Probe(tp); err != nil {
+	r, err := t.Probe(tp, probe.FreshClocks, 0)
+	if err != nil {
 		return e, false, err
 	}
+	e.Entry = r.Entry
 	if q.Rule2Cursed && !e.Entry.Rule2Cursed(c) {
 		return e, false, nil
 	}

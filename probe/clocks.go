@@ -51,11 +51,21 @@ type Clocks struct {
 // ply that produced the position's material.
 const FullClock = -1
 
+// FreshClocks are the clocks on the ply that produced a position's
+// material: a full class clock and a fresh rule-2 count. They are what a
+// probe that wants the entry alone may pass. (The zero Clocks differ: a
+// fresh rule-2 count, but a class clock with 0 plies left.)
+var FreshClocks = Clocks{Class: FullClock}
+
 // rule2Budget returns the plies left on the rule-2 count: 50 for a fresh
 // count, 0 for a complete one.
 func (c Clocks) rule2Budget() int {
 	return table.Rule2Plies - min(max(c.Rule2, 0), table.Rule2Plies)
 }
+
+// fresh reports whether c are as FreshClocks: a full class clock
+// and a fresh rule-2 count.
+func (c Clocks) fresh() bool { return c.Class < 0 && c.Rule2 <= 0 }
 
 // over reports whether the clock of class runs out at the position: the
 // game is drawn unless its side to move has no move (rule 5).
@@ -94,64 +104,6 @@ func (c Clocks) after(from, to table.Class, conversion bool) Clocks {
 		next.Class = min(left-1, to.Budget())
 	}
 	return next
-}
-
-// Value returns the value of p for its side to move under the rules with
-// the clocks c: the rules value alone, for a caller that needs nothing
-// else. Its errors are Probe's.
-func (t *Tables) Value(p draughts.Position, c Clocks) (table.Value, error) {
-	return t.value(p, c, false)
-}
-
-// ValueCached is Value without reading the disk: where Value would read,
-// it returns ErrNotCached (see ProbeCached).
-func (t *Tables) ValueCached(p draughts.Position, c Clocks) (table.Value, error) {
-	return t.value(p, c, true)
-}
-
-func (t *Tables) value(p draughts.Position, c Clocks, cachedOnly bool) (table.Value, error) {
-	e, f, err := t.probe(p, cachedOnly)
-	if err != nil {
-		return 0, err
-	}
-	return c.Value(f.classOf(), e), nil
-}
-
-// Result is what the tables say of a position under the running clocks.
-type Result struct {
-	// Entry is the position's entry, as Probe returns it: its Rules is
-	// the value with the clocks as they stand when the material arose.
-	Entry table.Entry
-	// Value is the value under the rules with the clocks passed.
-	Value table.Value
-	// Class is the class of the position's table under its file's rules
-	// (Tables.Class): the clock Entry.Distance counts (the class clock of
-	// class A or B, the rule-2 count of Rule2), NoClass for none.
-	Class table.Class
-	// Rule2Tracked is false for a table built before rule 2 was tracked:
-	// its rules values ignore the 25-move king rule, and so does Value.
-	Rule2Tracked bool
-}
-
-// ProbeWith returns the entry of p with its value under the rules with
-// the clocks c and the clock its distance counts. Its errors are Probe's.
-func (t *Tables) ProbeWith(p draughts.Position, c Clocks) (Result, error) {
-	return t.probeWith(p, c, false)
-}
-
-// ProbeWithCached is ProbeWith without reading the disk: where ProbeWith
-// would read, it returns ErrNotCached (see ProbeCached).
-func (t *Tables) ProbeWithCached(p draughts.Position, c Clocks) (Result, error) {
-	return t.probeWith(p, c, true)
-}
-
-func (t *Tables) probeWith(p draughts.Position, c Clocks, cachedOnly bool) (Result, error) {
-	e, f, err := t.probe(p, cachedOnly)
-	if err != nil {
-		return Result{}, err
-	}
-	class := f.classOf()
-	return Result{Entry: e, Value: c.Value(class, e), Class: class, Rule2Tracked: f == nil || f.rule2}, nil
 }
 
 // Value returns the value under the rules with the clocks c of a
@@ -212,11 +164,11 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	var moves []RootMove
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		e, f, err := t.probe(q, false)
+		r, err := t.probe(q, FreshClocks, false)
 		if err != nil {
 			return nil, err
 		}
-		to := f.classOf()
+		e, to := r.Entry, r.Class
 		conversion := m.IsCapture() || p.Kings&draughts.Bit(m.FromSquare()) == 0
 		v := c.after(from, to, conversion).Value(to, e)
 		if q.Pieces(q.Side) != 0 && q.CountMoves() == 0 {

@@ -14,7 +14,7 @@ import (
 // TestRootMoves checks, for every position (a sample without DTB_LONG=1)
 // of some class A, class B and classless tables with either side to move and every class clock, that
 // the root moves are the legal moves and that the first one's value is the
-// position's value under the rules with that clock (Value).
+// position's value under the rules with that clock (Result.Value).
 func TestRootMoves(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, name := range []string{"KvK", "KMvK", "KvKK", "KMvM", "MMvM"} {
@@ -31,12 +31,12 @@ func TestRootMoves(t *testing.T) {
 					if err != nil || len(moves) != n {
 						t.Fatalf("%s: %d root moves, %v; want %d", p.FEN(), len(moves), err, n)
 					}
-					v, err := tables.Value(p, c)
+					r, err := tables.Probe(p, c, 0)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if n > 0 && moves[0].Value != v {
-						t.Fatalf("%s, %+v: best root move %s %v, value %v", p.FEN(), c, p.Notation(moves[0].Move), moves[0].Value, v)
+					if n > 0 && moves[0].Value != r.Value {
+						t.Fatalf("%s, %+v: best root move %s %v, value %v", p.FEN(), c, p.Notation(moves[0].Move), moves[0].Value, r.Value)
 					}
 				}
 			}
@@ -81,26 +81,31 @@ func fmtMove(p *draughts.Position, m RootMove) string {
 	return fmt.Sprintf("%s %v %d %d", p.Notation(m.Move), m.Value, m.Entry.Distance, m.Entry.DTW)
 }
 
-// TestCached checks that a cache-only probe answers ErrNotCached before
-// the tables are read and the same as Probe after, captures included.
+// TestCached checks that a CacheOnly probe answers ErrNotCached before
+// the tables are read and the same as a probe that reads after, captures
+// included, under any clocks.
 func TestCached(t *testing.T) {
 	tables := open(t, dir, Options{})
-	p := fen(t, "W:WK28:B23,K40") // KvKM, a capture into KvK: resolved by search
-	if _, err := tables.ProbeCached(p); !errors.Is(err, ErrNotCached) {
-		t.Fatalf("ProbeCached before any read: %v, want ErrNotCached", err)
+	// KvKM, a capture into KvK resolved by search, won in 3 plies: drawn
+	// with 1 ply left on the class clock.
+	p := fen(t, "W:WK28:B23,K46")
+	clocks := map[Clocks]table.Value{FreshClocks: table.Win, {Class: 1}: table.Draw}
+	for c := range clocks {
+		if r, err := tables.Probe(p, c, CacheOnly); !errors.Is(err, ErrNotCached) {
+			t.Fatalf("CacheOnly, %+v, before any read: %+v %v, want ErrNotCached", c, r, err)
+		}
 	}
-	if _, err := tables.ValueCached(p, Clocks{Class: FullClock}); !errors.Is(err, ErrNotCached) {
-		t.Fatalf("ValueCached before any read: %v, want ErrNotCached", err)
+	for c, v := range clocks {
+		want, err := tables.Probe(p, c, 0)
+		if err != nil || want.Value != v {
+			t.Fatalf("%+v: %+v %v, want value %v", c, want, err, v)
+		}
+		if got, err := tables.Probe(p, c, CacheOnly); err != nil || got != want {
+			t.Errorf("CacheOnly, %+v, after a read: %+v %v, want %+v", c, got, err, want)
+		}
 	}
-	want := mustProbe(t, tables, p)
-	if got, err := tables.ProbeCached(p); err != nil || got != want {
-		t.Errorf("ProbeCached after Probe: %+v %v, want %+v", got, err, want)
-	}
-	if v, err := tables.ValueCached(p, Clocks{Class: FullClock}); err != nil || v != want.Rules {
-		t.Errorf("ValueCached after Probe: %v %v, want %v", v, err, want.Rules)
-	}
-	if _, err := tables.ProbeCached(fen(t, "W:WK10:B23")); !errors.Is(err, ErrNotCached) {
-		t.Errorf("ProbeCached of a table not read: %v, want ErrNotCached", err)
+	if _, err := tables.Probe(fen(t, "W:WK10:B23"), FreshClocks, CacheOnly); !errors.Is(err, ErrNotCached) {
+		t.Errorf("CacheOnly of a table not read: %v, want ErrNotCached", err)
 	}
 }
 

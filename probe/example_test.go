@@ -33,11 +33,11 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		r, err := t.Probe(pos)
+		r, err := t.Probe(pos, probe.FreshClocks, 0)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %v, distance %d, dtw %d\n", fen, r.Rules, r.Distance, r.DTW)
+		fmt.Printf("%s: %v, distance %d, dtw %d\n", fen, r.Value, r.Entry.Distance, r.Entry.DTW)
 	}
 	fmt.Println(t.Materials())
 	// Output:

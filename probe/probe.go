@@ -6,27 +6,27 @@
 //	}
 //	defer t.Close()
 //	pos, _ := draughts.ParseFEN("W:WK10:BK5")
-//	e, err := t.Probe(pos) // e.Rules == table.Win, e.Distance == 3
+//	r, err := t.Probe(pos, probe.FreshClocks, 0)
+//	// r.Value == table.Win, r.Entry.Distance == 3
 //
 // Open reads the directory's manifest; each table file is opened on its
 // first use. A Tables is safe for concurrent use by many goroutines: files
 // are opened once, and decoded blocks are kept in a bounded cache that a
 // probe of a cached block reads without taking a lock (see cache.go).
 //
-// Probe returns exactly what the generator (package retro) computed,
-// including for positions whose side to move must capture: those hold no
-// real value on disk (table.RulesCapturesDontCare) and are resolved by a
-// search over the captures, each capture's result probed in turn; a
-// resolved table (table.RulesFlagsResolved, such as the generator keeps
-// for its own lookups) holds them and needs no search.
+// Probe is the one lookup. Its Result holds the entry exactly as the
+// generator (package retro) computed it, including for positions whose
+// side to move must capture: those hold no real value on disk
+// (table.RulesCapturesDontCare) and are resolved by a search over the
+// captures, each capture's result probed in turn; a resolved table
+// (table.RulesFlagsResolved, such as the generator keeps for its own
+// lookups) holds them and needs no search. With it come the rules value
+// under the game's running clocks (Clocks) and the clock the entry's
+// distance counts. For a search, the flag CacheOnly keeps a probe off the
+// disk: it fails with ErrNotCached where it would read a block. At the
+// root, RootMoves values every legal move, best first:
 //
-// For a search, ProbeCached never touches the disk: it answers
-// ErrNotCached where Probe would read a block. Value and ValueCached
-// return the rules value alone under the game's running clocks (Clocks),
-// ProbeWith and ProbeWithCached the entry with it. At the root, RootMoves
-// values every legal move, best first:
-//
-//	moves, err := t.RootMoves(pos, probe.Clocks{Class: probe.FullClock})
+//	moves, err := t.RootMoves(pos, probe.FreshClocks)
 //	// moves[0].Move is the best move, moves[0].Value its value
 //
 // # What an engine passes
@@ -46,7 +46,9 @@
 //
 // The two never run at once: a class material arises only by a capture
 // or a man move, which restarts the rule-2 count, and in class A or B only
-// the class clock counts. Each is ignored where it does not apply. Inside
+// the class clock counts. Each is ignored where it does not apply;
+// FreshClocks are both as they stand on the ply that produced the
+// position's material. Inside
 // a search, RootMoves shows how they advance: a quiet king move adds a ply
 // to the rule-2 count (and takes one off a class clock), a capture or man
 // move restarts the count. Tables built before rule 2 was tracked
@@ -95,8 +97,8 @@ func (e *MissingError) Unwrap() error { return ErrMissing }
 // table holds: not a legal position, or one whose game is over.
 var ErrIllegal = errors.New("not a legal position")
 
-// ErrNotCached is the error of a cache-only probe (ProbeCached,
-// ValueCached) that would have to read a table file.
+// ErrNotCached is the error of a cache-only probe (CacheOnly) that would
+// have to read a table file.
 var ErrNotCached = errors.New("not in the cache")
 
 // maxPieces is the most pieces a material may have: the index of some
@@ -245,37 +247,55 @@ func (f *file) open() (err error) {
 	return nil
 }
 
-// Probe returns the entry of p. A position whose side to move has no
-// pieces (and the other side some) is lost at distance 0 without a
-// table. Probe returns a *MissingError if a table it needs is not in the
-// directory, a *codec.FileError (naming the file and block) if a table is
-// damaged, and Check's error for a position that no table holds.
-func (t *Tables) Probe(p draughts.Position) (table.Entry, error) {
-	e, _, err := t.probe(p, false)
-	return e, err
+// Flags modify a probe.
+type Flags uint8
+
+// CacheOnly makes a probe never touch the disk: where it would open a
+// table file or read a block not in the cache, it fails with ErrNotCached.
+// A search can probe with it at every node and leave the reads to probes
+// near the root.
+const CacheOnly Flags = 1
+
+// Result is what the tables say of a position under the running clocks.
+type Result struct {
+	// Entry is the position's entry, exactly as the generator computed it:
+	// its Rules is the value with the clocks as they stand when the
+	// material arose.
+	Entry table.Entry
+	// Value is the value under the rules with the clocks passed.
+	Value table.Value
+	// Class is the class of the position's table under its file's rules
+	// (Tables.Class): the clock Entry.Distance counts (the class clock of
+	// class A or B, the rule-2 count of Rule2), NoClass for none.
+	Class table.Class
+	// Rule2Tracked is false for a table built before rule 2 was tracked:
+	// its rules values ignore the 25-move king rule, and so does Value.
+	Rule2Tracked bool
 }
 
-// ProbeCached is Probe without reading the disk: where Probe would open a
-// table file or read a block not in the cache, it returns ErrNotCached.
-// A search can call it at every node and leave the reads to probes near
-// the root.
-func (t *Tables) ProbeCached(p draughts.Position) (table.Entry, error) {
-	e, _, err := t.probe(p, true)
-	return e, err
+// Probe returns the entry of p with its value under the rules with the
+// clocks c (which change Value alone) and the clock its distance counts.
+// A position whose side to move has no pieces (and the other side some)
+// is lost at distance 0 without a table. Probe returns a *MissingError if
+// a table it needs is not in the directory, a *codec.FileError (naming
+// the file and block) if a table is damaged, Check's error for a position
+// that no table holds, and ErrNotCached if f has CacheOnly and a table
+// would have to be read.
+func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
+	return t.probe(p, c, f&CacheOnly != 0) // inlined, sparing the result a copy
 }
 
-// probe is Probe, or ProbeCached if cachedOnly is set; it also returns
-// the file of p's table (nil for a side to move without pieces).
-func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, *file, error) {
+// probe is Probe, reading no table file if cachedOnly is set.
+func (t *Tables) probe(p draughts.Position, c Clocks, cachedOnly bool) (Result, error) {
 	if err := Check(p); err != nil {
-		return table.Entry{}, nil, err
+		return Result{}, err
 	}
 	if p.Pieces(p.Side) == 0 {
-		return table.Entry{Rules: table.Loss, Theory: table.Loss}, nil, nil
+		return Result{Entry: table.Entry{Rules: table.Loss, Theory: table.Loss}, Value: table.Loss, Rule2Tracked: true}, nil
 	}
 	f, err := t.file(table.MaterialOf(&p), cachedOnly)
 	if err != nil {
-		return table.Entry{}, nil, err
+		return Result{}, err
 	}
 	var e table.Entry
 	if f.mem.Load() == nil && !f.resolved && p.HasCapture() { // a don't-care on disk
@@ -283,7 +303,14 @@ func (t *Tables) probe(p draughts.Position, cachedOnly bool) (table.Entry, *file
 	} else {
 		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)
 	}
-	return e, f, err
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Entry: e, Value: e.Rules, Class: f.class, Rule2Tracked: f.rule2}
+	if !c.fresh() { // else c.Value(r.Class, e) is e.Rules
+		r.Value = c.Value(r.Class, e)
+	}
+	return r, nil
 }
 
 // Class returns the class of m under the rules of its table file: which
@@ -336,15 +363,6 @@ type illegalError struct{ msg string }
 func (e *illegalError) Error() string { return e.msg }
 func (e *illegalError) Unwrap() error { return ErrIllegal }
 
-// classOf returns the class of f under its rules, NoClass for a nil f
-// (no table: a side to move without pieces).
-func (f *file) classOf() table.Class {
-	if f == nil {
-		return table.NoClass
-	}
-	return f.class
-}
-
 // stored returns the values stored for entry i of f, reading its block
 // unless cachedOnly is set.
 func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) {
@@ -374,13 +392,14 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
-		s, g, err := t.probe(p.Play(m), cachedOnly)
+		r, err := t.probe(p.Play(m), FreshClocks, cachedOnly)
 		if err != nil {
 			return table.Entry{}, err
 		}
+		s := r.Entry
 		theory.Add(s.TheoryOutcome())
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		rules.Add(s.RulesOutcome(f.class, g.classOf()))
+		rules.Add(s.RulesOutcome(f.class, r.Class))
 	}
 	e := table.NewEntry(f.class, theory.Outcome(), rules.Outcome())
 	if !dtw {

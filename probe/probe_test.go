@@ -40,11 +40,11 @@ func open(tb testing.TB, dir string, o Options) *Tables {
 
 func mustProbe(tb testing.TB, t *Tables, p draughts.Position) table.Entry {
 	tb.Helper()
-	r, err := t.Probe(p)
+	r, err := t.Probe(p, FreshClocks, 0)
 	if err != nil {
 		tb.Fatalf("%s: %v", p, err)
 	}
-	return r
+	return r.Entry
 }
 
 func fen(tb testing.TB, s string) draughts.Position {
@@ -65,10 +65,11 @@ func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
 	var theory, rules []table.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		s, err := t.Probe(q)
+		r, err := t.Probe(q, FreshClocks, 0)
 		if err != nil {
 			return table.Entry{}, err
 		}
+		s := r.Entry
 		theory = append(theory, table.Outcome{Value: s.Theory, Dist: s.DTW})
 		o := table.Outcome{Value: table.Loss} // q's side to move has no pieces: lost
 		switch {
@@ -136,9 +137,9 @@ func TestEveryPosition(t *testing.T) {
 			b := w
 			b.Side = draughts.Black
 			for _, p := range []draughts.Position{w, b} {
-				got, err := tables.Probe(p)
+				got, err := tables.Probe(p, FreshClocks, 0)
 				want, werr := recompute(tables, p)
-				if err != nil || werr != nil || got != want {
+				if err != nil || werr != nil || got.Entry != want {
 					t.Errorf("%s: probe %+v %v, from the successors %+v %v", p, got, err, want, werr)
 					errs++
 				}
@@ -231,20 +232,20 @@ func TestKnownFacts(t *testing.T) {
 func TestErrors(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, s := range []string{"W:WK10", "B:W:BK10"} {
-		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) {
+		if r, err := tables.Probe(fen(t, s), FreshClocks, 0); !errors.Is(err, ErrIllegal) {
 			t.Errorf("%s (the side not to move has no pieces): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	for _, s := range []string{"W", "B:W:B"} {
-		if r, err := tables.Probe(fen(t, s)); !errors.Is(err, ErrIllegal) || err.Error() != fen(t, s).FEN()+": no pieces on the board" {
+		if r, err := tables.Probe(fen(t, s), FreshClocks, 0); !errors.Is(err, ErrIllegal) || err.Error() != fen(t, s).FEN()+": no pieces on the board" {
 			t.Errorf("%s (no pieces at all): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
-	if _, err := tables.Probe(illegal); !errors.Is(err, ErrIllegal) {
+	if _, err := tables.Probe(illegal, FreshClocks, 0); !errors.Is(err, ErrIllegal) {
 		t.Errorf("a man on its crowning row: %v, want ErrIllegal", err)
 	}
-	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"))
+	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"), FreshClocks, 0)
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
 		t.Errorf("5 pieces: %v, want ErrMissing naming KKKvKK", err)
 	}
@@ -282,7 +283,7 @@ func TestCorrupt(t *testing.T) {
 		{"W:WK1,K2:BK45", "KKvK.dtb is damaged (block"}, // reads the damaged block
 		{"W:W28:B23,K45", "KvM.dtb"},                    // 28x19 leads to KvM, Black to move
 	} {
-		_, err := tables.Probe(fen(t, c.fen))
+		_, err := tables.Probe(fen(t, c.fen), FreshClocks, 0)
 		if !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), c.file) {
 			t.Errorf("%s: %v, want codec.ErrCorrupt naming %s", c.fen, err, c.file)
 		}
@@ -314,7 +315,7 @@ func TestConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range positions {
 				i := (k + g*len(positions)/16) % len(positions)
-				if r, err := tables.Probe(positions[i]); err != nil || r != want[i] {
+				if r, err := tables.Probe(positions[i], FreshClocks, 0); err != nil || r.Entry != want[i] {
 					t.Errorf("%s: %+v %v, want %+v", positions[i], r, err, want[i])
 					return
 				}
@@ -373,26 +374,27 @@ func benchmarkUnit(b *testing.B, unit string, tables *Tables, positions []draugh
 func BenchmarkProbe(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.Probe(p)
+		_, err := tables.Probe(p, FreshClocks, 0)
 		return err
 	})
 }
 
-// BenchmarkProbeCached is BenchmarkProbe through ProbeCached.
+// BenchmarkProbeCached is BenchmarkProbe with CacheOnly.
 func BenchmarkProbeCached(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.ProbeCached(p)
+		_, err := tables.Probe(p, FreshClocks, CacheOnly)
 		return err
 	})
 }
 
-// BenchmarkValue is BenchmarkProbe through ValueCached, the rules value
-// alone.
+// BenchmarkValue is BenchmarkProbeCached under the clocks of a game in
+// progress: a class clock partly spent, a rule-2 count under way.
 func BenchmarkValue(b *testing.B) {
 	tables := open(b, dir, Options{})
+	c := Clocks{Class: 5, Rule2: 20}
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.ValueCached(p, Clocks{Class: FullClock})
+		_, err := tables.Probe(p, c, CacheOnly)
 		return err
 	})
 }
@@ -402,7 +404,7 @@ func BenchmarkValue(b *testing.B) {
 func BenchmarkProbeCapture(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, true), func(p draughts.Position) error {
-		_, err := tables.Probe(p)
+		_, err := tables.Probe(p, FreshClocks, 0)
 		return err
 	})
 }
@@ -413,7 +415,7 @@ func BenchmarkProbeCapture(b *testing.B) {
 func BenchmarkProbeDecode(b *testing.B) {
 	tables := open(b, dir, Options{CacheBytes: 1})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.Probe(p)
+		_, err := tables.Probe(p, FreshClocks, 0)
 		return err
 	})
 }
@@ -457,7 +459,7 @@ func quiet(t *Tables, pieces, n int) []draughts.Position {
 
 // BenchmarkPieces reports, for each piece count of the tables in
 // benchDir, the wall time of a probe of a random quiet position
-// (pieces=N/cached: through ProbeCached, its block in the cache), of one
+// (pieces=N/cached: with CacheOnly, its block in the cache), of one
 // that reads and decodes its block, every column (pieces=N/decode:
 // through a cache too small for a block), and of reading and decoding
 // the block of one column alone (pieces=N/COLUMN, in ns/block, over the
@@ -475,13 +477,13 @@ func BenchmarkPieces(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("pieces=%d/cached", n), func(b *testing.B) {
 			benchmark(b, cached, ps, func(p draughts.Position) error {
-				_, err := cached.ProbeCached(p)
+				_, err := cached.Probe(p, FreshClocks, CacheOnly)
 				return err
 			})
 		})
 		b.Run(fmt.Sprintf("pieces=%d/decode", n), func(b *testing.B) {
 			benchmark(b, decode, ps, func(p draughts.Position) error {
-				_, err := decode.Probe(p)
+				_, err := decode.Probe(p, FreshClocks, 0)
 				return err
 			})
 		})

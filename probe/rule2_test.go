@@ -29,11 +29,11 @@ func open(tb testing.TB, dir string) *probe.Tables {
 
 func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) table.Entry {
 	tb.Helper()
-	e, err := t.Probe(p)
+	r, err := t.Probe(p, probe.FreshClocks, 0)
 	if err != nil {
 		tb.Fatalf("%s: %v", p.FEN(), err)
 	}
-	return e
+	return r.Entry
 }
 
 // rule2Materials are the materials of the rule-2 tables where rule 2
@@ -70,20 +70,20 @@ func TestRule2Value(t *testing.T) {
 		}
 		n := 0
 		eachPosition(m, testenv.Stride(5, 23), func(p draughts.Position) {
-			r, err := tables.ProbeWith(p, probe.Clocks{Class: 0}) // a class clock at 0 is ignored
+			r, err := tables.Probe(p, probe.Clocks{Class: 0}, 0) // a class clock at 0 is ignored
 			if err != nil {
 				t.Fatal(err)
 			}
 			e := r.Entry
 			if r.Class != table.Rule2 || !r.Rule2Tracked || r.Value != e.Rules {
-				t.Fatalf("%s: ProbeWith %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
+				t.Fatalf("%s: Probe %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
 			}
 			value := func(count int) table.Value {
-				v, err := tables.Value(p, probe.Clocks{Class: probe.FullClock, Rule2: count})
+				r, err := tables.Probe(p, probe.Clocks{Class: probe.FullClock, Rule2: count}, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				return v
+				return r.Value
 			}
 			if e.Distance < 0 {
 				if v := value(1); v != table.Draw && e.Rules != table.Draw {
@@ -150,11 +150,11 @@ func TestRule2RootMoves(t *testing.T) {
 					if rm.Move.IsCapture() || p.Kings&draughts.Bit(rm.Move.FromSquare()) == 0 {
 						next.Rule2 = 0
 					}
-					want, err := tables.Value(q, next)
+					r, err := tables.Probe(q, next, 0)
 					if err != nil {
 						t.Fatal(err)
 					}
-					want = want.Neg()
+					want := r.Value.Neg()
 					if count >= table.Rule2Plies {
 						want = table.Draw
 					}
@@ -167,11 +167,11 @@ func TestRule2RootMoves(t *testing.T) {
 							p.FEN(), count, p.Notation(rm.Move), rm.Value, rm.Class, want, class)
 					}
 				}
-				v, err := tables.Value(p, c)
+				r, err := tables.Probe(p, c, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(moves) > 0 && moves[0].Value != v {
+				if v := r.Value; len(moves) > 0 && moves[0].Value != v {
 					t.Fatalf("%s, %d plies on the count (%+v): best move %s %v, value %v",
 						p.FEN(), count, e, p.Notation(moves[0].Move), moves[0].Value, v)
 				}
@@ -183,8 +183,7 @@ func TestRule2RootMoves(t *testing.T) {
 // TestRule2OldFile checks a KKvKK table written before rule 2 was
 // tracked: it opens and probes as the new one without its distance,
 // reports that it does not track rule 2 and has no clock, and its values
-// ignore the rule-2 count, even a complete one, in Value, ProbeWith and
-// RootMoves.
+// ignore the rule-2 count, even a complete one, in Probe and RootMoves.
 func TestRule2OldFile(t *testing.T) {
 	dir := tabletest.Copy(t, rule2Dir(t))
 	m, _ := index.ParseMaterial("KKvKK")
@@ -208,11 +207,11 @@ func TestRule2OldFile(t *testing.T) {
 		}
 		for _, count := range []int{0, 30, 50} {
 			c := probe.Clocks{Class: probe.FullClock, Rule2: count}
-			r, err := old.ProbeWith(p, c)
+			r, err := old.Probe(p, c, 0)
 			if err != nil || r.Value != e.Rules || r.Class != table.NoClass || r.Rule2Tracked {
-				t.Fatalf("%s, %d plies on the count: ProbeWith %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
+				t.Fatalf("%s, %d plies on the count: Probe %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
 			}
-			if v, _ := cur.Value(p, c); v != e.Rules {
+			if r, _ := cur.Probe(p, c, 0); r.Value != e.Rules {
 				cut++
 			}
 		}

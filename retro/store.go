@@ -285,12 +285,12 @@ func (s *store) locate(q *draughts.Position) (*solved, int64) {
 // probe returns the class and entry of position q from its file. A
 // failure to read it is kept for failed, and the entry is then a draw.
 func (s *store) probe(q *draughts.Position) (table.Class, table.Entry) {
-	e, err := s.disk.Probe(*q)
+	r, err := s.disk.Probe(*q, probe.FreshClocks, 0)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
-		e = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
+		r.Entry = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
 	}
-	return table.ClassOf(table.MaterialOf(q)), e
+	return table.ClassOf(table.MaterialOf(q)), r.Entry
 }
 
 // settle makes entry i of t, read from its file, the real entry of its

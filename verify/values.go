@@ -13,6 +13,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -69,11 +70,11 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			p := table.Position(pl)
 			capture := p.HasCapture()
 			if capture {
-				e, err := v.pt.Probe(p)
+				r, err := v.pt.Probe(p, probe.FreshClocks, 0)
 				if err != nil {
 					return fmt.Errorf("capture position %s of %s: %w", p.FEN(), path, err)
 				}
-				t.cols.Set(i, e)
+				t.cols.Set(i, r.Entry)
 				t.captures[i/64] |= 1 << (i % 64) // a chunk holds whole words
 			}
 			e, ok := t.cols.Entry(i)

@@ -52,7 +52,7 @@ func init() {
 					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() {
 						clocks.Class = c.Budget() - *clock
 					}
-					r, err := t.ProbeWith(p, clocks)
+					r, err := t.Probe(p, clocks, 0)
 					var root []probe.RootMove
 					if err == nil && *moves {
 						root, err = t.RootMoves(p, clocks)
