@@ -387,3 +387,38 @@ func TestNext(t *testing.T) {
 		}
 	}
 }
+
+// TestSlot checks that every material of up to 14 pieces has its own
+// slot below Slots, in the order of its counts.
+func TestSlot(t *testing.T) {
+	prev, n := -1, 0
+	for m := range allMaterials(14) {
+		if s := m.Slot(); s <= prev || s >= Slots {
+			t.Fatalf("%v: slot %d after %d, below %d", m, s, prev, Slots)
+		}
+		prev = m.Slot()
+		n++
+	}
+	if n < 1000 {
+		t.Errorf("%d materials", n)
+	}
+}
+
+// allMaterials yields every material of at most n pieces with a piece on
+// each side, in the order of White's men, White's kings, Black's men and
+// Black's kings.
+func allMaterials(n int) func(yield func(Material) bool) {
+	return func(yield func(Material) bool) {
+		for wm := 0; wm <= n; wm++ {
+			for wk := 0; wm+wk <= n; wk++ {
+				for bm := 0; wm+wk+bm <= n; bm++ {
+					for bk := 0; wm+wk+bm+bk <= n; bk++ {
+						if wm+wk > 0 && bm+bk > 0 && !yield(Material{wm, wk, bm, bk}) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -87,6 +87,17 @@ func (m Material) String() string {
 // Pieces returns the number of pieces of both colours.
 func (m Material) Pieces() int { return m.WhiteMen + m.WhiteKings + m.BlackMen + m.BlackKings }
 
+// Slots bounds the slots of materials: 0 <= m.Slot() < Slots.
+const Slots = 1 << 16
+
+// Slot returns a number that tells m apart from every other material with
+// at most 15 pieces of each kind, in the order of the counts (White's men,
+// White's kings, Black's men, Black's kings): a map key quicker to hash
+// than m, or an index into an array of Slots.
+func (m Material) Slot() int {
+	return m.WhiteMen<<12 | m.WhiteKings<<8 | m.BlackMen<<4 | m.BlackKings
+}
+
 // Men returns the number of men of both colours.
 func (m Material) Men() int { return m.WhiteMen + m.BlackMen }
 

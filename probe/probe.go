@@ -107,7 +107,7 @@ const maxPieces = 14
 
 // Tables is a directory of tables opened for probing.
 type Tables struct {
-	files map[uint32]*file // by materialKey
+	files map[int]*file    // by Material.Slot
 	mats  []index.Material // index.Materials order
 	cache cache
 }
@@ -158,7 +158,7 @@ func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20
 	}
-	return &Tables{files: map[uint32]*file{}, cache: cache{limit: o.CacheBytes}}
+	return &Tables{files: map[int]*file{}, cache: cache{limit: o.CacheBytes}}
 }
 
 // Add adds the table of m in the file at path, which is opened on its
@@ -169,13 +169,13 @@ func (t *Tables) Add(m index.Material, path string) error {
 	if m.Pieces() > maxPieces {
 		return fmt.Errorf("more than %d pieces", maxPieces)
 	}
-	if old := t.files[materialKey(m)]; old != nil {
+	if old := t.files[m.Slot()]; old != nil {
 		old.close()
 	} else {
 		i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
 		t.mats = slices.Insert(t.mats, i, m)
 	}
-	t.files[materialKey(m)] = &file{path: path, m: m}
+	t.files[m.Slot()] = &file{path: path, m: m}
 	return nil
 }
 
@@ -211,16 +211,10 @@ func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	return f.r.Header(), nil
 }
 
-// materialKey returns a map key for m, unique among materials whose
-// counts are below 256 (and quicker to hash than m).
-func materialKey(m index.Material) uint32 {
-	return uint32(m.WhiteMen)<<24 | uint32(m.WhiteKings)<<16 | uint32(m.BlackMen)<<8 | uint32(m.BlackKings)
-}
-
 // file returns the opened table of m, opening it unless cachedOnly is
 // set, in which case a table not yet opened is ErrNotCached.
 func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
-	f := t.files[materialKey(m)]
+	f := t.files[m.Slot()]
 	if f == nil || f.m != m {
 		return nil, &MissingError{Material: m}
 	}
@@ -401,12 +395,12 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
 		rules.Add(s.RulesOutcome(f.class, r.Class))
 	}
-	e := table.NewEntry(f.class, theory.Outcome(), rules.Outcome())
+	e := table.NewCaptureEntry(f.class, theory.Outcome(), rules.Outcome())
 	if !dtw {
 		e.DTW = -1
 	}
-	if f.r.Layout.Has(table.MTCColumn) && e.Theory != table.Draw {
-		e.MTC = 1 // every move converts
+	if !f.r.Layout.Has(table.MTCColumn) {
+		e.MTC = -1
 	}
 	return e, nil
 }

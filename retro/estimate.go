@@ -8,8 +8,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 )
 
-// MaxPieces is the most pieces a table Generate builds may have: the store
-// of solved tables counts at most 7 pieces of each kind.
+// MaxPieces is the most pieces a table Generate builds may have.
 const MaxPieces = 7
 
 // Rates measured on the 5-piece tables and on KMvKKKM with its deps (1.43 M

@@ -32,7 +32,7 @@ func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra)
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}
-		st.tables[key(m)] = s // with every column, not only those lookups read
+		st.tables[m.Slot()] = s // with every column, not only those lookups read
 	}
 	return st
 }

@@ -71,8 +71,8 @@ func (s *solved) bytes() int64 {
 // resolves capture positions by search. It is filled between solves and
 // only read during one.
 type store struct {
-	tables [8 * 8 * 8 * 8]*solved
-	limit  int64 // bytes of tables in memory
+	tables [index.Slots]*solved // by Material.Slot
+	limit  int64                // bytes of tables in memory
 	used   int64
 	disk   *probe.Tables
 	err    atomic.Pointer[error] // of the first lookup that failed
@@ -90,12 +90,7 @@ func newStore(mem int64) *store {
 	return &store{limit: mem / 4, disk: probe.New(probe.Options{CacheBytes: max(mem/16, 16<<20)})}
 }
 
-// key returns the slot of m in a store; every count is at most 7.
-func key(m index.Material) int {
-	return ((m.WhiteMen*8+m.WhiteKings)*8+m.BlackMen)*8 + m.BlackKings
-}
-
-func (s *store) get(m index.Material) *solved { return s.tables[key(m)] }
+func (s *store) get(m index.Material) *solved { return s.tables[m.Slot()] }
 
 // fits reports whether a table of n bytes can be held in memory.
 func (s *store) fits(n int64) bool { return s.used+n <= s.limit }
@@ -109,7 +104,7 @@ func (s *store) put(m index.Material, t *solved) error {
 	if old != nil {
 		s.used -= old.bytes()
 	}
-	s.tables[key(m)] = t
+	s.tables[m.Slot()] = t
 	if t == nil {
 		if old == nil || old.copy == "" {
 			return nil
@@ -311,10 +306,7 @@ func (s *store) settle(t *solved, i int64, q *draughts.Position) {
 	}
 	var buf [draughts.MaxMoves]draughts.Move
 	o := evaluate(q, q.Moves(buf[:0]), s.outcomes(t.class))
-	e := table.NewEntry(t.class, o[0], o[1])
-	if e.Theory != table.Draw {
-		e.MTC = 1 // every move converts
-	}
+	e := table.NewCaptureEntry(t.class, o[0], o[1])
 	mu := &s.writing[w%int64(len(s.writing))]
 	mu.Lock()
 	if atomic.LoadUint64(&t.final[w])&bit == 0 {

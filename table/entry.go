@@ -51,6 +51,17 @@ func NewEntry(c Class, theory, rules Outcome) Entry {
 	return e
 }
 
+// NewCaptureEntry is NewEntry for a position whose side to move must
+// capture: every move converts, so a position won or lost has an mtc of
+// 1 ply.
+func NewCaptureEntry(c Class, theory, rules Outcome) Entry {
+	e := NewEntry(c, theory, rules)
+	if e.Theory != Draw {
+		e.MTC = 1
+	}
+	return e
+}
+
 // dtwOf returns the dtw of a position of theoretical outcome theory: its
 // distance, -1 for a draw.
 func dtwOf(theory Outcome) int {

@@ -119,6 +119,13 @@ func TestNewEntry(t *testing.T) {
 		if got := NewEntry(c.class, c.theory, c.rules); got != c.want {
 			t.Errorf("NewEntry(%+v) = %+v, want %+v", c, got, c.want)
 		}
+		want := c.want // a capture position: every move converts
+		if want.Theory != Draw {
+			want.MTC = 1
+		}
+		if got := NewCaptureEntry(c.class, c.theory, c.rules); got != want {
+			t.Errorf("NewCaptureEntry(%+v) = %+v, want %+v", c, got, want)
+		}
 	}
 }
 
