@@ -84,20 +84,14 @@ func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
 	return table.NewEntry(class, best(theory), best(rules)), nil
 }
 
-// best returns the outcome of a position whose moves lead to outs: the
-// quickest win, else the slowest loss, else a draw.
+// best returns the outcome of a position whose moves lead to outs, by
+// the rule of table.Minimax.
 func best(outs []table.Outcome) table.Outcome {
-	byDist := func(a, b table.Outcome) int { return cmp.Compare(a.Dist, b.Dist) }
-	lost := slices.DeleteFunc(slices.Clone(outs), func(o table.Outcome) bool { return o.Value != table.Loss })
-	switch {
-	case len(lost) > 0:
-		return table.Outcome{Value: table.Win, Dist: 1 + slices.MinFunc(lost, byDist).Dist}
-	case len(outs) == 0:
-		return table.Outcome{Value: table.Loss}
-	case slices.ContainsFunc(outs, func(o table.Outcome) bool { return o.Value != table.Win }):
-		return table.Outcome{Value: table.Draw}
+	var m table.Minimax
+	for _, o := range outs {
+		m.Add(o)
 	}
-	return table.Outcome{Value: table.Loss, Dist: 1 + slices.MaxFunc(outs, byDist).Dist}
+	return m.Outcome()
 }
 
 // storedEntries returns a function giving entry i of the file of m as
