@@ -38,6 +38,10 @@ type groupBuild struct {
 	dir   string // the group's work folder
 	*layout
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
+	// readLater, if set, reports whether a group built after this one
+	// reads the table of m: a table of the group that the store will not
+	// hold in memory then gets a resolved copy (see resolvedCopy).
+	readLater func(m index.Material) bool
 	// progress, if set, is called as each unit starts, while it is
 	// solved and when it is finished, with the unit's name and the
 	// positions done: those of the units finished, and a share of the
@@ -173,8 +177,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 			}
 		}
 		done += u.size()
-		if b.o.unitDone != nil {
-			if err := b.o.unitDone(u.name, solved); err != nil {
+		if testHookUnitDone != nil {
+			if err := testHookUnitDone(u.name, solved); err != nil {
 				return err
 			}
 		}
@@ -215,7 +219,7 @@ func (b *groupBuild) writeTables() error {
 	var g errgroup.Group
 	g.SetLimit(b.o.Threads)
 	for t, x := range b.g.tables {
-		copied := !keep[t] && b.o.readLater != nil && b.o.readLater(x.Material())
+		copied := !keep[t] && b.readLater != nil && b.readLater(x.Material())
 		g.Go(func() (err error) {
 			tables[t], err = b.assemble(t, keep[t], copied, limit)
 			return err

@@ -79,7 +79,8 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Options configure Generate.
+// Options configure Generate and BuildUnit: configuration only; the
+// state of a run is a builder's.
 type Options struct {
 	Pieces  int             // build every material of 2..Pieces pieces
 	Only    *index.Material // if set, build only this material and what it depends on
@@ -96,18 +97,6 @@ type Options struct {
 	// after its tables are written.
 	KeepWork bool
 
-	// vouches, if set, reports whether the table file at path is known
-	// valid (see catalog.vouches), so that reading it need not decode
-	// every block to check it.
-	vouches func(path string) bool
-	// readLater, if set, reports whether a group built after this one
-	// reads the table of m: a table of the group that the store will not
-	// hold in memory then gets a resolved copy (see resolvedCopy).
-	readLater func(m index.Material) bool
-	// unitDone, if set, is called after each unit is solved or read back,
-	// with the unit's name and whether it was solved; an error stops the
-	// build there (a crash point for the tests).
-	unitDone func(name string, solved bool) error
 	// Progress, if set, is called after every table and during long
 	// solves, by Generate and BuildUnit.
 	Progress func(Progress)
@@ -115,14 +104,29 @@ type Options struct {
 	Done func(Report)
 }
 
+// A builder is the state of one Generate or BuildUnit: its configuration,
+// and what it knows of the directory's files.
+type builder struct {
+	Options
+	// vouches, if set, reports whether the table file at path is known
+	// valid (see catalog.vouches), so that reading it need not decode
+	// every block to check it.
+	vouches func(path string) bool
+}
+
 // checked reports whether the table file at path, open as f, is
-// undamaged: as o.vouches says if set, else by decoding every block.
-func (o Options) checked(path string, f *table.File) bool {
-	if o.vouches != nil {
-		return o.vouches(path)
+// undamaged: as r.vouches says if set, else by decoding every block.
+func (r *builder) checked(path string, f *table.File) bool {
+	if r.vouches != nil {
+		return r.vouches(path)
 	}
 	return f.Check() == nil
 }
+
+// testHookUnitDone, if set, is called after each unit is solved or read
+// back, with the unit's name and whether it was solved; an error stops
+// the build there (a crash point for the tests).
+var testHookUnitDone func(name string, solved bool) error
 
 // extra returns the optional columns of the tables o asks for.
 func (o Options) extra() table.Extra { return table.Extra{DTW: o.DTW, MTC: o.MTC} }
@@ -181,7 +185,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	cat := newCatalog(o.Dir)
-	o.vouches = cat.vouches
+	r := &builder{Options: o, vouches: cat.vouches}
 	defer func() {
 		if merr := cat.write(); merr != nil {
 			err = errors.Join(err, merr)
@@ -196,7 +200,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 	report()
 	st := newStore(o.Mem)
 	last := lastUses(mats)
-	kept, load := survey(mats, o)
+	kept, load := survey(mats, r)
 	done := map[index.Material]bool{}
 	for i, m := range mats {
 		if done[m] {
@@ -221,8 +225,8 @@ func Generate(ctx context.Context, o Options) (err error) {
 			report()
 			continue
 		}
-		o.readLater = func(m index.Material) bool { return last[m] > i }
-		built, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
+		readLater := func(m index.Material) bool { return last[m] > i }
+		built, err := buildGroup(ctx, st, g, r, readLater, func(unit string, done int64) {
 			prog.Current, prog.Positions = unit, base+done
 			report()
 		})
@@ -258,13 +262,13 @@ func Generate(ctx context.Context, o Options) (err error) {
 // group still to build reads, directly or through the capture positions
 // of a table it reads (load: see reach). Only the tables kept that load
 // names are loaded.
-func survey(mats []index.Material, o Options) (kept map[index.Material][]*solved, load map[index.Material]bool) {
+func survey(mats []index.Material, r *builder) (kept map[index.Material][]*solved, load map[index.Material]bool) {
 	kept = map[index.Material][]*solved{}
 	for _, m := range mats {
 		if k, ok := kept[m.Flip()]; ok {
 			kept[m] = k
 		} else {
-			kept[m] = readGroup(newGroup(m), o)
+			kept[m] = readGroup(newGroup(m), r)
 		}
 	}
 	var build []index.Material
@@ -378,13 +382,13 @@ func reach(ms []index.Material) map[index.Material]bool {
 	return r
 }
 
-// loadGroup puts the group's tables into st if they are all in o.Dir and
+// loadGroup puts the group's tables into st if they are all in r.Dir and
 // valid, and returns nil; otherwise it returns the first that is missing
 // or invalid and leaves st as it was.
-func loadGroup(ctx context.Context, st *store, g *group, o Options) (*index.Index, error) {
+func loadGroup(ctx context.Context, st *store, g *group, r *builder) (*index.Index, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
-		if loaded[t] = load(st, filepath.Join(o.Dir, table.FileName(x.Material())), x, o); loaded[t] == nil {
+		if loaded[t] = load(st, filepath.Join(r.Dir, table.FileName(x.Material())), x, r); loaded[t] == nil {
 			return x, nil
 		}
 	}
@@ -396,38 +400,40 @@ func loadGroup(ctx context.Context, st *store, g *group, o Options) (*index.Inde
 	return nil, nil
 }
 
-// buildGroup loads the group's tables from o.Dir if they are all there and
+// buildGroup loads the group's tables from r.Dir if they are all there and
 // valid, and solves and writes them otherwise, calling progress (if not
-// nil) as each unit starts and ends. It reports whether it solved.
-func buildGroup(ctx context.Context, st *store, g *group, o Options, progress func(unit string, done int64)) (bool, error) {
-	if missing, err := loadGroup(ctx, st, g, o); err != nil || missing == nil {
+// nil) as each unit starts and ends. readLater, if set, reports whether a
+// group built later reads the table of m (see groupBuild). It reports
+// whether it solved.
+func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater func(m index.Material) bool, progress func(unit string, done int64)) (bool, error) {
+	if missing, err := loadGroup(ctx, st, g, r); err != nil || missing == nil {
 		if err == nil { // units left by a run stopped after the tables were written
-			err = removeWork(o, g)
+			err = removeWork(r.Options, g)
 		}
 		return false, err
 	}
-	b := newGroupBuild(st, g, o)
-	b.progress = progress
+	b := newGroupBuild(st, g, r.Options)
+	b.readLater, b.progress = readLater, progress
 	if err := b.run(ctx); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-// load reads the table of x from path if it is there, valid and has what o
+// load reads the table of x from path if it is there, valid and has what r
 // asks for, its entries if st can hold them; it returns nil otherwise.
-func load(st *store, path string, x *index.Index, o Options) *solved {
-	return read(path, x, o, st.fits(keptBytes(x, o.extra())))
+func load(st *store, path string, x *index.Index, r *builder) *solved {
+	return read(path, x, r, st.fits(keptBytes(x, r.extra())))
 }
 
 // read reads the table of x from path if it is there, valid, written
-// under this version's rules and has the optional columns o asks for,
+// under this version's rules and has the optional columns r asks for,
 // with its stats from the header, and with its entries if keep is set
 // (its capture positions unresolved: see solved), else only
-// checking every block unless o.vouches for the file; it returns nil
+// checking every block unless r.vouches for the file; it returns nil
 // otherwise.
-func read(path string, x *index.Index, o Options, keep bool) *solved {
-	extra := o.extra()
+func read(path string, x *index.Index, r *builder, keep bool) *solved {
+	extra := r.extra()
 	f, err := table.Open(path, x.Material())
 	if err != nil || !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
@@ -435,7 +441,7 @@ func read(path string, x *index.Index, o Options, keep bool) *solved {
 	defer f.Close()
 	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, stats: f.Stats}
 	if !keep {
-		if !o.checked(path, f) {
+		if !r.checked(path, f) {
 			return nil
 		}
 		return s

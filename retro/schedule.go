@@ -129,7 +129,8 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if err := removeTemps(o.Dir, own...); err != nil {
 		return err
 	}
-	if kept := readGroup(g, o); kept != nil {
+	r := &builder{Options: o}
+	if kept := readGroup(g, r); kept != nil {
 		for _, s := range kept {
 			o.done(Report{Material: s.x.Material(), Stats: s.stats})
 		}
@@ -142,7 +143,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 		if UnitID(d) != d.String() || d == m {
 			continue
 		}
-		x, err := loadGroup(ctx, st, newGroup(d), o)
+		x, err := loadGroup(ctx, st, newGroup(d), r)
 		if err != nil {
 			return err
 		}
@@ -159,7 +160,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	start := time.Now()
 	prog := Progress{TablesTotal: len(g.tables), PositionsTotal: g.size(), Current: id}
 	o.progress(prog)
-	if _, err := buildGroup(ctx, st, g, o, func(unit string, done int64) {
+	if _, err := buildGroup(ctx, st, g, r, nil, func(unit string, done int64) {
 		prog.Current, prog.Positions = unit, done
 		o.progress(prog)
 	}); err != nil {
@@ -173,13 +174,13 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	return nil
 }
 
-// readGroup reads the group's tables from o.Dir, without resolving their
+// readGroup reads the group's tables from r.Dir, without resolving their
 // capture positions, if they are all there and valid; it returns nil
 // otherwise.
-func readGroup(g *group, o Options) []*solved {
+func readGroup(g *group, r *builder) []*solved {
 	var out []*solved
 	for _, x := range g.tables {
-		s := read(filepath.Join(o.Dir, table.FileName(x.Material())), x, o, false)
+		s := read(filepath.Join(r.Dir, table.FileName(x.Material())), x, r, false)
 		if s == nil {
 			return nil
 		}

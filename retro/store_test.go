@@ -26,7 +26,7 @@ func TestStoreShrink(t *testing.T) {
 	st := newStore(0)
 	o := Options{DTW: true, MTC: true, Threads: 2}
 	read := func(m index.Material) *solved {
-		s := load(st, filepath.Join(dir, table.FileName(m)), index.New(m), o)
+		s := load(st, filepath.Join(dir, table.FileName(m)), index.New(m), &builder{Options: o})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}

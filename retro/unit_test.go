@@ -125,14 +125,16 @@ func TestBudgetAndResume(t *testing.T) {
 	dir := t.TempDir()
 	stop := errors.New("stop")
 	units, read, copies := 0, 0, 0
-	o := Options{Only: &only, DTW: true, Mem: 1 << 20, Dir: dir, unitDone: func(name string, solved bool) error {
+	o := Options{Only: &only, DTW: true, Mem: 1 << 20, Dir: dir}
+	t.Cleanup(func() { testHookUnitDone = nil })
+	testHookUnitDone = func(name string, solved bool) error {
 		c, _ := filepath.Glob(filepath.Join(dir, WorkDir, "*.dtb"))
 		copies = max(copies, len(c))
 		if units++; units == 40 {
 			return stop
 		}
 		return nil
-	}}
+	}
 	if err := Generate(context.Background(), o); !errors.Is(err, stop) {
 		t.Fatalf("interrupted build: %v", err)
 	}
@@ -143,7 +145,7 @@ func TestBudgetAndResume(t *testing.T) {
 	if len(work) == 0 {
 		t.Fatal("no unit files after the interruption")
 	}
-	o.unitDone = func(name string, solved bool) error {
+	testHookUnitDone = func(name string, solved bool) error {
 		if !solved {
 			read++
 		}
