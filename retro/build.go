@@ -61,51 +61,6 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	return b
 }
 
-// Shares of the memory budget Options.Mem while a group is solved. The
-// store holds solved tables in memory within a quarter and the prober
-// caches decoded blocks within a sixteenth; the rest is the solver's: the
-// finished units of the level above, whose lookup columns (see
-// lookupColumns: the value, a class distance, the dtw) take the first of
-// positionBytes a position, and the unit at work, which takes at most the
-// second: its columns and capture flags, and 7 bytes for each analysis
-// (the state, then the value and distance found; solve releases a state
-// once its analysis is solved and keeps distances only where an entry
-// reads them, so this is an upper bound). While a group's tables are
-// written, the solver's share goes to a cache of decoded file blocks of
-// the units within an eighth, divided between the tables written at
-// once.
-func (o Options) positionBytes() (above, unit int64) {
-	above, unit = 2, 4+2*7 // value and distance; theory and rules
-	if o.DTW {
-		above, unit = above+2, unit+2
-	}
-	if o.MTC {
-		unit++
-	}
-	if o.MTC && o.DTW { // a third analysis: see solve
-		unit += 7
-	}
-	return above, unit
-}
-
-// unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group whose largest level has largestLevel
-// positions: the level above a unit and the unit then fit in the
-// solver's share, unless the level alone takes more than seven eighths
-// of it (units of an eighth of the share then go over it, and take the
-// store's share too: see run).
-func (o Options) unitPositions(largestLevel int64) int64 {
-	if o.Mem <= 0 {
-		return 1 << 62
-	}
-	solver := o.solverShare()
-	above, unit := o.positionBytes()
-	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
-}
-
-// solverShare returns the solver's share of the memory budget Mem.
-func (o Options) solverShare() int64 { return o.Mem - o.Mem/4 - o.Mem/16 }
-
 // solverNeed returns the most memory the solver takes for a unit of the
 // group: the unit and the level above it, at positionBytes.
 func (b *groupBuild) solverNeed() int64 {
@@ -139,7 +94,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	// tables are written.
 	var dropped []spill
 	restore := func() {}
-	over := b.solverNeed() - b.o.solverShare()
+	over := b.solverNeed() - budget(b.o.Mem).solver()
 	if b.o.Mem > 0 && over > 0 {
 		var ms []index.Material
 		for _, x := range b.g.tables {
@@ -206,14 +161,14 @@ func (b *groupBuild) writeTables() error {
 	keep := make([]bool, n)
 	var kept int64
 	for t, x := range b.g.tables {
-		size := keptBytes(x, b.o.extra())
+		size := tableBytes(x.Material(), x.Size(), b.o.extra())
 		if b.st.fits(kept + size) {
 			keep[t], kept = true, kept+size
 		}
 	}
 	limit := int64(math.MaxInt64)
 	if b.o.Mem > 0 {
-		limit = b.o.Mem / 8 / int64(n)
+		limit = budget(b.o.Mem).writing(n)
 	}
 	tables := make([]*solved, n)
 	var g errgroup.Group

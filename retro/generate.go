@@ -423,7 +423,7 @@ func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater 
 // load reads the table of x from path if it is there, valid and has what r
 // asks for, its entries if st can hold them; it returns nil otherwise.
 func load(st *store, path string, x *index.Index, r *builder) *solved {
-	return read(path, x, r, st.fits(keptBytes(x, r.extra())))
+	return read(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra())))
 }
 
 // read reads the table of x from path if it is there, valid, written

@@ -75,7 +75,7 @@ func Units(o Options) ([]Unit, error) {
 			if deps[v.ID] {
 				u.Deps = append(u.Deps, v.ID)
 				for _, x := range v.Materials {
-					u.Memory += heldBytes(x, size[x], o.extra())
+					u.Memory += tableBytes(x, size[x], o.extra())
 				}
 			}
 		}
@@ -85,12 +85,6 @@ func Units(o Options) ([]Unit, error) {
 		units = append(units, u)
 	}
 	return units, nil
-}
-
-// heldBytes returns the memory that a solved table of m with n positions
-// takes in a store: its columns and its capture bits.
-func heldBytes(m index.Material, n int64, extra table.Extra) int64 {
-	return n*int64(table.NewLayout(m, extra).Width()) + (n+63)/64*8
 }
 
 // ParseUnit checks that id names a unit of at most MaxPieces pieces and

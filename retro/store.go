@@ -49,13 +49,6 @@ func lookupColumns(c *table.Columns, class table.Class) {
 	}
 }
 
-// keptBytes returns what the store counts a table of x with the columns
-// of extra at when it decides whether to keep it in memory: a byte a
-// position beyond its columns, more than the bit a position it may add.
-func keptBytes(x *index.Index, extra table.Extra) int64 {
-	return x.Size() * int64(table.NewLayout(x.Material(), extra).Width()+1)
-}
-
 // bytes returns the memory s takes.
 func (s *solved) bytes() int64 {
 	var n int64
@@ -81,13 +74,13 @@ type store struct {
 	writing [64]sync.Mutex
 }
 
-// newStore returns a store for the memory budget mem (0: no bound): a
-// quarter for the tables in memory, a sixteenth for the prober's cache.
+// newStore returns a store for the memory budget mem (0: no bound), with
+// the budget's shares for the tables in memory and the prober's cache.
 func newStore(mem int64) *store {
 	if mem <= 0 {
 		return &store{limit: math.MaxInt64, disk: probe.New(probe.Options{})}
 	}
-	return &store{limit: mem / 4, disk: probe.New(probe.Options{CacheBytes: max(mem/16, 16<<20)})}
+	return &store{limit: budget(mem).store(), disk: probe.New(probe.Options{CacheBytes: budget(mem).cache()})}
 }
 
 func (s *store) get(m index.Material) *solved { return s.tables[m.Slot()] }

@@ -1,0 +1,74 @@
+package retro
+
+import (
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A budget divides the memory budget Options.Mem (0: no bound) between
+// the parts of a build that hold memory while a group is solved (see the
+// outline in the package doc): the store's solved tables, the prober's
+// cache and the solver; while a group's tables are written, the solver's
+// share goes to the caches of the writing.
+type budget int64
+
+// store is the share of the solved tables the store keeps in memory: a
+// quarter.
+func (b budget) store() int64 { return int64(b) / 4 }
+
+// cache is the share of the prober's cache of decoded blocks: a
+// sixteenth, and at least 16 MiB.
+func (b budget) cache() int64 { return max(int64(b)/16, 16<<20) }
+
+// solver is the rest, the solver's: the finished units of the level
+// above the unit at work, and that unit (see Options.unitPositions).
+func (b budget) solver() int64 { return int64(b) - int64(b)/4 - int64(b)/16 }
+
+// writing is the share of each of the n tables written at once: their
+// caches of the units' decoded blocks, within an eighth together.
+func (b budget) writing(n int) int64 { return int64(b) / 8 / int64(n) }
+
+// tableBytes returns the bytes that a solved table of m with n positions
+// and the columns of extra takes in a store, counted at a byte a position
+// beyond its columns: more than the bit a position its resolution bitmap
+// adds (see solved.bytes). The store decides by it whether to keep a
+// table in memory, and Units counts the tables a unit reads by it.
+func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
+	return n * int64(table.NewLayout(m, extra).Width()+1)
+}
+
+// positionBytes returns the solver's bytes a position: of the finished
+// units of the level above, whose lookup columns (see lookupColumns: the
+// value, a class distance, the dtw) take above; and of the unit at work,
+// which takes at most unit: its columns and capture flags, and 7 bytes
+// for each analysis (the state, then the value and distance found; solve
+// releases a state once its analysis is solved and keeps distances only
+// where an entry reads them, so this is an upper bound).
+func (o Options) positionBytes() (above, unit int64) {
+	above, unit = 2, 4+2*7 // value and distance; theory and rules
+	if o.DTW {
+		above, unit = above+2, unit+2
+	}
+	if o.MTC {
+		unit++
+	}
+	if o.MTC && o.DTW { // a third analysis: see solve
+		unit += 7
+	}
+	return above, unit
+}
+
+// unitPositions returns the most positions a unit may have under the
+// memory budget Mem in a group whose largest level has largestLevel
+// positions: the level above a unit and the unit then fit in the
+// solver's share, unless the level alone takes more than seven eighths
+// of it (units of an eighth of the share then go over it, and take the
+// store's share too: see groupBuild.run).
+func (o Options) unitPositions(largestLevel int64) int64 {
+	if o.Mem <= 0 {
+		return 1 << 62
+	}
+	solver := budget(o.Mem).solver()
+	above, unit := o.positionBytes()
+	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
+}
