@@ -36,7 +36,7 @@
 // # Outline
 //
 // The call tree of a build, with the memory each step holds under the
-// budget Options.Mem (M; shares set in store.go and build.go):
+// budget Options.Mem (M; the shares of budget.go):
 //
 //	Generate                            generate.go
 //	  plan, survey, lastUses            the materials in order; the tables kept; when each is last read
