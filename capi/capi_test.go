@@ -23,12 +23,11 @@ import (
 var golden = tabletest.Golden
 
 func TestMain(m *testing.M) {
-	defer func() {
-		if built.dir != "" {
-			os.RemoveAll(built.dir)
-		}
-	}()
-	tabletest.Main(m)
+	code := tabletest.Run(m)
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // built is the C example, built once per test binary.

@@ -2,6 +2,7 @@ package claim_test
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 
 func tablesDir(t *testing.T) string { return tabletest.Four.Dir(t) }
 
-func TestMain(m *testing.M) { tabletest.Main(m) }
+func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
 
 // query builds a query of materials, sides to move, constraints and
 // value conditions.

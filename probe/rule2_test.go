@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"os"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -11,7 +12,7 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-func TestMain(m *testing.M) { tabletest.Main(m) }
+func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
 
 // rule2Dir returns the directory of tables with rule-2 distances: KMvKK
 // and what it needs (KKvKK, KKvKM and the 3-piece tables).

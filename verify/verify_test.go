@@ -26,7 +26,7 @@ import (
 // three is every table up to 3 pieces with the dtw and mtc columns.
 var three = &tabletest.Tables{Options: retro.Options{Pieces: 3, DTW: true, MTC: true}}
 
-func TestMain(m *testing.M) { tabletest.Main(m) }
+func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
 
 // copyTables copies the 3-piece tables to a new directory.
 func copyTables(t *testing.T) string { return tabletest.Copy(t, three.Dir(t)) }

@@ -15,8 +15,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	defer os.RemoveAll(binary.dir)
-	tabletest.Main(m)
+	code := tabletest.Run(m)
+	os.RemoveAll(binary.dir)
+	os.Exit(code)
 }
 
 // tablesDir returns a copy of the golden tables, up to 3 pieces with dtw.

@@ -2,7 +2,7 @@
 // directories the tables they need, each set built once per test binary,
 // and makes the files they must cope with.
 //
-//	func TestMain(m *testing.M) { tabletest.Main(m) } // removes the sets built
+//	func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) } // removes the sets built
 //	dir := tabletest.Four.Dir(t)                      // up to 4 pieces, built on first use
 //	dir := tabletest.Golden                           // up to 3 pieces, in testdata
 //	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
@@ -107,15 +107,16 @@ func Copy(tb testing.TB, dir string) string {
 	return c
 }
 
-// Main runs the tests, removes the sets they built and exits.
-func Main(m *testing.M) {
+// Run runs the tests, removes the sets they built and returns the exit
+// code for os.Exit.
+func Run(m *testing.M) int {
 	code := m.Run()
 	built.Lock()
 	for _, d := range built.dirs {
 		os.RemoveAll(d)
 	}
 	built.Unlock()
-	os.Exit(code)
+	return code
 }
 
 // FirstVersion rewrites the table of m in dir as the first version wrote it,
