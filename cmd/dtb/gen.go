@@ -74,13 +74,7 @@ func init() {
 					if _, err := retro.ParseUnit(*unit); err != nil {
 						return usageError{err}
 					}
-					bar := newProgressBar(e)
-					o.Progress = bar.retroProgress
-					sum := genSummary{start: time.Now()}
-					o.Done = genReport(e, bar, &sum, *out)
-					err := interruptible(func(ctx context.Context) error { return retro.BuildUnit(ctx, *unit, o) })
-					bar.clear()
-					return sum.end(e, err)
+					return build(e, o, func(ctx context.Context, o retro.Options) error { return retro.BuildUnit(ctx, *unit, o) })
 				}
 				if err := setTables(&o, *pieces, *only); err != nil {
 					return err
@@ -94,16 +88,22 @@ func init() {
 						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 				}
 				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
-				bar := newProgressBar(e)
-				o.Progress = bar.retroProgress
-				sum := genSummary{start: time.Now()}
-				o.Done = genReport(e, bar, &sum, *out)
-				err = interruptible(func(ctx context.Context) error { return retro.Generate(ctx, o) })
-				bar.clear()
-				return sum.end(e, err)
+				return build(e, o, retro.Generate)
 			}
 		},
 	})
+}
+
+// build runs f (Generate or BuildUnit) on o, interruptibly, with the
+// progress bar, a line for each table and the closing summary.
+func build(e *env, o retro.Options, f func(context.Context, retro.Options) error) error {
+	bar := newProgressBar(e)
+	o.Progress = bar.retroProgress
+	sum := genSummary{start: time.Now()}
+	o.Done = genReport(e, bar, &sum, o.Dir)
+	err := interruptible(func(ctx context.Context) error { return f(ctx, o) })
+	bar.clear()
+	return sum.end(e, err)
 }
 
 // genReport returns the Done function of gen: one line per table, added
