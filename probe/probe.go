@@ -376,13 +376,12 @@ func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) 
 }
 
 // captures resolves a capture position of f's material as the generator
-// does: from its successors, each probed in turn, the winner choosing the
-// shortest win and the loser the longest loss; under the rules each
-// successor's outcome is seen through the clock that carries over the
-// capture (table.RulesOutcome). With cachedOnly set, a successor not in
+// does (table.Captures): from its successors, each probed in turn; under
+// the rules each successor's outcome is seen through the clock that
+// carries over the capture (table.RulesOutcome). With cachedOnly set, a successor not in
 // the cache is ErrNotCached.
 func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table.Entry, error) {
-	var theory, rules table.Minimax
+	cs := table.NewCaptures(f.class)
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
@@ -391,11 +390,10 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 			return table.Entry{}, err
 		}
 		s := r.Entry
-		theory.Add(s.TheoryOutcome())
+		cs.Add(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		rules.Add(s.RulesOutcome(f.class, r.Class))
 	}
-	e := table.NewCaptureEntry(f.class, theory.Outcome(), rules.Outcome())
+	e := cs.Entry()
 	if !dtw {
 		e.DTW = -1
 	}

@@ -74,7 +74,6 @@ import (
 	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
-	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -457,28 +456,4 @@ func read(path string, x *index.Index, r *builder, keep bool) *solved {
 		s.cols[table.MTCColumn] = nil
 	}
 	return s
-}
-
-// evaluate returns the outcomes, theoretical and under the rules, of a
-// position all of whose moves leave its group (a capture position), from
-// the outcomes ext gives its successors.
-func evaluate(p *draughts.Position, moves []draughts.Move, ext externalFunc) [2]table.Outcome {
-	ts := [2]tally{newTally(), newTally()}
-	for _, m := range moves {
-		o := ext(p.Play(m))
-		ts[0].add(o[0])
-		ts[1].add(o[1])
-	}
-	var out [2]table.Outcome
-	for k, t := range ts {
-		switch {
-		case t.win != noDist:
-			out[k] = table.Outcome{Value: table.Win, Dist: int(t.win)}
-		case t.loss != noLoss:
-			out[k] = table.Outcome{Value: table.Loss, Dist: int(t.loss)}
-		default:
-			out[k] = table.Outcome{Value: table.Draw}
-		}
-	}
-	return out
 }

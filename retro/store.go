@@ -297,9 +297,13 @@ func (s *store) settle(t *solved, i int64, q *draughts.Position) {
 		atomic.OrUint64(&t.final[w], bit)
 		return
 	}
+	cs := table.NewCaptures(t.class)
 	var buf [draughts.MaxMoves]draughts.Move
-	o := evaluate(q, q.Moves(buf[:0]), s.outcomes(t.class))
-	e := table.NewCaptureEntry(t.class, o[0], o[1])
+	for _, m := range q.Moves(buf[:0]) {
+		o := s.outcome(t.class, new(q.Play(m)))
+		cs.Add(o[0], o[1])
+	}
+	e := cs.Entry()
 	mu := &s.writing[w%int64(len(s.writing))]
 	mu.Lock()
 	if atomic.LoadUint64(&t.final[w])&bit == 0 {
@@ -320,12 +324,6 @@ func (s *store) failed() error {
 // lost reports whether the side to move in q has no pieces: the game is
 // over and no table holds q.
 func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
-
-// outcomes returns the outcomes of q, theoretical and under the rules
-// seen from a position of class from.
-func (s *store) outcomes(from table.Class) externalFunc {
-	return func(q draughts.Position) [2]table.Outcome { return s.outcome(from, &q) }
-}
 
 // outcome returns the outcomes of q, theoretical and under the rules seen
 // from a position of class from.

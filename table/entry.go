@@ -51,11 +51,31 @@ func NewEntry(c Class, theory, rules Outcome) Entry {
 	return e
 }
 
-// NewCaptureEntry is NewEntry for a position whose side to move must
-// capture: every move converts, so a position won or lost has an mtc of
-// 1 ply.
-func NewCaptureEntry(c Class, theory, rules Outcome) Entry {
-	e := NewEntry(c, theory, rules)
+// A Captures resolves a capture position of class c, one whose every move
+// leaves its table, from the outcomes of its moves, as the generator and
+// the prober resolve the capture positions that a table file holds as
+// don't-cares: the winner chooses the shortest win, the loser the longest
+// loss (see Minimax), under the rules as in theory.
+type Captures struct {
+	class         Class
+	theory, rules Minimax
+}
+
+// NewCaptures returns the resolution of a capture position of class c
+// before its moves.
+func NewCaptures(c Class) Captures { return Captures{class: c} }
+
+// Add adds a move to a position of outcomes theory and rules, the latter
+// seen from the class of the capture position (see Entry.RulesOutcome).
+func (c *Captures) Add(theory, rules Outcome) {
+	c.theory.Add(theory)
+	c.rules.Add(rules)
+}
+
+// Entry returns the entry of the capture position: every move converts,
+// so a position won or lost has an mtc of 1 ply.
+func (c *Captures) Entry() Entry {
+	e := NewEntry(c.class, c.theory.Outcome(), c.rules.Outcome())
 	if e.Theory != Draw {
 		e.MTC = 1
 	}

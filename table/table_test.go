@@ -123,10 +123,33 @@ func TestNewEntry(t *testing.T) {
 		if want.Theory != Draw {
 			want.MTC = 1
 		}
-		if got := NewCaptureEntry(c.class, c.theory, c.rules); got != want {
-			t.Errorf("NewCaptureEntry(%+v) = %+v, want %+v", c, got, want)
+		if got := captureEntry(c.class, c.theory, c.rules); got != want {
+			t.Errorf("capture entry of %+v = %+v, want %+v", c, got, want)
 		}
 	}
+}
+
+// captureEntry returns the entry that Captures gives a capture position
+// of class c with two moves, to positions whose outcomes for their side to
+// move make theory and rules the outcomes of the position.
+func captureEntry(c Class, theory, rules Outcome) Entry {
+	cs := NewCaptures(c)
+	cs.Add(successor(theory), successor(rules))
+	cs.Add(Outcome{Value: Win, Dist: 0}, Outcome{Value: Win, Dist: 0}) // a move that loses at once
+	return cs.Entry()
+}
+
+// successor returns the outcome, for its side to move, of a position that
+// a move of outcome o reaches: a win becomes a loss and the other way
+// round, one ply closer (a win at 0, without a clock, stays at 0).
+func successor(o Outcome) Outcome {
+	switch o.Value {
+	case Win:
+		return Outcome{Value: Loss, Dist: max(o.Dist-1, 0)}
+	case Loss:
+		return Outcome{Value: Win, Dist: o.Dist - 1}
+	}
+	return o
 }
 
 func TestColumns(t *testing.T) {
