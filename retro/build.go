@@ -82,7 +82,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(b.dir, "*.tmp"); err != nil {
+	if err := removeTemps(b.dir, "*.tmp", "*"+spillExt); err != nil {
 		return err
 	}
 	// A unit that does not fit in the solver's share beside the level
@@ -464,9 +464,9 @@ func resolvedCopy(dir string, m index.Material) string {
 func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, error) {
 	x := b.g.tables[t]
 	m, k := x.Material(), x.KingPlacements()
-	s := &solved{x: x, class: b.class, path: filepath.Join(b.o.Dir, table.FileName(m))}
+	s := &solved{x: x, class: b.class, state: onDisk, path: filepath.Join(b.o.Dir, table.FileName(m))}
 	if keep {
-		s.cols = table.MakeColumns(m, x.Size(), b.o.extra())
+		s.state, s.cols = solvedInMemory, table.MakeColumns(m, x.Size(), b.o.extra())
 		lookupColumns(&s.cols, s.class)
 	}
 	w, err := table.NewWriter(s.path, m, b.o.extra())
@@ -476,7 +476,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	defer w.Abort()
 	var wc *table.Writer // of the resolved copy, if copied
 	if copied {
-		s.copy = resolvedCopy(b.o.Dir, m)
+		s.state, s.copy = copiedOnDisk, resolvedCopy(b.o.Dir, m)
 		if wc, err = table.NewResolvedWriter(s.copy, m, b.o.extra()); err != nil {
 			return nil, err
 		}

@@ -438,7 +438,7 @@ func read(path string, x *index.Index, r *builder, keep bool) *solved {
 		return nil
 	}
 	defer f.Close()
-	s := &solved{x: x, class: table.ClassOf(x.Material()), path: path, stats: f.Stats}
+	s := &solved{x: x, class: table.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}
 	if !keep {
 		if !r.checked(path, f) {
 			return nil
@@ -448,7 +448,7 @@ func read(path string, x *index.Index, r *builder, keep bool) *solved {
 	if s.cols, err = f.ReadColumns(); err != nil {
 		return nil
 	}
-	s.final = make([]uint64, (x.Size()+63)/64)
+	s.state, s.final = readInMemory, make([]uint64, (x.Size()+63)/64)
 	if !extra.DTW {
 		s.cols[table.DTWColumn] = nil
 	}

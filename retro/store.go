@@ -1,41 +1,89 @@
 package retro
 
 import (
-	"bytes"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// solved is one solved table: in memory with its entries, or only its
-// stats when the store reads it from its file. A table solved in this
-// run holds the real entry of every position; one read from its file
-// holds none at its capture positions, which a lookup resolves from their
-// successors on first use (see store.settle).
+// solved is one solved table, in one of the states of tableState.
 type solved struct {
 	x     *index.Index
 	class table.Class
+	state tableState
 	path  string
 	// copy, if set, is the path of a resolved copy of the table (see
 	// resolvedCopy), which the store's prober reads instead of path.
 	copy  string
-	cols  table.Columns // those lookupColumns keeps; none when on disk
+	cols  table.Columns // those lookupColumns keeps, while in memory
 	stats table.Stats   // from the file's header
-	// final, for a table read from its file, marks the positions whose
+	// final, while the table is readInMemory, marks the positions whose
 	// entry in cols is known to be the real one: capture positions once
-	// resolved, quiet ones once a lookup has found them quiet; nil for a
-	// table solved in this run.
+	// resolved, quiet ones once a lookup has found them quiet.
 	final []uint64
+}
+
+// tableState is where the store finds the entries of a solved table. A
+// table solved in this run has the real entry of every position; its
+// file holds capture positions as don't-cares, which a table read from
+// its file resolves from their successors, on first use (see
+// store.settle) or through the prober.
+type tableState uint8
+
+const (
+	solvedInMemory tableState = iota // solved in this run, its entries in memory
+	readInMemory                     // read from its file, its entries in memory, resolved on first use
+	onDisk                           // read through the prober from its file
+	copiedOnDisk                     // read through the prober from its resolved copy
+	spilled                          // dropped by store.shrink, its entries in a spill until store.readBack; as onDisk meanwhile
+)
+
+var stateNames = [...]string{"solved in memory", "read in memory", "on disk", "copied on disk", "spilled"}
+
+func (s tableState) String() string { return stateNames[s] }
+
+// inMemory reports whether a table in state s has its entries in memory.
+func (s tableState) inMemory() bool { return s == solvedInMemory || s == readInMemory }
+
+// stateMoves are the changes of state a table may make, each by one method of
+// store: put keeps a table in memory or reads it from disk, shrink spills,
+// readBack restores a spill (or leaves it on disk).
+var stateMoves = map[[2]tableState]bool{
+	{solvedInMemory, onDisk}: true, {readInMemory, onDisk}: true, // put, no room
+	{solvedInMemory, spilled}: true, {readInMemory, spilled}: true, // shrink
+	{spilled, solvedInMemory}: true, {spilled, readInMemory}: true, {spilled, onDisk}: true, // readBack
+}
+
+// become moves t to state to, with cols (and a fresh resolution bitmap
+// if to is readInMemory) as its entries in memory, and panics if the
+// build made a move that moves does not list or left t inconsistent.
+func (t *solved) become(to tableState, cols table.Columns) {
+	if !stateMoves[[2]tableState{t.state, to}] {
+		panic(fmt.Sprintf("retro: table %v moved from %v to %v", t.x.Material(), t.state, to))
+	}
+	t.state, t.cols, t.final = to, cols, nil
+	if to == readInMemory {
+		t.final = make([]uint64, (t.x.Size()+63)/64)
+	}
+	t.check()
+}
+
+// check panics if t's fields do not agree with its state.
+func (t *solved) check() {
+	if t.state.inMemory() != t.cols.Has(table.ValueColumn) || (t.state == readInMemory) != (t.final != nil) ||
+		(t.state == copiedOnDisk) != (t.copy != "") {
+		panic(fmt.Sprintf("retro: table %v %v with values %v, bitmap %v, copy %q", t.x.Material(), t.state, t.cols.Has(table.ValueColumn), t.final != nil, t.copy))
+	}
 }
 
 // lookupColumns removes from c the columns that the external successors
@@ -88,10 +136,9 @@ func (s *store) get(m index.Material) *solved { return s.tables[m.Slot()] }
 // fits reports whether a table of n bytes can be held in memory.
 func (s *store) fits(n int64) bool { return s.used+n <= s.limit }
 
-// put adds the table t of m, in memory if it fits (else only its stats
-// are kept, and it is read from t.copy if set, else from t.path), or
-// forgets the entries of the table of m if t is nil, and removes its
-// resolved copy.
+// put adds the table t of m, in memory if it fits (else it is read from
+// its file, or its copy), or forgets the entries of the table of m if t
+// is nil, and removes its resolved copy.
 func (s *store) put(m index.Material, t *solved) error {
 	old := s.get(m)
 	if old != nil {
@@ -99,7 +146,7 @@ func (s *store) put(m index.Material, t *solved) error {
 	}
 	s.tables[m.Slot()] = t
 	if t == nil {
-		if old == nil || old.copy == "" {
+		if old == nil || old.state != copiedOnDisk {
 			return nil
 		}
 		// The prober may still resolve a capture position into m.
@@ -108,21 +155,25 @@ func (s *store) put(m index.Material, t *solved) error {
 		}
 		return os.Remove(old.copy)
 	}
+	t.check()
 	// The prober knows every table, even those in memory: it resolves the
 	// capture positions of a table on disk by probing smaller tables.
 	path := t.path
-	if t.copy != "" {
+	if t.state == copiedOnDisk {
 		path = t.copy
 	}
 	if err := s.disk.Add(m, path); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
+	if !t.state.inMemory() {
+		return nil
+	}
 	lookupColumns(&t.cols, t.class)
-	if t.cols.Has(table.ValueColumn) && s.fits(t.bytes()) {
+	if s.fits(t.bytes()) {
 		s.used += t.bytes()
 		return nil
 	}
-	t.cols, t.final = table.Columns{}, nil
+	t.become(onDisk, table.Columns{})
 	return nil
 }
 
@@ -142,59 +193,51 @@ func (s *store) shrink(n int64, keep func(m index.Material) bool, dir string) (d
 		if s.used <= s.limit {
 			break
 		}
-		if t != nil && t.cols.Has(table.ValueColumn) && !keep(t.x.Material()) {
+		if t != nil && t.state.inMemory() && !keep(t.x.Material()) {
 			s.used -= t.bytes()
-			dropped = append(dropped, spillTable(t, filepath.Join(dir, table.FileName(t.x.Material())+".spill.tmp")))
-			t.cols, t.final = table.Columns{}, nil
+			dropped = append(dropped, spillTable(t, filepath.Join(dir, table.FileName(t.x.Material())+spillExt)))
+			t.become(spilled, table.Columns{})
 		}
 	}
 	return dropped, func() { s.limit = old }
 }
 
+// spillExt ends the name of a spill file: a codec file of the columns a
+// table held in memory.
+const spillExt = ".spill"
+
 // A spill is a table that store.shrink dropped from memory, with the
 // entries it held then in a file of their own (path; "" where writing it
 // failed: the table is then read from its table file from then on).
 type spill struct {
-	t       *solved
-	path    string
-	lens    [table.NumColumns]int // of t.cols
-	settled bool                  // t.final was set: t was read from its file
+	t      *solved
+	path   string
+	header codec.Header
+	from   tableState // the state t had
+	bytes  int64      // of t in memory
 }
 
-// spillTable writes the columns t holds in memory to path, followed by
-// their CRC-32C, and returns the spill; its path is "" if the writing
-// failed (the file is then removed).
+// spillTable writes the columns t holds in memory to a codec file at
+// path and returns the spill; its path is "" if the writing failed.
 func spillTable(t *solved, path string) spill {
-	sp := spill{t: t, settled: t.final != nil}
+	sp := spill{t: t, from: t.state, bytes: t.bytes(), header: codec.Header{
+		Material:     t.x.Material().String(),
+		IndexVersion: table.IndexVersion,
+		Rules:        table.RulesFlags,
+		Positions:    t.x.Size(),
+	}}
+	var data [][]byte
 	for col, c := range t.cols {
-		sp.lens[col] = len(c)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return sp
-	}
-	crc := crc32.New(castagnoli)
-	w := io.MultiWriter(f, crc)
-	for _, c := range t.cols {
-		if _, err = w.Write(c); err != nil {
-			break
+		if c != nil {
+			sp.header.Columns = append(sp.header.Columns, codec.Column{Name: table.Column(col).Name(), Width: table.Column(col).Width()})
+			data = append(data, c)
 		}
 	}
-	if err == nil {
-		_, err = f.Write(crc.Sum(nil))
+	if codec.Write(path, sp.header, data) == nil {
+		sp.path = path
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return sp
-	}
-	sp.path = path
 	return sp
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // readBack puts the tables that shrink dropped back into memory from
 // their spills, as far as they fit, and removes the spills. A table read
@@ -202,54 +245,40 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // one whose spill cannot be read back stays read from its file.
 func (s *store) readBack(dropped []spill) {
 	for _, sp := range dropped {
-		if sp.path == "" {
-			continue
+		var cols table.Columns
+		ok := false
+		if sp.path != "" && s.fits(sp.bytes) {
+			cols, ok = sp.read()
 		}
-		var words int64 // of the resolution bitmap, if settled
-		if sp.settled {
-			words = (sp.t.x.Size() + 63) / 64
+		if ok {
+			sp.t.become(sp.from, cols)
+			s.used += sp.t.bytes()
+		} else {
+			sp.t.become(onDisk, table.Columns{})
 		}
-		n := words * 8 // what sp.t.bytes() will be
-		for _, l := range sp.lens {
-			n += int64(l)
+		if sp.path != "" {
+			os.Remove(sp.path)
 		}
-		if s.fits(n) {
-			if cols, ok := sp.read(); ok {
-				sp.t.cols = cols
-				if sp.settled {
-					sp.t.final = make([]uint64, words)
-				}
-				s.used += sp.t.bytes()
-			}
-		}
-		os.Remove(sp.path)
 	}
 }
 
 // read reads the columns of the spill back from its file; false if the
 // file is not what spillTable wrote.
 func (sp spill) read() (cols table.Columns, ok bool) {
-	f, err := os.Open(sp.path)
+	r, err := codec.Open(sp.path)
 	if err != nil {
 		return cols, false
 	}
-	defer f.Close()
-	crc := crc32.New(castagnoli)
-	r := io.TeeReader(f, crc)
-	for col, l := range sp.lens {
-		if l > 0 {
-			cols[col] = make([]byte, l)
-			if _, err := io.ReadFull(r, cols[col]); err != nil {
-				return cols, false
-			}
+	defer r.Close()
+	h := r.Header()
+	if h.Material != sp.header.Material || h.Positions != sp.header.Positions || !slices.Equal(h.Columns, sp.header.Columns) {
+		return cols, false
+	}
+	for c, col := range h.Columns {
+		k, _ := unitColumn(col.Name)
+		if cols[k], err = r.ReadColumn(c); err != nil {
+			return cols, false
 		}
-	}
-	var sum [4]byte
-	if _, err := io.ReadFull(f, sum[:]); err != nil || !bytes.Equal(sum[:], crc.Sum(nil)) {
-		return cols, false
-	}
-	if n, _ := f.Read(sum[:1]); n != 0 {
-		return cols, false
 	}
 	return cols, true
 }
@@ -260,11 +289,11 @@ func (sp spill) read() (cols table.Columns, ok bool) {
 // its file may still resolve a capture position into it).
 func (s *store) locate(q *draughts.Position) (*solved, int64) {
 	t := s.get(table.MaterialOf(q))
-	if t == nil || !t.cols.Has(table.ValueColumn) {
+	if t == nil || !t.state.inMemory() {
 		return nil, 0
 	}
 	i := t.x.Rank(table.Placement(q))
-	if t.final != nil {
+	if t.state == readInMemory {
 		s.settle(t, i, q)
 	}
 	return t, i

@@ -55,7 +55,7 @@ func TestStoreShrink(t *testing.T) {
 	// the run, which comes back from its spill as such.
 	first := st.get(mats[0])
 	st.used -= first.bytes()
-	first.final = nil
+	first.state, first.final = solvedInMemory, nil
 	st.used += first.bytes()
 	held := map[index.Material]table.Columns{}
 	for _, m := range mats {
@@ -94,8 +94,8 @@ func TestStoreShrink(t *testing.T) {
 	for _, d := range dropped {
 		m := d.t.x.Material()
 		if d.t == damaged.t {
-			if d.t.cols.Has(table.ValueColumn) {
-				t.Errorf("%v read back from a damaged spill", m)
+			if d.t.state != onDisk {
+				t.Errorf("%v %v after reading back a damaged spill", m, d.t.state)
 			}
 			continue
 		}
@@ -104,8 +104,8 @@ func TestStoreShrink(t *testing.T) {
 				t.Errorf("%v: column %d read back changed", m, col)
 			}
 		}
-		if (d.t.final == nil) != (m == mats[0]) {
-			t.Errorf("%v: read back as solved in the run: %v", m, d.t.final == nil)
+		if want := map[bool]tableState{true: solvedInMemory, false: readInMemory}[m == mats[0]]; d.t.state != want {
+			t.Errorf("%v: read back %v, want %v", m, d.t.state, want)
 		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(spills, "*")); len(left) != 0 {
@@ -131,5 +131,42 @@ func TestStoreShrink(t *testing.T) {
 	}
 	if dropped, _ := st.shrink(0, func(m index.Material) bool { return m == mats[0] }, spills); len(dropped) != 0 || !st.get(mats[0]).cols.Has(table.ValueColumn) {
 		t.Errorf("a table kept by name was dropped")
+	}
+}
+
+// TestTableStates checks that a table moves only as stateMoves lists,
+// and that become leaves its fields as its state says.
+func TestTableStates(t *testing.T) {
+	m, _ := index.ParseMaterial("KvK")
+	x := index.New(m)
+	cols := table.MakeColumns(m, x.Size(), table.Extra{})
+	for from := range stateNames {
+		for to := range stateNames {
+			s := &solved{x: x, state: tableState(from)}
+			if s.state.inMemory() {
+				s.cols = cols
+			}
+			if s.state == readInMemory {
+				s.final = make([]uint64, 1)
+			}
+			if s.state == copiedOnDisk {
+				s.copy = "copy"
+			}
+			give := table.Columns{}
+			if tableState(to).inMemory() {
+				give = cols
+			}
+			panicked := func() (p bool) {
+				defer func() { p = recover() != nil }()
+				s.become(tableState(to), give)
+				return false
+			}()
+			if want := !stateMoves[[2]tableState{tableState(from), tableState(to)}]; panicked != want {
+				t.Errorf("%v to %v: panicked %v, want %v", tableState(from), tableState(to), panicked, want)
+			}
+			if !panicked && (s.state.inMemory() != s.cols.Has(table.ValueColumn) || (s.state == readInMemory) != (s.final != nil)) {
+				t.Errorf("%v to %v: values in memory %v, bitmap %v", tableState(from), tableState(to), s.cols.Has(table.ValueColumn), s.final != nil)
+			}
+		}
 	}
 }
