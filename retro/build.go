@@ -111,7 +111,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 			// is, read back from its work files.
 			clear(b.above)
 			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
-				cols, _, err := b.readUnit(m)
+				cols, _, err := b.readUnitFile(m)
 				if err != nil {
 					return err
 				}
@@ -148,7 +148,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := b.writeTables(); err != nil {
 		return err
 	}
-	b.st.readBack(dropped) // after the writing's caches are gone
+	b.st.unspill(dropped) // after the writing's caches are gone
 	return removeWork(b.o, b.g)
 }
 
@@ -420,8 +420,8 @@ func unitColumn(name string) (table.Column, bool) {
 	return 0, false
 }
 
-// readUnit reads the work file of unit n, if it is there and whole.
-func (b *groupBuild) readUnit(n int) (*table.Columns, []byte, error) {
+// readUnitFile reads the work file of unit n, if it is there and whole.
+func (b *groupBuild) readUnitFile(n int) (*table.Columns, []byte, error) {
 	r, err := b.openUnit(n)
 	if err != nil {
 		return nil, nil, err

@@ -38,30 +38,31 @@
 // The call tree of a build, with the memory each step holds under the
 // budget Options.Mem (M; the shares of budget.go):
 //
-//	Generate                            generate.go
-//	  plan, survey, lastUses            the materials in order; the tables kept; when each is last read
-//	  newStore                          tables in memory within M/4; a prober (files) with a cache of M/16
-//	  for each group:
-//	    buildGroup                      generate.go: loadGroup if its tables are valid, else
-//	      groupBuild.run                build.go
-//	        store.shrink                a unit over the solver's share takes the store's: spills
-//	        for each unit, highest level first:
-//	          readUnit                  the finished units of the level above (lookup columns, 2-4 B a position)
-//	          solveUnit                 the unit: 18-28 B a position at most (positionBytes)
-//	            solve                   solve.go: the first pass over every position's moves (unit.walk),
+//	Generate, BuildUnit                 generate.go, schedule.go: the materials in order (plan)
+//	  builder.run                       generate.go: every group (Generate) or one unit (BuildUnit)
+//	    survey, lastUses                the groups kept; the tables read; when each is last read
+//	    newStore                        tables in memory within M/4; a prober (files) with a cache of M/16
+//	    for each group:
+//	      buildGroup                    loadKept if its tables are valid, else
+//	        groupBuild.run              build.go
+//	          store.shrink              a unit over the solver's share takes the store's: spills
+//	          for each unit, highest level first:
+//	            readUnitFile            the finished units of the level above (lookup columns, 2-4 B a position)
+//	            solveUnit               the unit: 18-28 B a position at most (positionBytes)
+//	              solve                 solve.go: the first pass over every position's moves (unit.walk),
 //	                                    external successors through store.outcome
-//	              analysis.propagate    the passes over predecessors, until no position changes
-//	            fill, writeUnit         the unit's entries, to the work folder (a codec file)
-//	        writeTables, assemble       the tables, block by block, from the units' blocks (cache of M/8)
-//	        store.readBack              the tables spilled, back into memory as far as they fit
-//	    forget                          the tables no group left reads leave the store
-//	  catalog.write                     catalog.go: the manifest, however the run ends
+//	                analysis.propagate  the passes over predecessors, until no position changes
+//	              fill, writeUnit       the unit's entries, to the work folder (a codec file)
+//	          writeTables, assemble     the tables, block by block, from the units' blocks (cache of M/8)
+//	          store.unspill             the tables spilled, back into memory as far as they fit
+//	      forgetUnread                  the tables no group left reads leave the store
+//	      catalog.write                 catalog.go: the manifest (Generate's), however the run ends
 //
-// BuildUnit (schedule.go) runs one scheduler's unit the same way: readGroup
-// keeps the group's tables if they are valid; else loadGroup puts the
-// tables of its deps into a store, then buildGroup. EstimateOf
-// (estimate.go) is the pre-flight of dtb gen and dtb plan: the tables,
-// time and memory a build takes.
+// A table the store knows is in one of the states of tableState (store.go).
+// BuildUnit builds only its unit's group and needs the tables of the
+// groups it reads in the directory. EstimateOf (estimate.go) is the
+// pre-flight of dtb gen and dtb plan: the tables, time and memory a build
+// takes.
 package retro
 
 import (
@@ -103,23 +104,37 @@ type Options struct {
 	Done func(Report)
 }
 
-// A builder is the state of one Generate or BuildUnit: its configuration,
-// and what it knows of the directory's files.
+// A builder is the state of one Generate or BuildUnit: its
+// configuration, which groups it builds, and what it knows of the
+// directory's files.
 type builder struct {
 	Options
-	// vouches, if set, reports whether the table file at path is known
-	// valid (see catalog.vouches), so that reading it need not decode
-	// every block to check it.
-	vouches func(path string) bool
+	// unit, if set, is the one unit the run builds (BuildUnit's): the
+	// groups it reads must be in the directory already. Generate builds
+	// every group whose tables are missing.
+	unit string
+	// cat, if set, keeps the manifest of the directory (Generate's): it
+	// vouches for the files it lists, and is written after each group.
+	cat *catalog
+	// valid holds the table files checked in this run.
+	valid map[string]bool
 }
 
 // checked reports whether the table file at path, open as f, is
-// undamaged: as r.vouches says if set, else by decoding every block.
+// undamaged: as the manifest or an earlier check in this run says, else
+// by decoding every block.
 func (r *builder) checked(path string, f *table.File) bool {
-	if r.vouches != nil {
-		return r.vouches(path)
+	if r.cat != nil && r.cat.vouches(path) || r.valid[path] {
+		return true
 	}
-	return f.Check() == nil
+	if f.Check() != nil {
+		return false
+	}
+	if r.valid == nil {
+		r.valid = map[string]bool{}
+	}
+	r.valid[path] = true
+	return true
 }
 
 // testHookUnitDone, if set, is called after each unit is solved or read
@@ -165,9 +180,6 @@ type Report struct {
 // interrupted run left there: rerunning it resumes and repairs. One
 // Generate at a time may write to a directory.
 func Generate(ctx context.Context, o Options) (err error) {
-	if o.Threads <= 0 {
-		o.Threads = runtime.NumCPU()
-	}
 	if err := checkPieces(o); err != nil {
 		return err
 	}
@@ -183,100 +195,145 @@ func Generate(ctx context.Context, o Options) (err error) {
 	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
 		return err
 	}
-	cat := newCatalog(o.Dir)
-	r := &builder{Options: o, vouches: cat.vouches}
+	r := &builder{Options: o, cat: newCatalog(o.Dir)}
 	defer func() {
-		if merr := cat.write(); merr != nil {
+		if merr := r.cat.write(); merr != nil {
 			err = errors.Join(err, merr)
 		}
 	}()
-	var total int64
-	for _, m := range mats {
-		total += index.New(m).Size()
-	}
-	prog := Progress{TablesTotal: len(mats), PositionsTotal: total}
-	report := func() { o.progress(prog) }
-	report()
-	st := newStore(o.Mem)
-	last := lastUses(mats)
-	kept, load := survey(mats, r)
-	done := map[index.Material]bool{}
-	for i, m := range mats {
-		if done[m] {
-			continue
-		}
-		g := newGroup(m)
-		prog.Current = m.String()
-		report()
-		start := time.Now()
-		base := prog.Positions
-		if k := kept[m]; k != nil && !load[m] && !load[m.Flip()] {
-			// Built, and no group left to build reads it: not loaded.
-			if err := removeWork(o, g); err != nil {
-				return err
-			}
-			for _, s := range k {
-				done[s.x.Material()] = true
-				prog.Tables++
-				o.done(Report{Material: s.x.Material(), Stats: s.stats, Elapsed: time.Since(start)})
-			}
-			prog.Positions = base + g.size()
-			report()
-			continue
-		}
-		readLater := func(m index.Material) bool { return last[m] > i }
-		built, err := buildGroup(ctx, st, g, r, readLater, func(unit string, done int64) {
-			prog.Current, prog.Positions = unit, base+done
-			report()
-		})
-		if err != nil {
-			return err
-		}
-		for _, x := range g.tables {
-			t := st.get(x.Material())
-			done[x.Material()] = true
-			prog.Tables++
-			o.done(Report{Material: x.Material(), Stats: t.stats, Built: built, Elapsed: time.Since(start)})
-		}
-		if built {
-			if err := cat.write(); err != nil {
-				return err
-			}
-		}
-		prog.Positions = base + g.size()
-		if err := forget(st, mats, last, i); err != nil {
-			return err
-		}
-		report()
-	}
-	if err := forget(st, mats, last, len(mats)-1); err != nil { // after kept groups too
+	if err := r.run(ctx, mats); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(o.Dir, WorkDir)) // empty once every group is built
 	return nil
 }
 
-// survey finds the groups of mats whose tables are in o.Dir and valid
+// ours reports whether r builds the group of m if its tables are
+// missing, and reports its progress and tables.
+func (r *builder) ours(m index.Material) bool { return r.unit == "" || UnitID(m) == r.unit }
+
+// totals returns the progress of r before it starts: the tables of mats
+// that r builds and their positions.
+func (r *builder) totals(mats []index.Material) Progress {
+	var p Progress
+	for _, m := range mats {
+		if r.ours(m) {
+			p.TablesTotal++
+			p.PositionsTotal += index.New(m).Size()
+		}
+	}
+	return p
+}
+
+// run builds the groups of mats in order, those that r.ours names and
+// whose tables are not in the directory and valid, loading into a store
+// the tables that a group still to build reads, and forgetting each once
+// no group left reads it.
+func (r *builder) run(ctx context.Context, mats []index.Material) error {
+	if r.Threads <= 0 {
+		r.Threads = runtime.NumCPU()
+	}
+	prog := r.totals(mats)
+	r.progress(prog)
+	st := newStore(r.Mem)
+	last := lastUses(mats)
+	kept, load := survey(mats, r)
+	seen := map[index.Material]bool{}
+	for i, m := range mats {
+		if seen[m.Flip()] { // a group stands at its first material
+			continue
+		}
+		seen[m] = true
+		g, ours := newGroup(m), r.ours(m)
+		start, base := time.Now(), prog.Positions
+		if ours {
+			prog.Current = m.String()
+			r.progress(prog)
+		}
+		var stats []table.Stats
+		built := false
+		switch read := load[m] || load[m.Flip()]; {
+		case kept[m] != nil && !read: // built, and no group left to build reads it: not loaded
+			if !ours {
+				continue
+			}
+			if err := removeWork(r.Options, g); err != nil {
+				return err
+			}
+			for _, s := range kept[m] {
+				stats = append(stats, s.stats)
+			}
+		case kept[m] == nil && !ours:
+			if read {
+				return fmt.Errorf("unit %s needs %s in %s: build unit %s first", r.unit, table.FileName(m), r.Dir, UnitID(m))
+			}
+			continue
+		default:
+			var err error
+			readLater := func(m index.Material) bool { return last[m] > i }
+			built, err = buildGroup(ctx, st, g, r, readLater, func(unit string, done int64) {
+				prog.Current, prog.Positions = unit, base+done
+				r.progress(prog)
+			})
+			if err != nil {
+				return err
+			}
+			for _, x := range g.tables {
+				stats = append(stats, st.get(x.Material()).stats)
+			}
+		}
+		if ours {
+			for t, x := range g.tables {
+				prog.Tables++
+				r.done(Report{Material: x.Material(), Stats: stats[t], Built: built, Elapsed: time.Since(start)})
+			}
+			prog.Positions = base + g.size()
+		}
+		if built && r.cat != nil {
+			if err := r.cat.write(); err != nil {
+				return err
+			}
+		}
+		if err := forgetUnread(st, mats, last, i); err != nil {
+			return err
+		}
+		if ours {
+			r.progress(prog)
+		}
+	}
+	return forgetUnread(st, mats, last, len(mats)-1) // after kept groups too
+}
+
+// survey finds the groups of mats whose tables are in r.Dir and valid
 // (kept, by each of their materials) and the materials whose tables a
 // group still to build reads, directly or through the capture positions
 // of a table it reads (load: see reach). Only the tables kept that load
-// names are loaded.
+// names are loaded. A group that r does not build is looked for only if
+// load names it.
 func survey(mats []index.Material, r *builder) (kept map[index.Material][]*solved, load map[index.Material]bool) {
 	kept = map[index.Material][]*solved{}
-	for _, m := range mats {
+	find := func(m index.Material) {
 		if k, ok := kept[m.Flip()]; ok {
 			kept[m] = k
 		} else {
-			kept[m] = readGroup(newGroup(m), r)
+			kept[m] = keptTables(newGroup(m), r)
 		}
 	}
 	var build []index.Material
 	for _, m := range mats {
-		if kept[m] == nil {
-			build = append(build, m)
+		if r.ours(m) {
+			if find(m); kept[m] == nil {
+				build = append(build, m)
+			}
 		}
 	}
-	return kept, reach(build)
+	load = reach(build)
+	for _, m := range mats {
+		if !r.ours(m) && (load[m] || load[m.Flip()]) {
+			find(m)
+		}
+	}
+	return kept, load
 }
 
 // lastUses returns, for each material of mats, the position in mats of the
@@ -301,9 +358,9 @@ func lastUses(mats []index.Material) map[index.Material]int {
 	return last
 }
 
-// forget removes from st the tables of mats[:i+1] that no group after the
+// forgetUnread removes from st the tables of mats[:i+1] that no group after the
 // i-th reads (last is lastUses(mats)), and their resolved copies.
-func forget(st *store, mats []index.Material, last map[index.Material]int, i int) error {
+func forgetUnread(st *store, mats []index.Material, last map[index.Material]int, i int) error {
 	for _, d := range mats[:i+1] {
 		if last[d] <= i {
 			if err := st.put(d, nil); err != nil {
@@ -381,22 +438,21 @@ func reach(ms []index.Material) map[index.Material]bool {
 	return r
 }
 
-// loadGroup puts the group's tables into st if they are all in r.Dir and
-// valid, and returns nil; otherwise it returns the first that is missing
-// or invalid and leaves st as it was.
-func loadGroup(ctx context.Context, st *store, g *group, r *builder) (*index.Index, error) {
+// loadKept puts the group's tables into st and reports true if they are
+// all in r.Dir and valid; otherwise it leaves st as it was.
+func loadKept(st *store, g *group, r *builder) (bool, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
-		if loaded[t] = load(st, filepath.Join(r.Dir, table.FileName(x.Material())), x, r); loaded[t] == nil {
-			return x, nil
+		if loaded[t] = loadTable(st, filepath.Join(r.Dir, table.FileName(x.Material())), x, r); loaded[t] == nil {
+			return false, nil
 		}
 	}
 	for t, x := range g.tables {
 		if err := st.put(x.Material(), loaded[t]); err != nil {
-			return nil, err
+			return false, err
 		}
 	}
-	return nil, nil
+	return true, nil
 }
 
 // buildGroup loads the group's tables from r.Dir if they are all there and
@@ -405,7 +461,7 @@ func loadGroup(ctx context.Context, st *store, g *group, r *builder) (*index.Ind
 // group built later reads the table of m (see groupBuild). It reports
 // whether it solved.
 func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater func(m index.Material) bool, progress func(unit string, done int64)) (bool, error) {
-	if missing, err := loadGroup(ctx, st, g, r); err != nil || missing == nil {
+	if loaded, err := loadKept(st, g, r); err != nil || loaded {
 		if err == nil { // units left by a run stopped after the tables were written
 			err = removeWork(r.Options, g)
 		}
@@ -419,19 +475,19 @@ func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater 
 	return true, nil
 }
 
-// load reads the table of x from path if it is there, valid and has what r
+// loadTable reads the table of x from path if it is there, valid and has what r
 // asks for, its entries if st can hold them; it returns nil otherwise.
-func load(st *store, path string, x *index.Index, r *builder) *solved {
-	return read(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra())))
+func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
+	return readTable(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra())))
 }
 
-// read reads the table of x from path if it is there, valid, written
+// readTable reads the table of x from path if it is there, valid, written
 // under this version's rules and has the optional columns r asks for,
 // with its stats from the header, and with its entries if keep is set
 // (its capture positions unresolved: see solved), else only
 // checking every block unless r.vouches for the file; it returns nil
 // otherwise.
-func read(path string, x *index.Index, r *builder, keep bool) *solved {
+func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 	extra := r.extra()
 	f, err := table.Open(path, x.Material())
 	if err != nil || !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {

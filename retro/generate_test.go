@@ -28,7 +28,7 @@ import (
 func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra) *store {
 	st := newStore(0)
 	for _, m := range mats {
-		s := load(st, filepath.Join(dir, table.FileName(m)), index.New(m), &builder{Options: Options{DTW: extra.DTW, MTC: extra.MTC, Threads: 2}})
+		s := loadTable(st, filepath.Join(dir, table.FileName(m)), index.New(m), &builder{Options: Options{DTW: extra.DTW, MTC: extra.MTC, Threads: 2}})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}

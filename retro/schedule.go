@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
@@ -97,8 +95,8 @@ func ParseUnit(id string) (index.Material, error) {
 	return m, checkPieces(Options{Only: &m})
 }
 
-// BuildUnit builds the tables of the unit id in o.Dir (with o.Threads and
-// o.DTW; the other fields of o are ignored but Done), reading the tables
+// BuildUnit builds the tables of the unit id in o.Dir as Generate would
+// (o.Pieces and o.Only are ignored), reading the tables
 // of the units it depends on from their files there: they must have been
 // built first. A unit whose tables are already there and valid returns at
 // once. Several BuildUnit may run at once in one directory, for different
@@ -109,72 +107,31 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if err != nil {
 		return err
 	}
-	if o.Threads <= 0 {
-		o.Threads = runtime.NumCPU()
-	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
-	g := newGroup(m)
 	var own []string
-	for _, x := range g.tables {
+	for _, x := range newGroup(m).tables {
 		own = append(own, table.FileName(x.Material())+".*.tmp")
 	}
 	if err := removeTemps(o.Dir, own...); err != nil {
 		return err
 	}
-	r := &builder{Options: o}
-	if kept := readGroup(g, r); kept != nil {
-		for _, s := range kept {
-			o.done(Report{Material: s.x.Material(), Stats: s.stats})
-		}
-		return nil
-	}
-	mats, _ := plan(Options{Only: &m})
-	last := lastUses(mats)
-	st := newStore(o.Mem)
-	for i, d := range mats {
-		if UnitID(d) != d.String() || d == m {
-			continue
-		}
-		x, err := loadGroup(ctx, st, newGroup(d), r)
-		if err != nil {
-			return err
-		}
-		if x != nil {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			return fmt.Errorf("unit %s needs %s in %s: build unit %s first", id, table.FileName(x.Material()), o.Dir, UnitID(x.Material()))
-		}
-		if err := forget(st, mats, last, i); err != nil {
-			return err
-		}
-	}
-	start := time.Now()
-	prog := Progress{TablesTotal: len(g.tables), PositionsTotal: g.size(), Current: id}
-	o.progress(prog)
-	if _, err := buildGroup(ctx, st, g, r, nil, func(unit string, done int64) {
-		prog.Current, prog.Positions = unit, done
-		o.progress(prog)
-	}); err != nil {
+	mats, err := plan(Options{Only: &m})
+	if err != nil {
 		return err
 	}
-	prog.Tables, prog.Positions = len(g.tables), g.size()
-	o.progress(prog)
-	for _, x := range g.tables {
-		o.done(Report{Material: x.Material(), Stats: st.get(x.Material()).stats, Built: true, Elapsed: time.Since(start)})
-	}
-	return nil
+	r := &builder{Options: o, unit: id}
+	return r.run(ctx, mats)
 }
 
-// readGroup reads the group's tables from r.Dir, without resolving their
+// keptTables reads the group's tables from r.Dir, without resolving their
 // capture positions, if they are all there and valid; it returns nil
 // otherwise.
-func readGroup(g *group, r *builder) []*solved {
+func keptTables(g *group, r *builder) []*solved {
 	var out []*solved
 	for _, x := range g.tables {
-		s := read(filepath.Join(r.Dir, table.FileName(x.Material())), x, r, false)
+		s := readTable(filepath.Join(r.Dir, table.FileName(x.Material())), x, r, false)
 		if s == nil {
 			return nil
 		}

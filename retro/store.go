@@ -37,7 +37,7 @@ type solved struct {
 // table solved in this run has the real entry of every position; its
 // file holds capture positions as don't-cares, which a table read from
 // its file resolves from their successors, on first use (see
-// store.settle) or through the prober.
+// store.resolve) or through the prober.
 type tableState uint8
 
 const (
@@ -45,7 +45,7 @@ const (
 	readInMemory                     // read from its file, its entries in memory, resolved on first use
 	onDisk                           // read through the prober from its file
 	copiedOnDisk                     // read through the prober from its resolved copy
-	spilled                          // dropped by store.shrink, its entries in a spill until store.readBack; as onDisk meanwhile
+	spilled                          // dropped by store.shrink, its entries in a spill until store.unspill; as onDisk meanwhile
 )
 
 var stateNames = [...]string{"solved in memory", "read in memory", "on disk", "copied on disk", "spilled"}
@@ -57,11 +57,11 @@ func (s tableState) inMemory() bool { return s == solvedInMemory || s == readInM
 
 // stateMoves are the changes of state a table may make, each by one method of
 // store: put keeps a table in memory or reads it from disk, shrink spills,
-// readBack restores a spill (or leaves it on disk).
+// unspill restores a spill (or leaves it on disk).
 var stateMoves = map[[2]tableState]bool{
 	{solvedInMemory, onDisk}: true, {readInMemory, onDisk}: true, // put, no room
 	{solvedInMemory, spilled}: true, {readInMemory, spilled}: true, // shrink
-	{spilled, solvedInMemory}: true, {spilled, readInMemory}: true, {spilled, onDisk}: true, // readBack
+	{spilled, solvedInMemory}: true, {spilled, readInMemory}: true, {spilled, onDisk}: true, // unspill
 }
 
 // become moves t to state to, with cols (and a fresh resolution bitmap
@@ -87,7 +87,7 @@ func (t *solved) check() {
 }
 
 // lookupColumns removes from c the columns that the external successors
-// of a solve never read (see store.outcomes): the mtc, and the distance
+// of a solve never read (see store.outcome): the mtc, and the distance
 // of a class whose clock does not carry over a capture or man move. Every
 // lookup reads the columns c keeps, each a likely cache miss.
 func lookupColumns(c *table.Columns, class table.Class) {
@@ -181,7 +181,7 @@ func (s *store) put(m index.Material, t *solved) error {
 // least 0), dropping tables from memory until they fit, but those that
 // keep names: the others are read from their files meanwhile. The entries
 // of each table dropped are spilled to a file in dir first, so that
-// readBack can restore them as they were: the real entries of a table
+// unspill can restore them as they were: the real entries of a table
 // solved in this run, which its file holds as don't-cares at capture
 // positions. It returns the tables dropped and a function that restores
 // the limit, which may be called more than once. Call neither during a
@@ -239,11 +239,11 @@ func spillTable(t *solved, path string) spill {
 	return sp
 }
 
-// readBack puts the tables that shrink dropped back into memory from
+// unspill puts the tables that shrink dropped back into memory from
 // their spills, as far as they fit, and removes the spills. A table read
 // from its file comes back with none of its capture positions resolved;
 // one whose spill cannot be read back stays read from its file.
-func (s *store) readBack(dropped []spill) {
+func (s *store) unspill(dropped []spill) {
 	for _, sp := range dropped {
 		var cols table.Columns
 		ok := false
@@ -284,7 +284,7 @@ func (sp spill) read() (cols table.Columns, ok bool) {
 }
 
 // locate returns the table in memory that holds position q and q's
-// index there, its entry made real (see settle); nil if q's table is
+// index there, its entry made real (see resolve); nil if q's table is
 // read from its file, or was (a table forgotten while a table read from
 // its file may still resolve a capture position into it).
 func (s *store) locate(q *draughts.Position) (*solved, int64) {
@@ -294,7 +294,7 @@ func (s *store) locate(q *draughts.Position) (*solved, int64) {
 	}
 	i := t.x.Rank(table.Placement(q))
 	if t.state == readInMemory {
-		s.settle(t, i, q)
+		s.resolve(t, i, q)
 	}
 	return t, i
 }
@@ -310,14 +310,14 @@ func (s *store) probe(q *draughts.Position) (table.Class, table.Entry) {
 	return table.ClassOf(table.MaterialOf(q)), r.Entry
 }
 
-// settle makes entry i of t, read from its file, the real entry of its
+// resolve makes entry i of t, read from its file, the real entry of its
 // position q, unless a lookup has done so already. A quiet position's
 // entry is real as read: it is only marked final, so that later lookups
 // skip the capture test. A capture position's is resolved: the outcome
 // of q's captures, all into smaller tables. Resolving on first use,
 // rather than every capture position as the table is read, spares the
 // search of the many that no lookup reaches.
-func (s *store) settle(t *solved, i int64, q *draughts.Position) {
+func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
 	w, bit := i/64, uint64(1)<<(i%64)
 	if atomic.LoadUint64(&t.final[w])&bit != 0 {
 		return

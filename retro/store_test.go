@@ -26,7 +26,7 @@ func TestStoreShrink(t *testing.T) {
 	st := newStore(0)
 	o := Options{DTW: true, MTC: true, Threads: 2}
 	read := func(m index.Material) *solved {
-		s := load(st, filepath.Join(dir, table.FileName(m)), index.New(m), &builder{Options: o})
+		s := loadTable(st, filepath.Join(dir, table.FileName(m)), index.New(m), &builder{Options: o})
 		if s == nil {
 			t.Fatalf("table %v missing or invalid", m)
 		}
@@ -90,7 +90,7 @@ func TestStoreShrink(t *testing.T) {
 		t.Fatal(err)
 	}
 	restore()
-	st.readBack(dropped)
+	st.unspill(dropped)
 	for _, d := range dropped {
 		m := d.t.x.Material()
 		if d.t == damaged.t {
