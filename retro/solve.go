@@ -180,156 +180,21 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // for the longest loss, and positions that reach neither are draws
 // (repetition); results is indexed by analysis.
 //
-// Analyses whose external successors count alike share one result.
-// Without extra.DTW the theory analysis counts them as the mtc analysis
-// does. Where class's clock does not carry over a capture or man move
-// (see table.Entry.RulesOutcome) and every external successor looked up
-// (a position's are looked up until its tallies are final) has the same
-// value under the rules as in theory, the rules analysis counts them
-// as the theory analysis does without dtw, and as the mtc analysis does;
-// outside Rule2 materials, where the rules distances mean nothing, it
-// then shares the theoretical result in any case. captures marks the
-// positions where the side to move must capture.
+// Analyses whose external successors count alike share one result:
+// without extra.DTW the theory analysis counts them as the mtc analysis
+// does, and the rules analysis may share either (see solver.shared).
+// captures marks the positions where the side to move must capture.
 func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
-	var as [numAnalyses]*analysis
-	for k := range as {
-		if k != mtcAnalysis || extra.MTC && extra.DTW {
-			as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
-		}
-	}
-	captures = make([]uint64, (u.size()+63)/64)
-	var differ atomic.Bool
-	// Initialise from the moves of every position. Chunks are multiples of
-	// 64 positions, so each word of captures and pending has one writer.
-	err = u.walk(ctx, threads, func() visitor {
-		var men []manMove // of the block of the last quiet position
-		var at []int64    // by man move: the index of its position in its cols
-		block := int64(-1)
-		return func(id int64, p draughts.Position, buf []draughts.Move) error {
-			// Every move leaves the unit but the quiet king moves, which
-			// are only counted.
-			var tallies [numAnalyses]tally
-			var kingMoves int
-			// count counts a move to a position of outcomes o and reports
-			// whether the tallies are final: each counts a win in one
-			// ply, which no other move can change, so that the moves
-			// left need no lookup. Skipping them may leave differ unset
-			// where a skipped move's values differ; the analyses then
-			// start alike and agree anyway, as sharing assumes.
-			count := func(o [2]table.Outcome) (final bool) {
-				if o[0].Value != o[1].Value && !differ.Load() {
-					differ.Store(true) // once: a store on every move would bounce the line between threads
-				}
-				final = true
-				for k, a := range as {
-					if a != nil {
-						tallies[k].add(exitOutcome(o, k, extra.DTW))
-						final = final && tallies[k].win == 1
-					}
-				}
-				return final
-			}
-			for k := range tallies {
-				tallies[k] = newTally()
-			}
-			if caps := p.Captures(buf); len(caps) > 0 {
-				captures[id/64] |= 1 << (id % 64)
-				for _, m := range caps {
-					if count(x.outcomes(p.Play(m))) {
-						break
-					}
-				}
-			} else {
-				if j := id / u.k; j != block {
-					block, men = j, x.manMoves(j, men[:0])
-					at = slices.Grow(at[:0], len(men))[:len(men)]
-				}
-				// The man moves' positions are all located before any is
-				// read, so that their reads (likely cache misses) follow
-				// each other closely and overlap.
-				for i := range men {
-					if m := &men[i]; !m.crown && p.Kings&m.to == 0 {
-						at[i] = m.at(&p)
-					}
-				}
-			moves:
-				for i := range men {
-					switch m := &men[i]; {
-					case p.Kings&m.to != 0: // a king stands there
-					case m.crown:
-						if count(x.outcomes(p.Play(m.move))) {
-							break moves
-						}
-					default:
-						if count(outcomesAt(m.cols, at[i], class, class)) {
-							break moves
-						}
-					}
-				}
-				kingMoves = p.KingMoves()
-			}
-			if kingMoves > maxMoves {
-				return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
-			}
-			for k, a := range as {
-				if a == nil {
-					continue
-				}
-				t := tallies[k]
-				t.moves = uint32(kingMoves)
-				if t.win != noDist {
-					a.raise(t.win)
-					a.pending[id/64] |= 1 << (id % 64)
-				} else if t.moves == 0 && t.loss != noLoss {
-					a.raise(t.loss)
-					a.pending[id/64] |= 1 << (id % 64)
-				}
-				a.state[id] = pack(t.moves, t.win, t.loss)
-			}
-			return nil
-		}
-	})
-	if err != nil {
+	s := newSolver(u, x, class, extra)
+	if err := u.walk(ctx, threads, s.firstPass); err != nil {
 		return results, nil, err
 	}
-	shared := -1 // the analysis whose result the rules analysis shares
-	if !differ.Load() && !class.Carries() {
-		switch {
-		case !extra.DTW || class == table.NoClass:
-			shared = theoryAnalysis
-		case extra.MTC:
-			shared = mtcAnalysis
-		}
-	}
+	shared := s.shared()
 	if shared >= 0 {
-		as[rulesAnalysis] = nil
+		s.as[rulesAnalysis] = nil
 	}
-	// The distances of each result that an entry reads (see
-	// groupBuild.fill): the dtw or the mtc from the theory analysis
-	// (the mtc analysis shares it without dtw), the class or rule-2
-	// distance from the rules analysis or the one it shares.
-	wantDist := [numAnalyses]bool{
-		theoryAnalysis: extra.DTW || extra.MTC || shared == theoryAnalysis && class != table.NoClass,
-		rulesAnalysis:  class != table.NoClass,
-		mtcAnalysis:    true,
-	}
-	passes := int64(1)
-	for _, a := range as {
-		if a != nil {
-			passes++
-		}
-	}
-	u.passes.Store(passes)
-	for k := range as { // by index: ranging over the array would copy it, keeping every state alive
-		a := as[k]
-		if a == nil {
-			continue
-		}
-		if err := a.propagate(ctx, u, captures, threads, wantDist[k]); err != nil {
-			return results, nil, err
-		}
-		results[k] = a.res
-		as[k] = nil // its state is no longer needed: the next analysis has the memory
+	if results, err = s.analyse(ctx, threads, s.wantDist(shared)); err != nil {
+		return results, nil, err
 	}
 	if shared >= 0 {
 		results[rulesAnalysis] = results[shared]
@@ -337,7 +202,204 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 	if extra.MTC && !extra.DTW {
 		results[mtcAnalysis] = results[theoryAnalysis]
 	}
-	return results, captures, nil
+	return results, s.captures, nil
+}
+
+// A solver holds the analyses of a unit while solve computes them.
+type solver struct {
+	u        *unit
+	x        exits
+	class    table.Class
+	extra    table.Extra
+	as       [numAnalyses]*analysis // nil where not solved, and once solved
+	captures []uint64
+	// differ is set once an external successor has a value under the
+	// rules other than its theoretical one.
+	differ atomic.Bool
+}
+
+// newSolver returns the solver of unit u, with an analysis for each
+// result to compute: the mtc analysis only with dtw (without, the theory
+// analysis gives the mtc).
+func newSolver(u *unit, x exits, class table.Class, extra table.Extra) *solver {
+	s := &solver{u: u, x: x, class: class, extra: extra, captures: make([]uint64, (u.size()+63)/64)}
+	for k := range s.as {
+		if k != mtcAnalysis || extra.MTC && extra.DTW {
+			s.as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
+		}
+	}
+	return s
+}
+
+// firstPass returns a visitor of the first pass, which initialises the
+// state of every position from its moves. Each goroutine of the walk has
+// its own; chunks are multiples of 64 positions, so each word of captures
+// and pending has one writer.
+func (s *solver) firstPass() visitor {
+	f := &firstPass{s: s, block: -1}
+	return f.visit
+}
+
+// A firstPass is the state of one goroutine of the first pass.
+type firstPass struct {
+	s       *solver
+	men     []manMove // of the block of the last quiet position
+	at      []int64   // by man move: the index of its position in its cols
+	block   int64
+	tallies [numAnalyses]tally // of the position visited
+}
+
+// visit initialises the state of position id in each analysis. Every move
+// leaves the unit but the quiet king moves, which are only counted.
+func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) error {
+	for k := range f.tallies {
+		f.tallies[k] = newTally()
+	}
+	var kingMoves int
+	if caps := p.Captures(buf); len(caps) > 0 {
+		f.s.captures[id/64] |= 1 << (id % 64)
+		for _, m := range caps {
+			if f.count(f.s.x.outcomes(p.Play(m))) {
+				break
+			}
+		}
+	} else {
+		f.countManMoves(id, &p)
+		kingMoves = p.KingMoves()
+	}
+	if kingMoves > maxMoves {
+		return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
+	}
+	for k, a := range f.s.as {
+		if a != nil {
+			t := f.tallies[k]
+			t.moves = uint32(kingMoves)
+			a.start(id, t)
+		}
+	}
+	return nil
+}
+
+// countManMoves counts the man moves of position id, p, which has no
+// capture, until the tallies are final.
+func (f *firstPass) countManMoves(id int64, p *draughts.Position) {
+	if j := id / f.s.u.k; j != f.block {
+		f.block, f.men = j, f.s.x.manMoves(j, f.men[:0])
+		f.at = slices.Grow(f.at[:0], len(f.men))[:len(f.men)]
+	}
+	// The man moves' positions are all located before any is read, so
+	// that their reads (likely cache misses) follow each other closely
+	// and overlap.
+	for i := range f.men {
+		if m := &f.men[i]; !m.crown && p.Kings&m.to == 0 {
+			f.at[i] = m.at(p)
+		}
+	}
+	for i := range f.men {
+		var o [2]table.Outcome
+		switch m := &f.men[i]; {
+		case p.Kings&m.to != 0: // a king stands there
+			continue
+		case m.crown:
+			o = f.s.x.outcomes(p.Play(m.move))
+		default:
+			o = outcomesAt(m.cols, f.at[i], f.s.class, f.s.class)
+		}
+		if f.count(o) {
+			return
+		}
+	}
+}
+
+// count counts a move to a position of outcomes o and reports whether the
+// tallies are final: each counts a win in one ply, which no other move can
+// change, so that the moves left need no lookup. Skipping them may leave
+// differ unset where a skipped move's values differ; the analyses then
+// start alike and agree anyway, as sharing assumes.
+func (f *firstPass) count(o [2]table.Outcome) (final bool) {
+	if o[0].Value != o[1].Value && !f.s.differ.Load() {
+		f.s.differ.Store(true) // once: a store on every move would bounce the line between threads
+	}
+	final = true
+	for k, a := range f.s.as {
+		if a != nil {
+			f.tallies[k].add(exitOutcome(o, k, f.s.extra.DTW))
+			final = final && f.tallies[k].win == 1
+		}
+	}
+	return final
+}
+
+// start sets the state of position id from tally t of its moves, and
+// pends the position if it will be decided at some distance: a win is
+// known, or every move loses.
+func (a *analysis) start(id int64, t tally) {
+	if t.win != noDist {
+		a.raise(t.win)
+		a.pending[id/64] |= 1 << (id % 64)
+	} else if t.moves == 0 && t.loss != noLoss {
+		a.raise(t.loss)
+		a.pending[id/64] |= 1 << (id % 64)
+	}
+	a.state[id] = pack(t.moves, t.win, t.loss)
+}
+
+// shared returns the analysis whose result the rules analysis shares, -1
+// if none. Where the class's clock does not carry over a capture or man
+// move (see table.Entry.RulesOutcome) and every external successor looked
+// up (a position's are looked up until its tallies are final) has the
+// same value under the rules as in theory, the rules analysis counts them
+// as the theory analysis does without dtw, and as the mtc analysis does;
+// outside Rule2 materials, where the rules distances mean nothing, it
+// then shares the theoretical result in any case.
+func (s *solver) shared() int {
+	switch {
+	case s.differ.Load() || s.class.Carries():
+		return -1
+	case !s.extra.DTW || s.class == table.NoClass:
+		return theoryAnalysis
+	case s.extra.MTC:
+		return mtcAnalysis
+	}
+	return -1
+}
+
+// wantDist returns, by analysis, whether its result needs distances, the
+// rules analysis sharing the result of analysis shared (-1 if none). They
+// are the distances an entry reads (see groupBuild.fill): the dtw or the
+// mtc from the theory analysis (the mtc analysis shares it without dtw),
+// the class or rule-2 distance from the rules analysis or the one it
+// shares.
+func (s *solver) wantDist(shared int) [numAnalyses]bool {
+	return [numAnalyses]bool{
+		theoryAnalysis: s.extra.DTW || s.extra.MTC || shared == theoryAnalysis && s.class != table.NoClass,
+		rulesAnalysis:  s.class != table.NoClass,
+		mtcAnalysis:    true,
+	}
+}
+
+// analyse runs the passes of each analysis left, one after the other, and
+// returns their results, with distances where want says.
+func (s *solver) analyse(ctx context.Context, threads int, want [numAnalyses]bool) (results [numAnalyses]*result, err error) {
+	passes := int64(1)
+	for _, a := range s.as {
+		if a != nil {
+			passes++
+		}
+	}
+	s.u.passes.Store(passes)
+	for k := range s.as { // by index: ranging over the array would copy it, keeping every state alive
+		a := s.as[k]
+		if a == nil {
+			continue
+		}
+		if err := a.propagate(ctx, s.u, s.captures, threads, want[k]); err != nil {
+			return results, err
+		}
+		results[k] = a.res
+		s.as[k] = nil // its state is no longer needed: the next analysis has the memory
+	}
+	return results, nil
 }
 
 // propagate decides the positions layer by layer: every position whose win
@@ -356,77 +418,21 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 	if dist {
 		res.dist = make([]uint16, u.size())
 	}
-	// decided marks the positions decided so far, so that updates to them
-	// can be skipped: a bitmap small enough to stay in cache. The positions
-	// with a capture start marked: they have no quiet moves, so their
-	// state is final from the start.
-	decided := slices.Clone(captures)
 	for i := range res.value {
 		res.value[i] = table.Draw
 	}
 	a.res = res
-	state := a.state
 	span := max(parallel.Chunk/(2*u.k), 1) * 2 * u.k
 	owned := threads == 1 || u.size()/span >= ownedChunks*int64(threads)
 	if !owned {
 		span = parallel.Chunk
 	}
+	// The positions with a capture start decided: they have no quiet
+	// moves, so their state is final from the start.
+	p := &propagation{a: a, u: u, state: a.state, res: res, decided: slices.Clone(captures), owned: owned}
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
 		err := parallel.Chunks(ctx, u.size(), span, threads, func(lo, hi int64) error {
-			var buf [maxUnmoves]int64
-			var men blockMen
-			var decidedHere int64
-			defer func() { u.work.Add(decidedHere) }()
-			for w := lo / 64; w < (hi+63)/64; w++ {
-				set := atomic.LoadUint64(&a.pending[w])
-				if w == lo/64 {
-					set &= ^uint64(0) << (lo % 64) // a word may straddle two chunks
-				}
-				if w == (hi-1)/64 && hi%64 != 0 {
-					set &= 1<<(hi%64) - 1
-				}
-				for ; set != 0; set &= set - 1 {
-					id := w*64 + int64(bits.TrailingZeros64(set))
-					if res.value[id] != table.Draw { // pended again as it was decided
-						atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
-						continue
-					}
-					v, ok := a.decide(id, d)
-					if !ok {
-						continue
-					}
-					atomic.AndUint64(&a.pending[w], ^(1 << (id % 64)))
-					res.value[id] = v
-					if res.dist != nil {
-						res.dist[id] = uint16(d)
-					}
-					decidedHere++
-					atomic.OrUint64(&decided[id/64], 1<<(id%64))
-					preds := u.predecessors(id, buf[:0], &men)
-					touch(state, decided, preds)
-					for _, pred := range preds {
-						if atomic.LoadUint64(&decided[pred/64])&(1<<(pred%64)) != 0 {
-							continue
-						}
-						var s uint32
-						if owned {
-							s = after(state[pred], v, d)
-							state[pred] = s
-						} else {
-							s = update(&state[pred], v, d)
-						}
-						moves, win, loss := unpack(s)
-						switch {
-						case v == table.Loss:
-							a.raise(win)
-							a.pend(pred)
-						case moves == 0 && loss != noLoss:
-							a.raise(loss)
-							a.pend(pred)
-						}
-					}
-				}
-			}
+			p.pass(lo, hi, d)
 			return nil
 		})
 		if err != nil {
@@ -444,13 +450,92 @@ func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, th
 // the end of a pass.
 const ownedChunks = 4
 
+// A propagation is the state of an analysis' passes (see propagate).
+type propagation struct {
+	a     *analysis
+	u     *unit
+	state []uint32 // a.state
+	res   *result
+	// decided marks the positions decided so far, so that updates to
+	// them can be skipped: a bitmap small enough to stay in cache.
+	decided []uint64
+	owned   bool // a chunk's goroutine alone updates its positions' states
+}
+
+// pass decides the pending positions of ids lo to hi whose distance is d,
+// and tells their predecessors.
+func (p *propagation) pass(lo, hi int64, d uint32) {
+	var buf [maxUnmoves]int64
+	var men blockMen
+	var decided int64
+	for w := lo / 64; w < (hi+63)/64; w++ {
+		set := atomic.LoadUint64(&p.a.pending[w])
+		if w == lo/64 {
+			set &= ^uint64(0) << (lo % 64) // a word may straddle two chunks
+		}
+		if w == (hi-1)/64 && hi%64 != 0 {
+			set &= 1<<(hi%64) - 1
+		}
+		for ; set != 0; set &= set - 1 {
+			id := w*64 + int64(bits.TrailingZeros64(set))
+			if p.res.value[id] != table.Draw { // pended again as it was decided
+				atomic.AndUint64(&p.a.pending[w], ^(1 << (id % 64)))
+				continue
+			}
+			if v, ok := p.a.decide(id, d); ok {
+				p.settle(id, v, d, p.u.predecessors(id, buf[:0], &men))
+				decided++
+			}
+		}
+	}
+	p.u.work.Add(decided)
+}
+
+// settle records position id as decided at distance d with value v, and
+// tells preds, its predecessors: it counts the move from each undecided
+// one, and pends those that will be decided at some distance.
+func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
+	atomic.AndUint64(&p.a.pending[id/64], ^(1 << (id % 64)))
+	p.res.value[id] = v
+	if p.res.dist != nil {
+		p.res.dist[id] = uint16(d)
+	}
+	atomic.OrUint64(&p.decided[id/64], 1<<(id%64))
+	touch(p.state, p.decided, preds)
+	for _, pred := range preds {
+		if atomic.LoadUint64(&p.decided[pred/64])&(1<<(pred%64)) != 0 {
+			continue
+		}
+		moves, win, loss := unpack(p.update(pred, v, d))
+		switch {
+		case v == table.Loss:
+			p.a.raise(win)
+			p.a.pend(pred)
+		case moves == 0 && loss != noLoss:
+			p.a.raise(loss)
+			p.a.pend(pred)
+		}
+	}
+}
+
+// update applies after to the state of position pred and returns the new
+// state: by a plain store where owned, else by compare-and-swap.
+func (p *propagation) update(pred int64, v table.Value, d uint32) uint32 {
+	if p.owned {
+		s := after(p.state[pred], v, d)
+		p.state[pred] = s
+		return s
+	}
+	return update(&p.state[pred], v, d)
+}
+
 // touch loads the states of preds and their words of decided, so that
 // the cache misses of the updates that follow overlap: a compare-and-swap
 // waits for every memory access before it, and would otherwise take the
 // misses one at a time. The loads are atomic, for the race detector; on
-// amd64 and arm64 they are plain loads. Propagate calls it on both of its
-// paths; on the one without compare-and-swaps its gain was not measured
-// apart.
+// amd64 and arm64 they are plain loads. Settle calls it on both update
+// paths (see propagation.update); on the one without compare-and-swaps
+// its gain was not measured apart.
 func touch(state []uint32, decided []uint64, preds []int64) {
 	for _, pred := range preds {
 		atomic.LoadUint64(&decided[pred/64])
