@@ -44,16 +44,13 @@ func (g *group) size() int64 {
 // other returns the table of the group holding the successors of table t.
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
-// externalFunc returns the outcomes, theoretical and under the rules,
-// for its side to move, of the position q that a capture or a crowning
-// leads to (Black to move, in a table solved before).
-type externalFunc func(q draughts.Position) [2]table.Outcome
-
 // exits gives solve the outcomes of the moves that leave a unit: the
 // captures and crownings, into tables solved before, and where the other
 // man moves lead, into the finished units of the level above.
 type exits interface {
-	// outcomes is the externalFunc of the captures and crownings.
+	// outcomes returns the outcomes, theoretical and under the rules,
+	// for its side to move, of the position q that a capture or a
+	// crowning leads to (Black to move, in a table solved before).
 	outcomes(q draughts.Position) [2]table.Outcome
 	// manMoves appends to buf the quiet moves of the men of block j of
 	// the unit, as its men alone allow them: a position of the block
@@ -163,7 +160,7 @@ const (
 )
 
 // exitOutcome returns the outcome an external successor with outcomes o
-// (theoretical and under the rules, as externalFunc gives them) counts
+// (theoretical and under the rules, as exits.outcomes gives them) counts
 // with in analysis k, dtw telling whether theoretical distances are
 // wanted.
 func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
