@@ -72,3 +72,35 @@ func (o Options) unitPositions(largestLevel int64) int64 {
 	above, unit := o.positionBytes()
 	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
 }
+
+// bytesPerGroupPosition is the memory a build takes for each position of
+// the group it solves, as measured by the peak of the whole process on
+// KKKvKK, a group of kings only (one unit), under --mem 512MiB: 14.3
+// bytes with dtw, 15.2 to 16.6 with dtw and mtc. positionBytes bounds the
+// solver's part from above (20 and 28 bytes), as if every analysis were
+// held at once; the estimates use the measured figure, as the bound would
+// refuse builds that fit.
+const bytesPerGroupPosition = 15
+
+// groupMemory returns the solver memory of the group of m: all of it,
+// solved as one unit, and the least it takes split into its smallest
+// units, one men configuration and its flip with every placement of the
+// kings: all of it for a group of kings only, which is one unit.
+func groupMemory(m index.Material) (all, least int64) {
+	x := index.New(m)
+	n := x.Size()
+	if m != m.Flip() {
+		n += index.New(m.Flip()).Size()
+	}
+	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
+}
+
+// memoryWithin returns the memory of a group that takes all as one unit
+// and least in its smallest units, under the budget mem (0: none): the
+// solver splits it into units within the budget as far as it can.
+func memoryWithin(all, least, mem int64) int64 {
+	if mem <= 0 {
+		return all
+	}
+	return min(all, max(least, mem))
+}

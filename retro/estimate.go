@@ -11,12 +11,10 @@ import (
 // MaxPieces is the most pieces a table Generate builds may have.
 const MaxPieces = 7
 
-// Rates measured on the 5-piece tables and on KMvKKKM with its deps (1.43 M
-// entries per CPU-second at 6 pieces), from which Estimate extrapolates.
-const (
-	positionsPerThreadSecond = 1.4e6
-	bytesPerGroupPosition    = 15 // solver memory per position of a group
-)
+// positionsPerThreadSecond is the rate measured on the 5-piece tables and
+// on KMvKKKM with its deps (1.43 M entries per CPU-second at 6 pieces),
+// from which Estimate extrapolates the time.
+const positionsPerThreadSecond = 1.4e6
 
 // Estimate is what a build will take, extrapolated from the rates measured
 // on the 5-piece tables.
@@ -60,29 +58,6 @@ func EstimateOf(o Options) (Estimate, error) {
 	threads := float64(o.Threads)
 	e.Time = time.Duration(float64(e.Positions) / positionsPerThreadSecond / threads * float64(time.Second))
 	return e, nil
-}
-
-// groupMemory returns the solver memory of the group of m: all of it,
-// solved as one unit, and the least it takes split into its smallest
-// units, one men configuration and its flip with every placement of the
-// kings: all of it for a group of kings only, which is one unit.
-func groupMemory(m index.Material) (all, least int64) {
-	x := index.New(m)
-	n := x.Size()
-	if m != m.Flip() {
-		n += index.New(m.Flip()).Size()
-	}
-	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
-}
-
-// memoryWithin returns the memory of a group that takes all as one unit
-// and least in its smallest units, under the budget mem (0: none): the
-// solver splits it into units within the budget as far as it can.
-func memoryWithin(all, least, mem int64) int64 {
-	if mem <= 0 {
-		return all
-	}
-	return min(all, max(least, mem))
 }
 
 // checkPieces returns an error if o asks for tables of more than MaxPieces

@@ -29,11 +29,11 @@ type Unit struct {
 	Materials []index.Material
 	// Positions counts the positions of those tables.
 	Positions int64
-	// Memory estimates the unit's peak memory in bytes: the solver's
-	// bytesPerGroupPosition for each of its positions, plus the tables
-	// of its deps held while it solves (their columns and capture bits),
-	// at most the budget Options.Mem where one is set and the group's
-	// smallest parts fit in it: the solver then works in parts within it.
+	// Memory estimates the unit's peak memory in bytes: its group's (see
+	// groupMemory), plus the tables of its deps held while it solves
+	// (their columns and capture bits), at most the budget Options.Mem
+	// where one is set and the group's smallest parts fit in it: the
+	// solver then works in parts within it.
 	Memory int64
 }
 
@@ -60,7 +60,8 @@ func Units(o Options) ([]Unit, error) {
 			continue
 		}
 		g := newGroup(m)
-		u := Unit{ID: m.String(), Positions: g.size(), Memory: g.size() * bytesPerGroupPosition}
+		all, least := groupMemory(m)
+		u := Unit{ID: m.String(), Positions: g.size(), Memory: all}
 		for _, x := range g.tables {
 			u.Materials = append(u.Materials, x.Material())
 			size[x.Material()] = x.Size()
@@ -77,9 +78,7 @@ func Units(o Options) ([]Unit, error) {
 				}
 			}
 		}
-		if _, least := groupMemory(m); o.Mem > 0 {
-			u.Memory = min(u.Memory, max(o.Mem, least))
-		}
+		u.Memory = memoryWithin(u.Memory, least, o.Mem)
 		units = append(units, u)
 	}
 	return units, nil
