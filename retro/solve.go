@@ -503,7 +503,16 @@ func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
 		if atomic.LoadUint64(&p.decided[pred/64])&(1<<(pred%64)) != 0 {
 			continue
 		}
-		moves, win, loss := unpack(p.update(pred, v, d))
+		// The state is updated by a plain store where owned, else by
+		// compare-and-swap.
+		var s uint32
+		if p.owned {
+			s = after(p.state[pred], v, d)
+			p.state[pred] = s
+		} else {
+			s = update(&p.state[pred], v, d)
+		}
+		moves, win, loss := unpack(s)
 		switch {
 		case v == table.Loss:
 			p.a.raise(win)
@@ -515,24 +524,13 @@ func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
 	}
 }
 
-// update applies after to the state of position pred and returns the new
-// state: by a plain store where owned, else by compare-and-swap.
-func (p *propagation) update(pred int64, v table.Value, d uint32) uint32 {
-	if p.owned {
-		s := after(p.state[pred], v, d)
-		p.state[pred] = s
-		return s
-	}
-	return update(&p.state[pred], v, d)
-}
-
 // touch loads the states of preds and their words of decided, so that
 // the cache misses of the updates that follow overlap: a compare-and-swap
 // waits for every memory access before it, and would otherwise take the
 // misses one at a time. The loads are atomic, for the race detector; on
 // amd64 and arm64 they are plain loads. Settle calls it on both update
-// paths (see propagation.update); on the one without compare-and-swaps
-// its gain was not measured apart.
+// paths; on the one without compare-and-swaps its gain was not measured
+// apart.
 func touch(state []uint32, decided []uint64, preds []int64) {
 	for _, pred := range preds {
 		atomic.LoadUint64(&decided[pred/64])
