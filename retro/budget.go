@@ -44,32 +44,33 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // for each analysis (the state, then the value and distance found; solve
 // releases a state once its analysis is solved and keeps distances only
 // where an entry reads them, so this is an upper bound).
-func (o Options) positionBytes() (above, unit int64) {
+// x are the optional columns of the group's tables.
+func positionBytes(x table.Extra) (above, unit int64) {
 	above, unit = 2, 4+2*7 // value and distance; theory and rules
-	if o.DTW {
+	if x.DTW {
 		above, unit = above+2, unit+2
 	}
-	if o.MTC {
+	if x.MTC {
 		unit++
 	}
-	if o.MTC && o.DTW { // a third analysis: see solve
+	if x.MTC && x.DTW { // a third analysis: see solve
 		unit += 7
 	}
 	return above, unit
 }
 
 // unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group whose largest level has largestLevel
-// positions: the level above a unit and the unit then fit in the
+// memory budget Mem in a group with the optional columns x whose largest
+// level has largestLevel positions: the level above a unit and the unit then fit in the
 // solver's share, unless the level alone takes more than seven eighths
 // of it (units of an eighth of the share then go over it, and take the
 // store's share too: see groupBuild.run).
-func (o Options) unitPositions(largestLevel int64) int64 {
+func (o Options) unitPositions(x table.Extra, largestLevel int64) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
 	solver := budget(o.Mem).solver()
-	above, unit := o.positionBytes()
+	above, unit := positionBytes(x)
 	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
 }
 

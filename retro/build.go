@@ -35,7 +35,8 @@ type groupBuild struct {
 	st    *store
 	o     Options
 	class table.Class
-	dir   string // the group's work folder
+	extra table.Extra // the optional columns of the group's tables
+	dir   string      // the group's work folder
 	*layout
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
 	// readLater, if set, reports whether a group built after this one
@@ -55,8 +56,8 @@ const captureColumn = "capture"
 
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
-	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.layout = g.newLayout(o.unitPositions)
+	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
+	b.layout = g.newLayout(func(largestLevel int64) int64 { return o.unitPositions(b.extra, largestLevel) })
 	b.above = make([]*table.Columns, len(b.units))
 	return b
 }
@@ -68,7 +69,7 @@ func (b *groupBuild) solverNeed() int64 {
 	for _, u := range b.units {
 		levels[u.level] += u.size()
 	}
-	above, unit := b.o.positionBytes()
+	above, unit := positionBytes(b.extra)
 	var need int64
 	for _, u := range b.units {
 		need = max(need, u.size()*unit+levels[u.level+1]*above)
@@ -161,7 +162,7 @@ func (b *groupBuild) writeTables() error {
 	keep := make([]bool, n)
 	var kept int64
 	for t, x := range b.g.tables {
-		size := tableBytes(x.Material(), x.Size(), b.o.extra())
+		size := tableBytes(x.Material(), x.Size(), b.extra)
 		if b.st.fits(kept + size) {
 			keep[t], kept = true, kept+size
 		}
@@ -255,14 +256,14 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
-	results, captures, err := solve(ctx, u, unitExits{b, u}, b.class, b.o.extra(), b.o.Threads)
+	results, captures, err := solve(ctx, u, unitExits{b, u}, b.class, b.extra, b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
 	}
 	if err != nil {
 		return err
 	}
-	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.o.extra())
+	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.extra)
 	capture := make([]byte, u.size())
 	err = parallel.Range(ctx, u.size(), b.o.Threads, func(lo, hi int64) error {
 		return b.fill(u, &cols, capture, results, captures, lo, hi)
@@ -371,7 +372,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		BlockSize:    int(min(u.k*max(1, 1<<16/u.k), 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
-	l := table.NewLayout(b.g.tables[0].Material(), b.o.extra())
+	l := table.NewLayout(b.g.tables[0].Material(), b.extra)
 	for col := range table.NumColumns {
 		if l.Has(col) {
 			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
@@ -466,10 +467,10 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	m, k := x.Material(), x.KingPlacements()
 	s := &solved{x: x, class: b.class, state: onDisk, path: filepath.Join(b.o.Dir, table.FileName(m))}
 	if keep {
-		s.state, s.cols = solvedInMemory, table.MakeColumns(m, x.Size(), b.o.extra())
+		s.state, s.cols = solvedInMemory, table.MakeColumns(m, x.Size(), b.extra)
 		lookupColumns(&s.cols, s.class)
 	}
-	w, err := table.NewWriter(s.path, m, b.o.extra())
+	w, err := table.NewWriter(s.path, m, b.extra)
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +478,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	var wc *table.Writer // of the resolved copy, if copied
 	if copied {
 		s.state, s.copy = copiedOnDisk, resolvedCopy(b.o.Dir, m)
-		if wc, err = table.NewResolvedWriter(s.copy, m, b.o.extra()); err != nil {
+		if wc, err = table.NewResolvedWriter(s.copy, m, b.extra); err != nil {
 			return nil, err
 		}
 		defer wc.Abort()
@@ -490,7 +491,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 		if err != nil {
 			return nil, err
 		}
-		if !b.o.DTW {
+		if !b.extra.DTW {
 			cols[table.DTWColumn] = nil
 		}
 		if err := w.AddColumns(&cols, captures); err != nil {

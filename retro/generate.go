@@ -87,7 +87,11 @@ type Options struct {
 	Dir     string          // output directory, created if missing
 	Threads int             // 0 means runtime.NumCPU()
 	DTW     bool            // also store the theoretical distance of every position
-	MTC     bool            // also store the moves to conversion of every position
+	// DTWPieces, if DTW is not set, stores the theoretical distance in
+	// the tables of at most DTWPieces pieces only: their captures lead
+	// to tables of fewer pieces, which have it too.
+	DTWPieces int
+	MTC       bool // also store the moves to conversion of every position
 	// Mem bounds the memory of the solver: a group is solved in units
 	// sized so that a unit, the finished level above it, the tables held
 	// in memory and the prober's cache fit in Mem together (see
@@ -142,8 +146,10 @@ func (r *builder) checked(path string, f *table.File) bool {
 // the build there (a crash point for the tests).
 var testHookUnitDone func(name string, solved bool) error
 
-// extra returns the optional columns of the tables o asks for.
-func (o Options) extra() table.Extra { return table.Extra{DTW: o.DTW, MTC: o.MTC} }
+// extra returns the optional columns o asks for in the table of m.
+func (o Options) extra(m index.Material) table.Extra {
+	return table.Extra{DTW: o.DTW || m.Pieces() <= o.DTWPieces, MTC: o.MTC}
+}
 
 // done calls o.Done, if set.
 func (o Options) done(r Report) {
@@ -478,7 +484,7 @@ func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater 
 // loadTable reads the table of x from path if it is there, valid and has what r
 // asks for, its entries if st can hold them; it returns nil otherwise.
 func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
-	return readTable(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra())))
+	return readTable(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra(x.Material()))))
 }
 
 // readTable reads the table of x from path if it is there, valid, written
@@ -488,7 +494,7 @@ func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
 // checking every block unless r.vouches for the file; it returns nil
 // otherwise.
 func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
-	extra := r.extra()
+	extra := r.extra(x.Material())
 	f, err := table.Open(path, x.Material())
 	if err != nil || !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil

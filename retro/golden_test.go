@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the golden tables in ../testdata")
@@ -69,6 +72,35 @@ func checkGolden(t *testing.T, golden string, dtw bool, threads int) {
 		}
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s differs from the golden file (%d bytes, golden %d): regenerate on purpose with -update", name, len(a), len(b))
+		}
+	}
+}
+
+// TestDTWPieces checks that Options.DTWPieces stores the dtw in the
+// tables of at most that many pieces only: a build of 3 pieces with
+// DTWPieces 2 writes the 2-piece tables of testdata/golden and the
+// 3-piece tables of testdata/golden-plain, byte for byte.
+func TestDTWPieces(t *testing.T) {
+	dir := t.TempDir()
+	if err := Generate(context.Background(), Options{Pieces: 3, DTWPieces: 2, Dir: dir, Threads: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range index.Materials(3) {
+		golden := "golden-plain"
+		if m.Pieces() <= 2 {
+			golden = "golden"
+		}
+		name := table.FileName(m)
+		a, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join("..", "testdata", golden, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs from testdata/%s/%s", name, golden, name)
 		}
 	}
 }

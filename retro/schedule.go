@@ -74,7 +74,7 @@ func Units(o Options) ([]Unit, error) {
 			if deps[v.ID] {
 				u.Deps = append(u.Deps, v.ID)
 				for _, x := range v.Materials {
-					u.Memory += tableBytes(x, size[x], o.extra())
+					u.Memory += tableBytes(x, size[x], o.extra(x))
 				}
 			}
 		}

@@ -55,10 +55,11 @@ func rebuild(paths []string) string {
 }
 
 // genFlags returns the flags of dtb gen that build the optional columns
-// of the tables of dir, as the header of the first of them that opens
-// says.
+// of the tables of dir, as their headers say: --dtw if a table of more
+// than dtwPieces pieces has the dtw, --mtc if a table has the mtc.
 func genFlags(dir string) string {
 	entries, _ := codec.ReadManifest(dir)
+	var dtw, mtc bool
 	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
 		if err != nil {
@@ -69,14 +70,15 @@ func genFlags(dir string) string {
 			continue
 		}
 		f.Close()
-		flags := ""
-		if f.Layout.Has(table.DTWColumn) {
-			flags += " --dtw"
-		}
-		if f.Layout.Has(table.MTCColumn) {
-			flags += " --mtc"
-		}
-		return flags
+		dtw = dtw || m.Pieces() > dtwPieces && f.Layout.Has(table.DTWColumn)
+		mtc = mtc || f.Layout.Has(table.MTCColumn)
 	}
-	return ""
+	flags := ""
+	if dtw {
+		flags += " --dtw"
+	}
+	if mtc {
+		flags += " --mtc"
+	}
+	return flags
 }

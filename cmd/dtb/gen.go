@@ -28,6 +28,10 @@ import (
 const (
 	bigTime   = time.Hour
 	bigMemory = 16 << 30
+	// dtwPieces is the most pieces of the tables that store the dtw
+	// without --dtw: a player reads a distance in every won or lost
+	// position of the default build, for little time and room.
+	dtwPieces = 4
 )
 
 func init() {
@@ -37,7 +41,7 @@ func init() {
 			pieces := fs.IntP("pieces", "n", 4, "build every material of 2..N pieces")
 			out := fs.StringP("out", "o", "tables", "output directory")
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
-			dtw := fs.Bool("dtw", false, "also store the theoretical distance to the end of the game")
+			dtw := fs.Bool("dtw", false, fmt.Sprintf("also store the theoretical distance to the end of the game (dtw) in the tables of more than %d pieces; those of at most %d always have it", dtwPieces, dtwPieces))
 			mtc := fs.Bool("mtc", false, "also store the moves to conversion (plies to the next man move or capture)")
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
@@ -51,7 +55,7 @@ func init() {
 				if *threads < 1 {
 					return badInput("--threads must be at least 1")
 				}
-				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, MTC: *mtc, KeepWork: *keepWork}
+				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, DTWPieces: dtwPieces, MTC: *mtc, KeepWork: *keepWork}
 				var err error
 				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}

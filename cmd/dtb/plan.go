@@ -20,7 +20,7 @@ func init() {
 			pieces := fs.IntP("pieces", "n", 4, "build every material of 2..N pieces")
 			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
 			out := fs.StringP("out", "o", "tables", "output directory of the jobs (made absolute)")
-			dtw := fs.Bool("dtw", false, "build the tables with the dtw column")
+			dtw := fs.Bool("dtw", false, fmt.Sprintf("build the tables of more than %d pieces with the dtw column too", dtwPieces))
 			mtc := fs.Bool("mtc", false, "build the tables with the mtc column")
 			threads := fs.IntP("threads", "t", 1, "threads of each job")
 			mem := fs.String("mem", "", "memory budget of the jobs run at once, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
@@ -37,7 +37,7 @@ func init() {
 				if !slices.Contains(plan.Formats, *format) {
 					return badInput("--format %q: one of %s", *format, strings.Join(plan.Formats, ", "))
 				}
-				o := retro.Options{DTW: *dtw, MTC: *mtc}
+				o := retro.Options{DTW: *dtw, DTWPieces: dtwPieces, MTC: *mtc}
 				var err error
 				if o.Mem, err = e.memBudget(*mem); err != nil {
 					return usageError{err}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -45,6 +46,7 @@ func init() {
 				defer t.Close()
 				enc := json.NewEncoder(e.stdout)
 				failed := 0
+				noDTW := map[index.Material]bool{} // the materials said to have no dtw
 				// answer writes the answer of p, or says on stderr after
 				// where why there is none.
 				answer := func(where string, p draughts.Position) error {
@@ -61,6 +63,10 @@ func init() {
 						fmt.Fprintf(e.stderr, "dtb probe: %s%s\n", where, probeError(p, *dir, err))
 						failed++
 						return nil
+					}
+					if m := table.MaterialOf(&p); r.Entry.Theory != table.Draw && r.Entry.DTW < 0 && !noDTW[m] {
+						noDTW[m] = true
+						fmt.Fprintf(e.stderr, "dtb probe: the tables of %s in %s have no dtw (build them with: dtb gen --only %s --dtw --out %s)\n", m, *dir, m, *dir)
 					}
 					r.Entry.Rules = r.Value
 					f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}

@@ -241,7 +241,7 @@ func TestProbeDamaged(t *testing.T) {
 		dir := copyTables(t, map[string]func([]byte) []byte{"KKvK.dtb": damage})
 		out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "W:WK10,K20:BK5")
 		prefix := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(dir, "KKvK.dtb") + " is damaged ("
-		suffix := "); rebuild it with: dtb gen --only KKvK --out " + dir + " --dtw\n"
+		suffix := "); rebuild it with: dtb gen --only KKvK --out " + dir + "\n"
 		if code != 1 || !strings.HasPrefix(out, "W:WK10:BK5  rules win") || strings.Count(errOut, "\n") != 1 ||
 			!strings.HasPrefix(errOut, prefix) || !strings.HasSuffix(errOut, suffix) {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 1, the answer of KvK and %q...%q", what, code, out, errOut, prefix, suffix)
@@ -279,7 +279,7 @@ func TestProbeNoTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := dtb("probe", "--dir", deleted, "W:WK10,K20:BK5")
-	if want := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(deleted, "KKvK.dtb") + " is listed in MANIFEST.json but missing (rebuild it with: dtb gen --only KKvK --out " + deleted + " --dtw)\n"; code != 1 || errOut != want {
+	if want := "dtb probe: W:WK10,K20:BK5: " + filepath.Join(deleted, "KKvK.dtb") + " is listed in MANIFEST.json but missing (rebuild it with: dtb gen --only KKvK --out " + deleted + ")\n"; code != 1 || errOut != want {
 		t.Errorf("probe without KKvK.dtb: status %d, stderr %q; want 1 and %q", code, errOut, want)
 	}
 	// The commands given mend the directories.
@@ -310,5 +310,25 @@ func TestProbeStdin(t *testing.T) {
 	}
 	if out, errOut, code := dtbStdin("", "probe", "--dir", tabletest.Golden); code != 0 || out != "" || errOut != "" {
 		t.Errorf("probe of an empty stdin: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestProbeNoDTW checks that a probe of tables without the dtw says once
+// per material, on stderr, how to build it, and still answers.
+func TestProbeNoDTW(t *testing.T) {
+	plain := filepath.Join(filepath.Dir(tabletest.Golden), "golden-plain")
+	out, errOut, code := dtb("probe", "--dir", plain, "W:WK10:BK5", "W:WK46:BK5", "W:WK2:BK26", "W:W30:B10")
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)\n" +
+		"W:WK46:BK5  rules loss  theoretical loss  distance 2 (class B)\n" +
+		"W:WK2:BK26  rules draw  theoretical draw\n" +
+		"W:W30:B10  rules loss  theoretical loss\n"
+	hint := func(m string) string {
+		return "dtb probe: the tables of " + m + " in " + plain + " have no dtw (build them with: dtb gen --only " + m + " --dtw --out " + plain + ")\n"
+	}
+	if wantErr := hint("KvK") + hint("MvM"); code != 0 || out != want || errOut != wantErr {
+		t.Errorf("probe without dtw: status %d, stdout %q, stderr %q; want 0, %q and %q", code, out, errOut, want, wantErr)
+	}
+	if _, errOut, _ := dtb("probe", "--dir", tabletest.Golden, "W:WK10:BK5"); errOut != "" {
+		t.Errorf("probe with dtw: stderr %q", errOut)
 	}
 }

@@ -43,16 +43,16 @@ func TestVerifyCommand(t *testing.T) {
 		}
 	}
 	if want := "dtb verify: 12 of 16 tables failed (1 damaged, 11 not checked as they read a damaged table); see above; " +
-		"rebuild the damaged KvK.dtb with: dtb gen --only KvK --out " + damaged + " --dtw\n"; code != 1 || errOut != want {
+		"rebuild the damaged KvK.dtb with: dtb gen --only KvK --out " + damaged + "\n"; code != 1 || errOut != want {
 		t.Errorf("verify of a damaged KvK: status %d, stderr %q, want 1 and %q", code, errOut, want)
 	}
 	out, errOut, code = dtb("verify", "--dir", damaged, "--only", "KKvK")
 	if want := "dtb verify: 1 of 1 tables failed (1 not checked as they read a damaged table); see above; " +
-		"rebuild the damaged KvK.dtb with: dtb gen --only KvK --out " + damaged + " --dtw\n"; code != 1 || errOut != want ||
+		"rebuild the damaged KvK.dtb with: dtb gen --only KvK --out " + damaged + "\n"; code != 1 || errOut != want ||
 		!strings.HasPrefix(out, "KKvK     UNCHECKED ") {
 		t.Errorf("verify --only KKvK of a damaged KvK: status %d, stdout %q, stderr %q, want 1 and %q", code, out, errOut, want)
 	}
-	if _, errOut, code := dtb("gen", "--only", "KvK", "--out", damaged, "--dtw"); code != 0 {
+	if _, errOut, code := dtb("gen", "--only", "KvK", "--out", damaged); code != 0 {
 		t.Fatalf("the rebuild: status %d, stderr %q", code, errOut)
 	}
 	if out, errOut, code := dtb("verify", "--dir", damaged); code != 0 || strings.Contains(out, "DAMAGED") {
