@@ -243,15 +243,13 @@ type firstPass struct {
 	men     []manMove // of the block of the last quiet position
 	at      []int64   // by man move: the index of its position in its cols
 	block   int64
-	tallies [numAnalyses]tally // of the position visited
+	minimax [numAnalyses]table.Minimax // by analysis, of the moves of the position visited that leave the unit
 }
 
 // visit initialises the state of position id in each analysis. Every move
 // leaves the unit but the quiet king moves, which are only counted.
 func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) error {
-	for k := range f.tallies {
-		f.tallies[k] = newTally()
-	}
+	f.minimax = [numAnalyses]table.Minimax{}
 	var kingMoves int
 	if caps := p.Captures(buf); len(caps) > 0 {
 		f.s.captures[id/64] |= 1 << (id % 64)
@@ -269,16 +267,14 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 	}
 	for k, a := range f.s.as {
 		if a != nil {
-			t := f.tallies[k]
-			t.moves = uint32(kingMoves)
-			a.start(id, t)
+			a.start(id, f.minimax[k].Outcome(), kingMoves)
 		}
 	}
 	return nil
 }
 
 // countManMoves counts the man moves of position id, p, which has no
-// capture, until the tallies are final.
+// capture, until the outcomes are final.
 func (f *firstPass) countManMoves(id int64, p *draughts.Position) {
 	if j := id / f.s.u.k; j != f.block {
 		f.block, f.men = j, f.s.x.manMoves(j, f.men[:0])
@@ -309,7 +305,7 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) {
 }
 
 // count counts a move to a position of outcomes o and reports whether the
-// tallies are final: each counts a win in one ply, which no other move can
+// outcomes are final: each is a win in one ply, which no other move can
 // change, so that the moves left need no lookup. Skipping them may leave
 // differ unset where a skipped move's values differ; the analyses then
 // start alike and agree anyway, as sharing assumes.
@@ -320,31 +316,38 @@ func (f *firstPass) count(o [2]table.Outcome) (final bool) {
 	final = true
 	for k, a := range f.s.as {
 		if a != nil {
-			f.tallies[k].add(exitOutcome(o, k, f.s.extra.DTW))
-			final = final && f.tallies[k].win == 1
+			f.minimax[k].Add(exitOutcome(o, k, f.s.extra.DTW))
+			final = final && f.minimax[k].Outcome() == table.Outcome{Value: table.Win, Dist: 1}
 		}
 	}
 	return final
 }
 
-// start sets the state of position id from tally t of its moves, and
-// pends the position if it will be decided at some distance: a win is
-// known, or every move loses.
-func (a *analysis) start(id int64, t tally) {
-	if t.win != noDist {
-		a.raise(t.win)
+// start sets the state of position id from o, the outcome of its moves
+// that leave the unit (table.Minimax), and its kingMoves quiet moves that
+// stay, and pends the position if it will be decided at some distance: a
+// win is known, or every move loses.
+func (a *analysis) start(id int64, o table.Outcome, kingMoves int) {
+	moves, win, loss := uint32(kingMoves), uint32(noDist), uint32(noLoss)
+	switch d := uint32(min(o.Dist, maxDist)); o.Value {
+	case table.Win:
+		win = d
+		a.raise(win)
 		a.pending[id/64] |= 1 << (id % 64)
-	} else if t.moves == 0 && t.loss != noLoss {
-		a.raise(t.loss)
-		a.pending[id/64] |= 1 << (id % 64)
+	case table.Loss:
+		loss = d
+		if moves == 0 {
+			a.raise(loss)
+			a.pending[id/64] |= 1 << (id % 64)
+		}
 	}
-	a.state[id] = pack(t.moves, t.win, t.loss)
+	a.state[id] = pack(moves, win, loss)
 }
 
 // shared returns the analysis whose result the rules analysis shares, -1
 // if none. Where the class's clock does not carry over a capture or man
 // move (see table.Entry.RulesOutcome) and every external successor looked
-// up (a position's are looked up until its tallies are final) has the
+// up (a position's are looked up until its outcomes are final) has the
 // same value under the rules as in theory, the rules analysis counts them
 // as the theory analysis does without dtw, and as the mtc analysis does;
 // outside Rule2 materials, where the rules distances mean nothing, it
@@ -550,29 +553,6 @@ func (a *analysis) decide(id int64, d uint32) (table.Value, bool) {
 		return table.Loss, true
 	}
 	return table.Draw, false
-}
-
-// tally sums up the moves of a position into the fields of its state.
-type tally struct {
-	moves uint32 // quiet moves that stay in the unit (king moves)
-	win   uint32 // least win distance through the other moves, noDist if none wins
-	loss  uint32 // greatest loss distance through them, noLoss if one neither wins nor loses
-}
-
-// newTally returns the tally of a position before its moves.
-func newTally() tally { return tally{win: noDist} }
-
-// add counts a move that leaves the unit for a position of outcome o.
-func (t *tally) add(o table.Outcome) {
-	d := uint32(min(o.Dist+1, maxDist))
-	switch {
-	case o.Value == table.Loss:
-		t.win, t.loss = min(t.win, d), noLoss
-	case o.Value == table.Draw:
-		t.loss = noLoss
-	case t.loss != noLoss:
-		t.loss = max(t.loss, d)
-	}
 }
 
 // after returns state s of a position once its move to a position
