@@ -76,6 +76,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -196,6 +197,11 @@ func Generate(ctx context.Context, o Options) (err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
+	l, err := lock(o.Dir, o.Dir, dirlock.Exclusive)
+	if err != nil {
+		return err
+	}
+	defer l.Release() // after the manifest is written
 	// Resolved copies left by an interrupted run are not trusted: their
 	// tables are read from their files.
 	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
@@ -217,6 +223,21 @@ func Generate(ctx context.Context, o Options) (err error) {
 // ours reports whether r builds the group of m if its tables are
 // missing, and reports its progress and tables.
 func (r *builder) ours(m index.Material) bool { return r.unit == "" || UnitID(m) == r.unit }
+
+// lock takes the lock of the directory dir by take, or says which dtb
+// gen holds it, building what.
+func lock(dir, what string, take func(string) (*dirlock.Lock, error)) (*dirlock.Lock, error) {
+	l, err := take(dir)
+	var held *dirlock.HeldError
+	if !errors.As(err, &held) {
+		return l, err
+	}
+	who := "another dtb gen"
+	if held.PID != 0 {
+		who += fmt.Sprintf(" (pid %d)", held.PID)
+	}
+	return nil, fmt.Errorf("%s is building %s", who, what)
+}
 
 // totals returns the progress of r before it starts: the tables of mats
 // that r builds and their positions.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -109,11 +110,29 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
-	var own []string
-	for _, x := range newGroup(m).tables {
-		own = append(own, table.FileName(x.Material())+".*.tmp")
+	// Units build side by side in one directory, but not beside a
+	// Generate or WriteManifest there, nor beside another job of the
+	// same unit.
+	shared, err := lock(o.Dir, o.Dir, dirlock.Shared)
+	if err != nil {
+		return err
 	}
-	if err := removeTemps(o.Dir, own...); err != nil {
+	defer shared.Release()
+	work := filepath.Join(o.Dir, WorkDir, id)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	own, err := lock(work, "unit "+id+" in "+o.Dir, dirlock.Exclusive)
+	if err != nil {
+		return err
+	}
+	defer own.Release()
+	defer os.Remove(work) // if empty: the unit failed before building
+	var temps []string
+	for _, x := range newGroup(m).tables {
+		temps = append(temps, table.FileName(x.Material())+".*.tmp")
+	}
+	if err := removeTemps(o.Dir, temps...); err != nil {
 		return err
 	}
 	mats, err := plan(Options{Only: &m})
@@ -144,6 +163,11 @@ func keptTables(g *group, r *builder) []*solved {
 // file that an interrupted WriteManifest left. Run it once the BuildUnit
 // of every unit is done, and one at a time per directory.
 func WriteManifest(dir string) error {
+	l, err := lock(dir, dir, dirlock.Exclusive)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
 	if err := removeTemps(dir, codec.ManifestName+".*.tmp"); err != nil {
 		return err
 	}

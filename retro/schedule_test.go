@@ -3,14 +3,17 @@ package retro
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -173,5 +176,66 @@ func TestBuildUnitBadID(t *testing.T) {
 		if err := BuildUnit(context.Background(), id, Options{Dir: t.TempDir()}); err == nil {
 			t.Errorf("unit %q: no error", id)
 		}
+	}
+}
+
+// TestOneWriterPerDirectory checks that a build refuses at once, naming
+// the holder, a directory whose lock another build holds (here through
+// another open of the directory, which flock treats as another process),
+// and writes nothing there: Generate and WriteManifest beside any build,
+// BuildUnit beside a Generate or a job of the same unit, but not beside
+// jobs of other units.
+func TestOneWriterPerDirectory(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no flock on " + runtime.GOOS)
+	}
+	dir := t.TempDir()
+	held := func(what string) string {
+		if _, err := os.Stat("/proc/locks"); err != nil {
+			return "another dtb gen is building " + what
+		}
+		return fmt.Sprintf("another dtb gen (pid %d) is building %s", os.Getpid(), what)
+	}
+	ex, err := dirlock.Exclusive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Pieces: 2, Dir: dir, Threads: 1}
+	if err := Generate(context.Background(), o); err == nil || err.Error() != held(dir) {
+		t.Errorf("Generate beside a build: %v, want %q", err, held(dir))
+	}
+	if err := BuildUnit(context.Background(), "KvK", o); err == nil || err.Error() != held(dir) {
+		t.Errorf("BuildUnit beside a Generate: %v, want %q", err, held(dir))
+	}
+	if err := WriteManifest(dir); err == nil || err.Error() != held(dir) {
+		t.Errorf("WriteManifest beside a build: %v, want %q", err, held(dir))
+	}
+	ex.Release()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("refused builds left %v", left)
+	}
+
+	shared, err := dirlock.Shared(dir) // a job of another unit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Release()
+	if err := WriteManifest(dir); err == nil || err.Error() != held(dir) {
+		t.Errorf("WriteManifest beside a unit: %v, want %q", err, held(dir))
+	}
+	work := filepath.Join(dir, WorkDir, "KvK")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unit, err := dirlock.Exclusive(work) // a job of KvK
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := BuildUnit(context.Background(), "KvK", o); err == nil || err.Error() != held("unit KvK in "+dir) {
+		t.Errorf("BuildUnit beside a job of the same unit: %v, want %q", err, held("unit KvK in "+dir))
+	}
+	unit.Release()
+	if err := BuildUnit(context.Background(), "KvK", o); err != nil {
+		t.Errorf("BuildUnit beside a job of another unit: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dtb-draughts/dtb/internal/testenv"
 )
@@ -263,4 +264,43 @@ func TestPlanJobs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTwoGensOneDirectory starts two dtb gen on one directory: the second
+// exits at once with status 1, naming the first, and the first finishes
+// with the tables of a lone build.
+func TestTwoGensOneDirectory(t *testing.T) {
+	bin := dtbBinary(t)
+	n := schedulerPieces()
+	dir := filepath.Join(t.TempDir(), "tables")
+	first := exec.Command(bin, "gen", "--pieces", fmt.Sprint(n), "--threads", "1", "--out", dir)
+	var firstOut bytes.Buffer
+	first.Stdout, first.Stderr = &firstOut, &firstOut
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The first holds the lock once the directory has its first table.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "KvK.dtb")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			first.Process.Kill()
+			t.Fatalf("no KvK.dtb after a minute: %s", firstOut.String())
+		}
+	}
+	second := exec.Command(bin, "gen", "--pieces", fmt.Sprint(n), "--out", dir)
+	out, err := second.CombinedOutput()
+	code := second.ProcessState.ExitCode()
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first gen: %v: %s", err, firstOut.String())
+	}
+	want := fmt.Sprintf("dtb gen: another dtb gen (pid %d) is building %s\n", first.Process.Pid, dir)
+	if _, serr := os.Stat("/proc/locks"); serr != nil {
+		want = "dtb gen: another dtb gen is building " + dir + "\n"
+	}
+	if code != 1 || !strings.HasSuffix(string(out), want) {
+		t.Errorf("the second gen: status %d (%v), output %q; want 1 and %q", code, err, out, want)
+	}
+	checkSame(t, "dtb gen beside a second one", dir, reference(t, n))
 }
