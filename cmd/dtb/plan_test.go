@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/sums"
 )
 
 // binary is the dtb command built once, for the tests that run it as a
@@ -303,4 +306,52 @@ func TestTwoGensOneDirectory(t *testing.T) {
 		t.Errorf("the second gen: status %d (%v), output %q; want 1 and %q", code, err, out, want)
 	}
 	checkSame(t, "dtb gen beside a second one", dir, reference(t, n))
+}
+
+// TestPublishedSums builds the default tables (up to 3 pieces; 4, the
+// whole default build, under DTB_LONG=1) and checks them with dtb verify
+// --sums against testdata/checksums/pieces4.sha256, restricted to the
+// tables built; then a table changed is found.
+func TestPublishedSums(t *testing.T) {
+	n := schedulerPieces()
+	dir := tabletest.Copy(t, reference(t, n))
+	list := filepath.Join(filepath.Dir(tabletest.Golden), "checksums", "pieces4.sha256")
+	if n < 4 { // the tables built, without the manifest, which lists only them
+		f, err := os.Open(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := sums.Parse(f, list)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var built []sums.Sum
+		for _, s := range all {
+			if m, err := index.ParseMaterial(strings.TrimSuffix(s.Name, ".dtb")); err == nil && m.Pieces() <= n {
+				built = append(built, s)
+			}
+		}
+		var b bytes.Buffer
+		sums.Write(&b, built)
+		list = filepath.Join(t.TempDir(), "sums")
+		if err := os.WriteFile(list, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code := dtb("verify", "--dir", dir, "--sums", list)
+	if code != 0 || !strings.Contains(out, " 0 missing, 0 differ\n") {
+		t.Fatalf("verify --sums of the default build: status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "KvK.dtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(filepath.Join(dir, "KvK.dtb"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := dtb("verify", "--dir", dir, "--sums", list); code != 1 || !strings.Contains(errOut, ": 1 differ (KvK.dtb; dtb verify --dir ") {
+		t.Errorf("verify --sums of a changed KvK: status %d, stderr %q", code, errOut)
+	}
 }

@@ -29,9 +29,16 @@ func init() {
 			only := fs.StringSlice("only", nil, "check only these materials (e.g. KKMvK or KKMvK,KvKKM), reading the tables they need")
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			examples := fs.Int("examples", 10, "mismatching positions listed per table")
+			list := fs.String("sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
+				}
+				if *list != "" {
+					if fs.Changed("only") || fs.Changed("examples") {
+						return badInput("--sums excludes --only and --examples")
+					}
+					return checkSums(e.stdout, *dir, *list)
 				}
 				if *threads < 1 || *examples < 1 {
 					return badInput("--threads and --examples must be at least 1")

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/sums"
+)
+
+func init() {
+	register(&command{
+		name: "sums", args: "", summary: "write the SHA-256 of every table, as sha256sum does, to check a build with dtb verify --sums",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				list, err := sums.Of(*dir)
+				if err != nil {
+					return err
+				}
+				return sums.Write(e.stdout, list)
+			}
+		},
+	})
+}
+
+// checkSums checks the files of dir that the list in the file named list
+// gives the SHA-256 of, prints one line for each and returns an error if
+// any is missing or differs, with the command to run next.
+func checkSums(w io.Writer, dir, list string) error {
+	f, err := os.Open(list)
+	if err != nil {
+		return usageError{err}
+	}
+	want, err := sums.Parse(f, list)
+	f.Close()
+	if err != nil {
+		return usageError{err}
+	}
+	results, err := sums.Check(dir, want)
+	if err != nil {
+		return err
+	}
+	var missing, differ []string
+	pieces := 2
+	for _, r := range results {
+		status := "ok"
+		switch {
+		case r.Got == "":
+			status, missing = "MISSING", append(missing, r.Name)
+		case !r.OK():
+			status, differ = "MISMATCH (sha256 "+r.Got+")", append(differ, r.Name)
+		}
+		fmt.Fprintf(w, "%-16s %s\n", r.Name, status)
+		if m, err := index.ParseMaterial(strings.TrimSuffix(r.Name, ".dtb")); err == nil {
+			pieces = max(pieces, m.Pieces())
+		}
+	}
+	fmt.Fprintf(w, "\n%d files checked against %s: %d missing, %d differ\n", len(results), list, len(missing), len(differ))
+	var why []string
+	if len(missing) > 0 {
+		why = append(why, fmt.Sprintf("%d missing (%s; build them with: dtb gen --pieces %d --out %s%s)",
+			len(missing), some(missing), pieces, dir, genFlags(dir)))
+	}
+	if len(differ) > 0 {
+		why = append(why, fmt.Sprintf("%d differ (%s; dtb verify --dir %s tells a damaged table from one built with other flags or by another version)",
+			len(differ), some(differ), dir))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d files listed in %s: %s", len(missing)+len(differ), len(results), list, strings.Join(why, "; "))
+}
+
+// some returns the first few of names, joined.
+func some(names []string) string {
+	const few = 4
+	if len(names) <= few {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:few], ", ") + fmt.Sprintf(" and %d more", len(names)-few)
+}
