@@ -26,6 +26,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func main() {}
@@ -96,7 +97,11 @@ func putString(dst *C.char, size C.size_t, str string) {
 }
 
 //export dtbgo_open
-func dtbgo_open(dir *C.char, cacheMB C.int, msg *C.char, msgSize C.size_t) C.int {
+func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.size_t) C.int {
+	if abi != C.DTB_ABI_VERSION {
+		putString(msg, msgSize, fmt.Sprintf("dtb_open: the program was compiled against dtb.h of ABI version %d, the library is version %d: rebuild the program", abi, C.DTB_ABI_VERSION))
+		return 0
+	}
 	if dir == nil {
 		putString(msg, msgSize, "dtb_open: NULL directory")
 		return 0
@@ -149,12 +154,25 @@ func position(c *C.dtb_position) (draughts.Position, error) {
 	}, nil
 }
 
-// clocks returns the clocks c points to, full ones for NULL.
+// clocks returns the clocks c points to, fresh ones for NULL. Both
+// count plies played, as in package probe.
 func clocks(c *C.dtb_clocks) probe.Clocks {
 	if c == nil {
-		return probe.Clocks{Class: probe.FullClock}
+		return probe.Clocks{}
 	}
-	return probe.Clocks{Class: int(c.class_plies), Rule2: int(c.rule2_plies)}
+	return probe.Clocks{Class: int(c.class_played), Rule2: int(c.rule2_plies)}
+}
+
+// result returns the C result of an entry whose value under the clocks
+// is v.
+func result(v table.Value, e table.Entry) C.dtb_result {
+	return C.dtb_result{
+		rules:    C.int(v),
+		theory:   C.int(e.Theory),
+		distance: C.int(e.Distance),
+		dtw:      C.int(e.DTW),
+		mtc:      C.int(e.MTC),
+	}
 }
 
 // probeFlags returns the probe.Flags of the C flags, which args checked.
@@ -218,12 +236,7 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 	if err != nil {
 		return s.fail(err)
 	}
-	*r = C.dtb_result{
-		rules:    C.int(res.Value),
-		theory:   C.int(res.Entry.Theory),
-		distance: C.int(res.Entry.Distance),
-		dtw:      C.int(res.Entry.DTW),
-	}
+	*r = result(res.Value, res.Entry)
 	return C.DTB_OK
 }
 
@@ -258,12 +271,7 @@ func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dt
 		o := &out[i]
 		o.from, o.to = C.int(m.Move.FromSquare()), C.int(m.Move.ToSquare())
 		o.captured = C.uint64_t(draughts.SquareSet(m.Move.Captured))
-		o.result = C.dtb_result{
-			rules:    C.int(m.Value),
-			theory:   C.int(m.Entry.Theory),
-			distance: C.int(m.Entry.Distance),
-			dtw:      C.int(m.Entry.DTW),
-		}
+		o.result = result(m.Value, m.Entry)
 		putString(&o.notation[0], C.size_t(len(o.notation)), p.Notation(m.Move))
 	}
 	return C.int(len(rm))

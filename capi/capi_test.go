@@ -30,16 +30,24 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// built is the C example, built once per test binary.
+// built are the C programs, built once per test binary: the example and
+// testdata/abi.c.
 var built struct {
-	once           sync.Once
-	dir, path, err string
+	once                sync.Once
+	dir, path, abi, err string
 }
 
-// buildExample builds libdtb.so and the C example against it, with $CC
+// buildExample builds libdtb.so and the C programs against it, with $CC
 // (default cc), into a temporary directory, once, and returns the
 // example's path.
 func buildExample(tb testing.TB) string {
+	tb.Helper()
+	build(tb)
+	return built.path
+}
+
+// build builds the C programs of built, once.
+func build(tb testing.TB) {
 	tb.Helper()
 	built.once.Do(func() {
 		cc := cmp.Or(os.Getenv("CC"), "cc")
@@ -56,11 +64,12 @@ func buildExample(tb testing.TB) string {
 			built.err = err.Error()
 			return
 		}
-		built.path = filepath.Join(built.dir, "dtbprobe")
+		built.path, built.abi = filepath.Join(built.dir, "dtbprobe"), filepath.Join(built.dir, "abi")
+		cflags := []string{"-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", "-L" + built.dir, "-ldtb", "-Wl,-rpath," + built.dir}
 		for _, args := range [][]string{
 			{goTool, "build", "-buildmode=c-shared", "-o", filepath.Join(built.dir, "libdtb.so"), "."},
-			{cc, "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", filepath.Join("..", "examples", "c", "dtbprobe.c"),
-				"-L" + built.dir, "-ldtb", "-Wl,-rpath," + built.dir, "-o", built.path},
+			append([]string{cc, filepath.Join("..", "examples", "c", "dtbprobe.c"), "-o", built.path}, cflags...),
+			append([]string{cc, filepath.Join("testdata", "abi.c"), "-o", built.abi}, cflags...),
 		} {
 			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 				built.err = fmt.Sprintf("%s: %v\n%s", strings.Join(args, " "), err, out)
@@ -71,10 +80,11 @@ func buildExample(tb testing.TB) string {
 	if built.err != "" {
 		tb.Fatal(built.err)
 	}
-	return built.path
 }
 
-// line returns the stdin line of the C example for p with the clocks c.
+// line returns the stdin line of the C example for p with the clocks c,
+// which the example passes as they are: class_played and rule2_plies
+// count plies played, as Clocks do.
 func line(p draughts.Position, c probe.Clocks) string {
 	men, kings := p.White&^p.Kings, p.White&p.Kings
 	bmen, bkings := p.Black&^p.Kings, p.Black&p.Kings
@@ -83,111 +93,131 @@ func line(p draughts.Position, c probe.Clocks) string {
 }
 
 // want returns the C example's answer to p with the clocks c, from the Go
-// probe: "status rules theory distance dtw value moves" and the root
+// probe: "status rules theory distance dtw mtc value moves" and the root
 // moves.
 func want(t *probe.Tables, p draughts.Position, c probe.Clocks) string {
 	r, err := t.Probe(p, c, 0)
 	if err != nil {
-		return fmt.Sprintf("%d -9 -9 -9 -9 %d %d", status(err), status(err), status(err))
+		return fmt.Sprintf("%d -9 -9 -9 -9 -9 %d %d", status(err), status(err), status(err))
 	}
 	e, v := r.Entry, r.Value
-	s := fmt.Sprintf("0 %d %d %d %d", v, e.Theory, e.Distance, e.DTW)
+	s := fmt.Sprintf("0 %d %d %d %d %d", v, e.Theory, e.Distance, e.DTW, e.MTC)
 	moves, err := t.RootMoves(p, c)
 	if err != nil {
 		return fmt.Sprintf("%s %d %d", s, v, status(err))
 	}
 	s += fmt.Sprintf(" %d %d", v, len(moves))
 	for _, m := range moves {
-		s += fmt.Sprintf(" %s:%d:%d:%d:%d", p.Notation(m.Move), m.Value, m.Entry.Theory, m.Entry.Distance, m.Entry.DTW)
+		s += fmt.Sprintf(" %s:%d:%d:%d:%d:%d", p.Notation(m.Move), m.Value, m.Entry.Theory, m.Entry.Distance, m.Entry.DTW, m.Entry.MTC)
 	}
 	return s
 }
 
-// check runs the C example on dir with the lines of in from 8 threads and
-// compares its output with expected.
-func check(t *testing.T, example, dir string, in *bytes.Buffer, expected []string) {
+// A comparison is a run of the C example on positions of a table
+// directory, with the answers the Go probe gives.
+type comparison struct {
+	example, dir string
+	tables       *probe.Tables
+	in           bytes.Buffer // the example's stdin
+	expected     []string     // its lines of output
+}
+
+// compare builds the C example and opens dir, whose largest table has
+// pieces pieces, for a comparison. The example's first lines are a
+// cache-only probe before any read and after, and the pieces.
+func compare(t *testing.T, dir string, pieces int) *comparison {
 	t.Helper()
-	cmd := exec.Command(example, dir, "--check", "8")
-	cmd.Stdin = in
+	c := &comparison{example: buildExample(t), dir: dir}
+	var err error
+	if c.tables, err = probe.Open(dir, probe.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.tables.Close() })
+	c.expected = []string{
+		fmt.Sprintf("cold %d", status(probe.ErrNotCached)), // a cache-only probe before any read
+		"warm 0", // and after
+		fmt.Sprintf("pieces %d", pieces),
+	}
+	return c
+}
+
+// add adds p with the clocks cl.
+func (c *comparison) add(p draughts.Position, cl probe.Clocks) {
+	c.in.WriteString(line(p, cl))
+	c.expected = append(c.expected, want(c.tables, p, cl))
+}
+
+// check runs the C example on the lines added from 8 threads and compares
+// its output with the Go probe's.
+func (c *comparison) check(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(c.example, c.dir, "--check", "8")
+	cmd.Stdin = &c.in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", example, err, stderr.Bytes())
+		t.Fatalf("%s: %v\n%s", c.example, err, stderr.Bytes())
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	n := 0
 	for ; sc.Scan(); n++ {
-		if n < len(expected) && sc.Text() != expected[n] {
-			t.Fatalf("line %d of the C example:\n%s\nthe Go probe:\n%s", n+1, sc.Text(), expected[n])
+		if n < len(c.expected) && sc.Text() != c.expected[n] {
+			t.Fatalf("line %d of the C example:\n%s\nthe Go probe:\n%s", n+1, sc.Text(), c.expected[n])
 		}
 	}
-	if n != len(expected) {
-		t.Fatalf("the C example wrote %d lines, want %d", n, len(expected))
+	if n != len(c.expected) {
+		t.Fatalf("the C example wrote %d lines, want %d", n, len(c.expected))
 	}
 }
 
 // TestC builds the library and the C example, runs the example on
 // thousands of positions of the golden tables from 8 threads at once,
-// with class clocks full and running (and rule-2 counts, which no
+// with class clocks fresh, running and run out (and rule-2 counts, which no
 // material up to 3 pieces has, so they must change nothing), and compares
 // every answer (probe, value, root moves) with the Go probe's. Illegal
 // positions and positions without a table are among them.
 func TestC(t *testing.T) {
-	example := buildExample(t)
-	tables, err := probe.Open(golden, probe.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tables.Close()
-
-	var in bytes.Buffer
-	expected := []string{
-		fmt.Sprintf("cold %d", status(probe.ErrNotCached)), // a cache-only probe before any read
-		"warm 0", // and after
-		"pieces 3",
-	}
-	add := func(p draughts.Position, budget int) {
-		c := probe.Clocks{Class: budget, Rule2: len(expected) % 60}
-		in.WriteString(line(p, c))
-		expected = append(expected, want(tables, p, c))
+	c := compare(t, golden, 3)
+	add := func(p draughts.Position, played int) {
+		c.add(p, probe.Clocks{Class: played, Rule2: len(c.expected) % 60})
 	}
 	first, _ := draughts.ParseFEN("W:WK10:BK5")
-	add(first, probe.FullClock)
+	add(first, 0)
 	for _, name := range []string{"KvK", "KKvK", "KMvK", "KvKM", "MMvK", "KMvM", "MvMM"} {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
-		budgets := table.ClassOf(m).Budget() + 2 // FullClock, 0 ... budget
+		counts := table.ClassOf(m).Budget() + 3 // -1 (fresh), 0 ... budget + 1 (run out)
 		for i := int64(0); i < x.Size(); i += 97 {
 			p := table.Position(x.Unrank(i))
-			add(p, int(i/97)%budgets-1)
-			add(p.Flip(), int(i/97+1)%budgets-1)
+			add(p, int(i/97)%counts-1)
+			add(p.Flip(), int(i/97+1)%counts-1)
 		}
 	}
 	four, _ := draughts.ParseFEN("W:WK1,K2:BK40,K45")
-	add(four, probe.FullClock) // no table
+	add(four, 0) // no table
 	crowned, _ := draughts.ParseFEN("W:W10:BK5")
 	crowned.White, crowned.Kings = draughts.Bit(3), crowned.Kings&^draughts.Bit(3) // a man on its crowning row
-	add(crowned, probe.FullClock)
+	add(crowned, 0)
 	over, _ := draughts.ParseFEN("B:WK10:B")
 	add(over, 5) // lost, no move
 	over.Side = draughts.White
 	add(over, 5) // the game is over: illegal
 	for _, l := range []string{
-		"0 0x200 0 0x200 0 -1",          // two pieces on square 10
-		"0 0x4000000000000 0 0x10 0 -1", // square 51
-		"0 0x200 0 0x10 2 -1",           // no such side
-		"0 0 0 0 0 -1",                  // no pieces at all
-		"0 0 0 0 1 -1",
+		"0 0x200 0 0x200 0 0",          // two pieces on square 10
+		"0 0x4000000000000 0 0x10 0 0", // square 51
+		"0 0x200 0 0x10 2 0",           // no such side
+		"0 0 0 0 0 0",                  // no pieces at all
+		"0 0 0 0 1 0",
 	} {
-		in.WriteString(l + "\n")
-		expected = append(expected, "-3 -9 -9 -9 -9 -3 -3")
+		c.in.WriteString(l + "\n")
+		c.expected = append(c.expected, "-3 -9 -9 -9 -9 -9 -3 -3")
 	}
-	if len(expected) < 2000 {
-		t.Fatalf("only %d positions", len(expected))
+	if len(c.expected) < 2000 {
+		t.Fatalf("only %d positions", len(c.expected))
 	}
-	check(t, example, golden, &in, expected)
+	c.check(t)
 }
 
 // TestCRule2 compares, on KMvKK and the tables it needs (KKvKK among
@@ -195,40 +225,120 @@ func TestC(t *testing.T) {
 // probe's on positions of KKvKK and KMvKK under rule-2 counts from fresh
 // (-1 and 0) to complete (50 and beyond), the root moves carrying the
 // count over each move. Some of the positions must be won or lost with a
-// fresh count and drawn with the count they are given.
+// fresh count and drawn with the count they are given, and some must have
+// an mtc, which the C result carries as the Go entry does.
 func TestCRule2(t *testing.T) {
-	example := buildExample(t)
-	dir := tabletest.Rule2.Dir(t)
-	tables, err := probe.Open(dir, probe.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tables.Close()
-
-	var in bytes.Buffer
-	expected := []string{fmt.Sprintf("cold %d", status(probe.ErrNotCached)), "warm 0", "pieces 4"}
+	ex := compare(t, tabletest.Rule2.Dir(t), 4)
+	tables := ex.tables
 	cut := 0 // positions won or lost with a fresh count but drawn with theirs
+	mtc := 0 // positions with an mtc
 	for _, name := range []string{"KKvKK", "KMvKK"} {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += 211 {
 			for _, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
-				c := probe.Clocks{Class: probe.FullClock, Rule2: int(i/211)%53 - 1} // -1 ... 51
+				c := probe.Clocks{Rule2: int(i/211)%53 - 1} // -1 ... 51
 				if r, err := tables.Probe(p, c, 0); err == nil && r.Entry.Distance >= 0 {
 					c.Rule2 = table.Rule2Plies - r.Entry.Distance + int(i/211)%2 // just in time, or a ply late
 				}
-				in.WriteString(line(p, c))
-				expected = append(expected, want(tables, p, c))
+				ex.add(p, c)
 				if r, err := tables.Probe(p, c, 0); err == nil && r.Value != r.Entry.Rules {
 					cut++
+				}
+				if r, err := tables.Probe(p, c, 0); err == nil && r.Entry.MTC >= 0 {
+					mtc++
 				}
 			}
 		}
 	}
-	if cut < 100 || len(expected) < 2000 {
-		t.Fatalf("%d positions, %d of them drawn by the running count: too few", len(expected), cut)
+	if cut < 100 || mtc < 100 || len(ex.expected) < 2000 {
+		t.Fatalf("%d positions, %d of them drawn by the running count, %d with an mtc: too few", len(ex.expected), cut, mtc)
 	}
-	check(t, example, dir, &in, expected)
+	ex.check(t)
+}
+
+// TestCClassA compares, on KKKvK and the tables it needs, the C
+// example's answers with the Go probe's on positions of KKKvK and KvKKK
+// (the strong side and the lone king to move) under class A clocks from
+// fresh to run out, the root moves carrying the clock over each move:
+// into class B by the lone king's captures. Some of the positions must be
+// won or lost with a fresh clock and drawn with the plies they are given,
+// some root moves into class B drawn by the clock carried, and some
+// positions must have an mtc.
+func TestCClassA(t *testing.T) {
+	ex := compare(t, tabletest.ClassA.Dir(t), 4)
+	tables := ex.tables
+	cut, carried, mtc := 0, 0, 0
+	played := []int{-1, 0, 1, 10, 17, 18, 22, 25, 30, 31, 32, 33}
+	for _, name := range []string{"KKKvK", "KvKKK"} {
+		m, _ := index.ParseMaterial(name)
+		x := index.New(m)
+		for i := int64(0); i < x.Size(); i += 401 {
+			for k, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
+				c := probe.Clocks{Class: played[(int(i/401)+k)%len(played)], Rule2: 7} // Rule2 ignored
+				r, err := tables.Probe(p, c, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Entry.Distance >= 0 && i%2 == 0 {
+					c.Class = table.ClassA.Budget() - r.Entry.Distance + int(i/401)%2 // just in time, or a ply late
+					r, _ = tables.Probe(p, c, 0)
+				}
+				if r.Value != r.Entry.Rules {
+					cut++
+				}
+				if r.Entry.MTC >= 0 {
+					mtc++
+				}
+				moves, _ := tables.RootMoves(p, c)
+				for _, rm := range moves {
+					if rm.Class == table.ClassB && rm.Value != rm.Entry.Rules && c.Class < table.ClassA.Budget() {
+						carried++
+					}
+				}
+				ex.add(p, c)
+			}
+		}
+	}
+	for _, c := range []struct {
+		fen    string
+		played int
+	}{
+		// won in 15 plies: with 17 played, not 18
+		{"W:WK1,K7,K18:BK35", 17}, {"W:WK1,K7,K18:BK35", 18},
+		// 3x21 into class B loses in 2 with 30 played, not 31
+		{"B:WK12,K16,K20:BK3", 30}, {"B:WK12,K16,K20:BK3", 31},
+	} {
+		p, err := draughts.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex.add(p, probe.Clocks{Class: c.played})
+	}
+	if cut < 50 || carried == 0 || mtc < 100 || len(ex.expected) < 2000 {
+		t.Fatalf("%d positions, %d of them drawn by the running clock, %d root moves into class B drawn by the clock carried, %d with an mtc: too few",
+			len(ex.expected), cut, carried, mtc)
+	}
+	ex.check(t)
+}
+
+// TestCABI checks the ABI version: the header's and the library's are
+// the same and 2, dtb_open_version refuses a program compiled against
+// another version, saying to rebuild it, and dtb_open opens.
+func TestCABI(t *testing.T) {
+	build(t)
+	out, err := exec.Command(built.abi, golden).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", built.abi, err, out)
+	}
+	want := "header 2 library 2\n" +
+		"version 1: refused: dtb_open: the program was compiled against dtb.h of ABI version 1, the library is version 2: rebuild the program\n" +
+		"version 2: opened\n" +
+		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 2: rebuild the program\n" +
+		"dtb_open: opened\n"
+	if string(out) != want {
+		t.Errorf("%s:\n%s\nwant\n%s", built.abi, out, want)
+	}
 }
 
 // TestCOpenError checks that the C example reports a directory without
@@ -253,7 +363,7 @@ func BenchmarkC(b *testing.B) {
 		var in bytes.Buffer
 		for i := int64(0); i < x.Size() && in.Len() < 4096*32; i += 7 {
 			if p := table.Position(x.Unrank(i)); p.HasCapture() == capture {
-				in.WriteString(line(p, probe.Clocks{Class: probe.FullClock}))
+				in.WriteString(line(p, probe.Clocks{}))
 			}
 		}
 		for _, threads := range []int{1, 2} {

@@ -6,8 +6,11 @@
 
 static int handle(dtb_tables *t) { return (int)(uintptr_t)t; }
 
-dtb_tables *dtb_open(const char *dir, int cache_mb, char *msg, size_t msg_size) {
-    return (dtb_tables *)(uintptr_t)dtbgo_open((char *)dir, cache_mb, msg, msg_size);
+int dtb_abi_version(void) { return DTB_ABI_VERSION; }
+
+dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, char *msg,
+                             size_t msg_size) {
+    return (dtb_tables *)(uintptr_t)dtbgo_open(abi_version, (char *)dir, cache_mb, msg, msg_size);
 }
 
 void dtb_close(dtb_tables *t) { dtbgo_close(handle(t)); }

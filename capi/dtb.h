@@ -20,6 +20,11 @@
  *         printf("%d %d\n", r.rules, r.distance);   DTB_WIN 3
  *     dtb_close(t);
  *
+ * A program checks at start that the library it runs with is the one it
+ * was compiled for:
+ *
+ *     if (dtb_abi_version() != DTB_ABI_VERSION) { ... rebuild ... }
+ *
  * Every function is safe to call from many threads at once on one handle,
  * except dtb_close, which must not run concurrently with other calls on
  * its handle. A probe whose table block is in the cache takes no lock.
@@ -27,12 +32,28 @@
  * are resolved inside the library (the caller need not search them).
  *
  * A game that reaches a table position passes its running clocks with
- * each probe (dtb_clocks, below): the plies since the last man move or
- * capture (rule 2) and, in class A or B, the plies left on the class
- * clock; dtb_root_moves carries them over each move.
+ * each probe (dtb_clocks, below), both as plies already played: the plies
+ * since the last man move or capture (rule 2) and, in class A or B, the
+ * plies played on the class clock; dtb_root_moves carries them over each
+ * move.
  *
- * This header is stable: fields and functions are only ever added, and
- * the reserved fields keep their place.
+ * Within an ABI version (DTB_ABI_VERSION) this header is stable: fields
+ * and functions are only ever added. A new version changes the layout or
+ * the meaning of something: a program compiled against an older version
+ * must be rebuilt, and cannot run with the new library (see dtb_open).
+ *
+ * Version 2 (version 1 had no number):
+ *   - dtb_clocks.class_plies, the plies LEFT on the class clock
+ *     (DTB_FULL_CLOCK, -1, for a full one), is replaced by class_played,
+ *     the plies already PLAYED on it (0 for a full one), as rule2_plies
+ *     counts; DTB_FULL_CLOCK is gone. The zero dtb_clocks are fresh.
+ *   - dtb_result gains mtc, after dtw: dtb_result and dtb_root_move are
+ *     larger, so a version-1 program would pass buffers too small.
+ *   - dtb_open is a macro over dtb_open_version, which the library
+ *     exports instead: a version-1 program stops on the undefined symbol
+ *     dtb_open (when it loads, or at its first dtb_open) rather than
+ *     misread the clocks or overrun its results.
+ *   - dtb_abi_version and DTB_ABI_VERSION are new.
  */
 #ifndef DTB_H
 #define DTB_H
@@ -43,6 +64,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The version of the ABI this header describes (see above). */
+#define DTB_ABI_VERSION 2
 
 /* An open table directory. */
 typedef struct dtb_tables dtb_tables;
@@ -79,14 +103,14 @@ typedef struct dtb_position {
     int side; /* DTB_WHITE or DTB_BLACK */
 } dtb_position;
 
-/* DTB_FULL_CLOCK: a clock that is full, as on the ply that produced the
- * position's material. */
-#define DTB_FULL_CLOCK (-1)
-
 /* The rule clocks of the game as they stand, which the tables cannot know:
- * the engine keeps them from its game history. NULL clocks are a full
- * class clock and a fresh rule-2 count, as on the ply of a capture or a
- * man move.
+ * the engine keeps them from its game history. Both count the plies
+ * already PLAYED, so the zero clocks (and NULL clocks) are a full class
+ * clock and a fresh rule-2 count, as on the ply of a capture or a man
+ * move. A negative count is 0; a count of the clock's budget (32 or 10
+ * plies of a class clock, 50 of the rule-2 count) or more is a clock run
+ * out, under which the position is drawn unless its side to move has no
+ * move (then it loses, rule 5).
  *
  * The two never run at once: a class A or B material arises only by a
  * capture or a man move, which restarts the rule-2 count, and in class A
@@ -95,25 +119,27 @@ typedef struct dtb_position {
  *
  *     after a capture or a man move (a crowning is one):  rule2_plies = 0
  *     after any other move (a king move, no capture):     rule2_plies += 1
- *     class_plies: as below, from the ply the class material arose
+ *     after a move that produces class A or B material
+ *       from material of no class:                        class_played = 0
+ *     after a move that stays in class A or in class B:   class_played += 1
+ *     after a capture from class A into class B:
+ *       class_played = max(class_played + 1 - 22, 0)
  *
- * Note the two count differently: class_plies is what is LEFT, rule2_plies
- * what is already PLAYED. */
+ * (The class A clock of 32 plies runs on beside the new class B clock of
+ * 10; class_played is then 10 less the plies left on whichever runs out
+ * first.) */
 typedef struct dtb_clocks {
-    /* Plies left on the class clock (rules 3 and 4) of a class A or B
-     * position: 32 or 10 on the ply that produced the material, one less
-     * after every ply in the class, min(left - 1, 10) after a capture from
-     * class A into class B. DTB_FULL_CLOCK (any negative number) is full.
-     * Ignored for other positions. */
-    int class_plies;
+    /* Plies played on the class clock (rules 3 and 4) of a class A or B
+     * position since the ply that produced the material: 0 on that ply,
+     * 32 (class A) or 10 (class B) when the clock has run out. Ignored for
+     * other positions. */
+    int class_played;
     /* Plies on the count of the 25-move king rule (rule 2): the plies
-     * played since the last man move or capture, 0 on the ply of one.
-     * Negative numbers (DTB_FULL_CLOCK, which older callers passed here)
-     * mean 0; 50 or more is a complete count, under which the position is
-     * drawn unless its side to move has no move (then it loses, rule 5).
-     * It counts where both sides have a king and the position is of
-     * neither class A nor B; it is ignored elsewhere, and by tables built
-     * before rule 2 was tracked (their rules values ignore rule 2). */
+     * played since the last man move or capture, 0 on the ply of one; 50
+     * or more is a complete count. It counts where both sides have a king
+     * and the position is of neither class A nor B; it is ignored
+     * elsewhere, and by tables built before rule 2 was tracked (their
+     * rules values ignore rule 2). */
     int rule2_plies;
 } dtb_clocks;
 
@@ -125,6 +151,8 @@ typedef struct dtb_result {
                    * and B, the rule-2 count where both sides have a king (the least budget
                    * under which it is won or lost), -1 none */
     int dtw;      /* plies until the loser has no move, -1 none (draw, or no dtw column) */
+    int mtc;      /* plies until the next man move or capture in a win or loss, -1 none
+                   * (draw, or no mtc column) */
 } dtb_result;
 
 /* Enough room for every move of a position. */
@@ -135,24 +163,34 @@ typedef struct dtb_root_move {
     int from, to;      /* squares 1..50 */
     uint64_t captured; /* square set of the pieces it takes */
     /* For the side that plays the move: rules is its value under the
-     * rules with the clocks passed; theory, distance and dtw are those of
-     * the position after the move, negated and one ply longer (counted
-     * from before the move). A move that ends the game has dtw 1. */
+     * rules with the clocks passed, carried over the move; theory,
+     * distance, dtw and mtc are those of the position after the move,
+     * negated and one ply longer (counted from before the move). A move
+     * that ends the game has dtw 1; a capture or man move in a won or
+     * lost line has mtc 1 where the tables have an mtc column. */
     dtb_result result;
     char notation[64]; /* e.g. "32-28", "28x19", "28x37x46x19" */
 } dtb_root_move;
 
+/* dtb_abi_version returns the ABI version of the library: DTB_ABI_VERSION
+ * of the header it was built with. */
+int dtb_abi_version(void);
+
 /* dtb_open opens the table directory dir (its MANIFEST.json) with a cache
  * of cache_mb megabytes of decoded blocks (64 if cache_mb <= 0). It
  * returns NULL on failure, with a one-line message in msg (msg_size bytes,
- * NUL-terminated; msg may be NULL). */
-dtb_tables *dtb_open(const char *dir, int cache_mb, char *msg, size_t msg_size);
+ * NUL-terminated; msg may be NULL). It is dtb_open_version with the
+ * caller's DTB_ABI_VERSION, which fails unless it is the library's. */
+#define dtb_open(dir, cache_mb, msg, msg_size) \
+    dtb_open_version(DTB_ABI_VERSION, dir, cache_mb, msg, msg_size)
+dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, char *msg,
+                             size_t msg_size);
 
 /* dtb_close closes t. */
 void dtb_close(dtb_tables *t);
 
 /* dtb_probe fills r with what the tables say of pos, under the clocks
- * (NULL: full), and returns DTB_OK or a negative status. flags: 0 or
+ * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0 or
  * DTB_CACHED_ONLY. */
 int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
               dtb_result *r);
@@ -170,8 +208,9 @@ int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int 
  * (wins before draws before losses under the rules with the clocks, the
  * shortest win and the longest loss first), and returns how many moves pos
  * has, or a negative status. Each move's value is under the clocks after
- * it: a king move that captures nothing adds a ply to rule2_plies and
- * takes one off class_plies, a capture or man move sets rule2_plies to 0.
+ * it, carried as dtb_clocks says: a move inside class A or B adds a ply
+ * to class_played; a king move that captures nothing adds a ply to
+ * rule2_plies, a capture or man move sets it to 0.
  * It reads the disk as needed. */
 int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks,
                    dtb_root_move *moves, int max_moves);

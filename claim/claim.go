@@ -273,7 +273,7 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 	if q.Rule2Cursed && tp.HasCapture() {
 		return e, false, nil
 	}
-	r, err := t.Probe(tp, probe.FreshClocks, 0)
+	r, err := t.Probe(tp, probe.Clocks{}, 0)
 	if err != nil {
 		return e, false, err
 	}

@@ -12,17 +12,25 @@ import (
 
 // Clocks are the rule clocks of a game as they stand at a position, which
 // the tables cannot know: they depend on the game's history. An engine
-// keeps them from its game record and passes them with every probe:
+// keeps them from its game record and passes them with every probe. Both
+// count the plies ALREADY PLAYED, so the zero Clocks are the clocks on
+// the ply that produced the position's material (a capture or a man
+// move): a full class clock and a fresh rule-2 count, under which a
+// probe's Value is its Entry.Rules.
 //
-//   - Class: for a class A or B position (rules 3 and 4), the plies LEFT
-//     on its class clock: 32 (class A) or 10 (class B) on the ply that
-//     produced the class material (a capture or a man move), one less
-//     after every ply played since, min(left-1, 10) after a capture from
-//     class A into class B.
+//   - Class: for a class A or B position (rules 3 and 4), the plies
+//     played on its class clock of 32 (class A) or 10 (class B) plies:
+//     0 on the ply that produced the class material, one more after every
+//     ply played since (see Class for a capture from class A into class
+//     B).
 //   - Rule2: for a position where both sides have a king (table.Rule2),
-//     the plies ALREADY PLAYED on the count of the 25-move king rule
-//     (rule 2): the plies since the last man move or capture, 0 on the
-//     ply of a man move (a crowning is one) or a capture.
+//     the plies played on the count of the 25-move king rule (rule 2):
+//     the plies since the last man move or capture, 0 on the ply of a
+//     man move (a crowning is one) or a capture.
+//
+// A negative count is 0; a count of the clock's budget (32, 10 or 50
+// plies) or more is a clock run out, under which the position is drawn
+// unless its side to move has no move (rule 5: then it loses).
 //
 // The two never run at once: a class clock starts only with a capture or
 // a man move, which restarts the rule-2 count, and inside class A or B
@@ -30,96 +38,83 @@ import (
 // apply to, so an engine may pass both as it keeps them. RootMoves
 // carries both over each move.
 type Clocks struct {
-	// Class is the number of plies left on the class clock of a class A
-	// or B position: 32 (class A) or 10 (class B) on the ply that produced
-	// the material, one less after every ply played in the class. FullClock,
-	// or any negative number, means a full clock. It is ignored for a
-	// position of no class.
+	// Class is the number of plies played on the class clock of a class A
+	// or B position: 0 on the ply that produced the material, one more
+	// after every ply played in the class. A capture from class A into
+	// class B (the lone king takes) starts a class B clock of 10 plies
+	// beside the class A clock, which runs on; Class then is 10 less the
+	// plies left on whichever of the two runs out first: max(a+1-22, 0)
+	// after a capture played with a plies on the class A clock
+	// (docs/rules.md, "The class clock"). It is ignored for any other
+	// position.
 	Class int
-	// Rule2 is the number of plies on the rule-2 count of a position
-	// where both sides have a king: the plies played since the last man
-	// move or capture. 0 (or any negative number) is a fresh count, as on
-	// the ply of a man move or capture; 50 (table.Rule2Plies) or more is a
-	// complete count, under which the position is drawn unless its side
-	// to move has no move (rule 5: then it loses). It is ignored for other
-	// positions and for tables built before rule 2 was tracked
+	// Rule2 is the number of plies played on the rule-2 count of a
+	// position where both sides have a king: the plies played since the
+	// last man move or capture, 0 on the ply of one. 50
+	// (table.Rule2Plies) or more is a complete count. It is ignored for
+	// other positions and for tables built before rule 2 was tracked
 	// (TracksRule2).
 	Rule2 int
 }
 
-// FullClock is the Class of Clocks whose class clock is full, as on the
-// ply that produced the position's material.
-const FullClock = -1
-
-// FreshClocks are the clocks on the ply that produced a position's
-// material: a full class clock and a fresh rule-2 count. They are what a
-// probe that wants the entry alone may pass. (The zero Clocks differ: a
-// fresh rule-2 count, but a class clock with 0 plies left.)
-var FreshClocks = Clocks{Class: FullClock}
-
-// rule2Budget returns the plies left on the rule-2 count: 50 for a fresh
-// count, 0 for a complete one.
-func (c Clocks) rule2Budget() int {
-	return table.Rule2Plies - min(max(c.Rule2, 0), table.Rule2Plies)
+// left returns the plies left on the clock of a position of class class
+// under c: the class's budget less the plies played (Class for class A
+// and B, Rule2 for Rule2), its full budget for none played, 0 for a
+// clock run out (and for NoClass, which has no clock).
+func (c Clocks) left(class table.Class) int {
+	played := c.Rule2
+	if class.Carries() {
+		played = c.Class
+	}
+	return class.Budget() - min(max(played, 0), class.Budget())
 }
 
-// fresh reports whether c are as FreshClocks: a full class clock
-// and a fresh rule-2 count.
-func (c Clocks) fresh() bool { return c.Class < 0 && c.Rule2 <= 0 }
+// fresh reports whether c are as the zero Clocks: a full class clock and
+// a fresh rule-2 count.
+func (c Clocks) fresh() bool { return c.Class <= 0 && c.Rule2 <= 0 }
 
 // over reports whether the clock of class runs out at the position: the
 // game is drawn unless its side to move has no move (rule 5).
 func (c Clocks) over(class table.Class) bool {
-	switch class {
-	case table.ClassA, table.ClassB:
-		return c.Class == 0
-	case table.Rule2:
-		return c.rule2Budget() == 0
-	}
-	return false
+	return class != table.NoClass && c.left(class) == 0
 }
 
 // after returns the clocks after a move from a position of class from to
 // one of class to (classes under the tables' rules, Tables.Class);
 // conversion tells a capture or a man move from a quiet king move. The
-// class clock counts as docs/rules.md's "the class clock" says; the
-// rule-2 count gains a ply with a quiet king move inside a Rule2 material
-// and restarts with a conversion.
+// class clock counts as docs/rules.md's "the class clock" says: one ply
+// more inside class A or inside class B, max(a+1-22, 0) from class A
+// with a plies played into class B (the 22 plies by which the class A
+// budget exceeds class B's), 0 into a class from outside it. The
+// rule-2 count gains a ply with a quiet king move inside a Rule2
+// material and restarts with a conversion. A clock that has run out
+// stays run out.
 func (c Clocks) after(from, to table.Class, conversion bool) Clocks {
-	next := Clocks{Class: FullClock}
+	var next Clocks
 	if from == table.Rule2 && to == table.Rule2 && !conversion {
 		next.Rule2 = min(max(c.Rule2, 0)+1, table.Rule2Plies)
 	}
 	if !from.Carries() || !to.Carries() {
 		return next
 	}
-	left := c.Class
-	if left < 0 || left > from.Budget() {
-		left = from.Budget()
-	}
+	played := min(max(c.Class, 0), from.Budget()) + 1
 	switch {
 	case from == to:
-		next.Class = left - 1
+		next.Class = played
 	case from == table.ClassA && to == table.ClassB:
-		next.Class = min(left-1, to.Budget())
+		next.Class = max(played-(from.Budget()-to.Budget()), 0)
 	}
 	return next
 }
 
 // Value returns the value under the rules with the clocks c of a
 // position whose table has class class under its file's rules
-// (Tables.Class, Result.Class) and whose probe is e: for class A or B the
-// value its class distance gives with c.Class plies left, for Rule2 the
-// value its rule-2 distance gives with 50 - c.Rule2 plies left
-// (table.Entry.RulesWith), otherwise the rules value.
+// (Tables.Class, Result.Class) and whose probe is e: for class A or B
+// the value its class distance gives with the plies left on the class
+// clock, for Rule2 the value its rule-2 distance gives with 50 - c.Rule2
+// plies left (table.Entry.RulesWith), otherwise the rules value.
 func (c Clocks) Value(class table.Class, e table.Entry) table.Value {
-	switch class {
-	case table.ClassA, table.ClassB:
-		return e.RulesWith(class, c.Class)
-	case table.Rule2:
-		return e.RulesWith(class, c.rule2Budget())
-	}
-	return e.Rules
+	return e.RulesWith(class, c.left(class))
 }
 
 // RootMove is a legal move of a position and what playing it leads to.
@@ -143,13 +138,14 @@ type RootMove struct {
 
 // RootMoves returns every legal move of p with its value and distances,
 // best first: wins before draws before losses under the rules with the
-// clocks c, carried over each move (a quiet king move adds a ply to the
-// rule-2 count of a Rule2 position and takes one off a class clock; a
-// capture or man move restarts the rule-2 count), the shortest win first
-// and the longest loss first (by the distance where the position after
-// the move has one, else by the dtw; a win of unknown length last, a loss
-// of unknown length first), then by theoretical value. Where a clock of p
-// has run out (c.Class 0 in class A or B, c.Rule2 50 or more where rule 2
+// clocks c, carried over each move as Clocks says (a move inside class A
+// or B adds a ply to the class clock; a quiet king move adds a ply to the
+// rule-2 count of a Rule2 position, a capture or man move restarts it),
+// the shortest win first and the longest loss first (by the distance
+// where the position after the move has one, else by the dtw; a win of
+// unknown length last, a loss of unknown length first), then by
+// theoretical value. Where a clock of p has run out (c.Class 32 or more
+// in class A, 10 or more in class B, c.Rule2 50 or more where rule 2
 // counts) every move is a draw. A position without a legal move has none.
 // Its errors are Probe's, for p or a position a move leads to.
 func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
@@ -164,7 +160,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	var moves []RootMove
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		r, err := t.probe(q, FreshClocks, false)
+		r, err := t.probe(q, Clocks{}, false)
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,8 @@ import (
 )
 
 // TestRootMoves checks, for every position (a sample without DTB_LONG=1)
-// of some class A, class B and classless tables with either side to move and every class clock, that
+// of some class B and classless tables with either side to move and every
+// class clock, from negative (fresh) to run out and beyond, that
 // the root moves are the legal moves and that the first one's value is the
 // position's value under the rules with that clock (Result.Value).
 func TestRootMoves(t *testing.T) {
@@ -25,8 +26,8 @@ func TestRootMoves(t *testing.T) {
 			pos := table.Position(x.Unrank(i))
 			for _, p := range []draughts.Position{pos, pos.Flip()} {
 				n := p.CountMoves()
-				for budget := FullClock; budget <= class.Budget(); budget++ {
-					c := Clocks{Class: budget}
+				for played := -1; played <= class.Budget()+1; played++ {
+					c := Clocks{Class: played}
 					moves, err := tables.RootMoves(p, c)
 					if err != nil || len(moves) != n {
 						t.Fatalf("%s: %d root moves, %v; want %d", p.FEN(), len(moves), err, n)
@@ -48,19 +49,19 @@ func TestRootMoves(t *testing.T) {
 func TestRootMovesOrder(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, c := range []struct {
-		fen   string
-		clock int
-		want  []string // notation value distance dtw, best first
+		fen    string
+		played int      // on the class clock
+		want   []string // notation value distance dtw, best first
 	}{
 		// a man takes the last piece: a win in 1
-		{"W:W28:BK23", FullClock, []string{"28x19 win 1 1"}},
+		{"W:W28:BK23", 0, []string{"28x19 win 1 1"}},
 		// KvK: the win in 3, then the draws, then the losses
-		{"W:WK10:BK5", FullClock, []string{"10-46 win 3 3", "10-4 draw -1 -1", "10-15 draw -1 -1", "10-14 loss 2 2"}},
-		// KMvK, won in 9 with 9 plies left or more
-		{"W:WK2,6:BK50", 9, []string{"2-11 win 9 9", "6-1 draw -1 -1"}},
-		{"W:WK2,6:BK50", 8, nil}, // drawn with 8 plies left: no win
+		{"W:WK10:BK5", 0, []string{"10-46 win 3 3", "10-4 draw -1 -1", "10-15 draw -1 -1", "10-14 loss 2 2"}},
+		// KMvK, won in 9 with 9 plies left or more: 1 played of 10
+		{"W:WK2,6:BK50", 1, []string{"2-11 win 9 9", "6-1 draw -1 -1"}},
+		{"W:WK2,6:BK50", 2, nil}, // drawn with 8 plies left: no win
 	} {
-		moves, err := tables.RootMoves(fen(t, c.fen), Clocks{Class: c.clock})
+		moves, err := tables.RootMoves(fen(t, c.fen), Clocks{Class: c.played})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,11 +69,11 @@ func TestRootMovesOrder(t *testing.T) {
 		for i, w := range c.want {
 			m := moves[i]
 			if got := fmtMove(&p, m); got != w {
-				t.Errorf("%s clock %d: move %d %s, want %s", c.fen, c.clock, i, got, w)
+				t.Errorf("%s, %d played: move %d %s, want %s", c.fen, c.played, i, got, w)
 			}
 		}
 		if c.want == nil && moves[0].Value == table.Win {
-			t.Errorf("%s clock %d: best move %s, want no win", c.fen, c.clock, fmtMove(&p, moves[0]))
+			t.Errorf("%s, %d played: best move %s, want no win", c.fen, c.played, fmtMove(&p, moves[0]))
 		}
 	}
 }
@@ -87,9 +88,9 @@ func fmtMove(p *draughts.Position, m RootMove) string {
 func TestCached(t *testing.T) {
 	tables := open(t, dir, Options{})
 	// KvKM, a capture into KvK resolved by search, won in 3 plies: drawn
-	// with 1 ply left on the class clock.
+	// with 9 plies played on the class clock, 1 left.
 	p := fen(t, "W:WK28:B23,K46")
-	clocks := map[Clocks]table.Value{FreshClocks: table.Win, {Class: 1}: table.Draw}
+	clocks := map[Clocks]table.Value{{}: table.Win, {Class: 9}: table.Draw}
 	for c := range clocks {
 		if r, err := tables.Probe(p, c, CacheOnly); !errors.Is(err, ErrNotCached) {
 			t.Fatalf("CacheOnly, %+v, before any read: %+v %v, want ErrNotCached", c, r, err)
@@ -104,12 +105,15 @@ func TestCached(t *testing.T) {
 			t.Errorf("CacheOnly, %+v, after a read: %+v %v, want %+v", c, got, err, want)
 		}
 	}
-	if _, err := tables.Probe(fen(t, "W:WK10:B23"), FreshClocks, CacheOnly); !errors.Is(err, ErrNotCached) {
+	if _, err := tables.Probe(fen(t, "W:WK10:B23"), Clocks{}, CacheOnly); !errors.Is(err, ErrNotCached) {
 		t.Errorf("CacheOnly of a table not read: %v, want ErrNotCached", err)
 	}
 }
 
-// TestClocksAfter checks how the clocks carry over a move.
+// TestClocksAfter checks how the clocks carry over a move, plies played
+// on each: one more inside a class, a fresh clock into a class from
+// outside, max(a+1-22, 0) from class A into class B (10 less the plies
+// left, min(32-a-1, 10)), a clock run out staying run out.
 func TestClocksAfter(t *testing.T) {
 	A, B, R, N := table.ClassA, table.ClassB, table.Rule2, table.NoClass
 	for _, c := range []struct {
@@ -118,23 +122,66 @@ func TestClocksAfter(t *testing.T) {
 		conversion bool
 		want       Clocks
 	}{
-		{Clocks{Class: FullClock, Rule2: 0}, R, R, false, Clocks{Class: FullClock, Rule2: 1}},
-		{Clocks{Class: 3, Rule2: 17}, R, R, false, Clocks{Class: FullClock, Rule2: 18}},
-		{Clocks{Class: FullClock, Rule2: -5}, R, R, false, Clocks{Class: FullClock, Rule2: 1}},
-		{Clocks{Class: FullClock, Rule2: 49}, R, R, false, Clocks{Class: FullClock, Rule2: 50}},
-		{Clocks{Class: FullClock, Rule2: 17}, R, R, true, Clocks{Class: FullClock}},  // a man move
-		{Clocks{Class: FullClock, Rule2: 17}, R, B, true, Clocks{Class: FullClock}},  // a capture into class B
-		{Clocks{Class: FullClock, Rule2: 17}, R, N, true, Clocks{Class: FullClock}},  // a capture into no class
-		{Clocks{Class: FullClock, Rule2: 17}, N, N, false, Clocks{Class: FullClock}}, // rule 2 does not count
-		{Clocks{Class: 7, Rule2: 17}, B, B, false, Clocks{Class: 6}},
-		{Clocks{Class: FullClock}, B, B, false, Clocks{Class: 9}},
-		{Clocks{Class: 20}, A, B, true, Clocks{Class: 10}},
-		{Clocks{Class: 5}, A, B, true, Clocks{Class: 4}},
-		{Clocks{Class: 5}, A, A, true, Clocks{Class: 4}},
-		{Clocks{Class: 5}, B, N, true, Clocks{Class: FullClock}},
+		{Clocks{}, R, R, false, Clocks{Rule2: 1}},
+		{Clocks{Class: 3, Rule2: 17}, R, R, false, Clocks{Rule2: 18}},
+		{Clocks{Rule2: -5}, R, R, false, Clocks{Rule2: 1}},
+		{Clocks{Rule2: 49}, R, R, false, Clocks{Rule2: 50}},
+		{Clocks{Rule2: 60}, R, R, false, Clocks{Rule2: 50}},
+		{Clocks{Rule2: 17}, R, R, true, Clocks{}},  // a man move
+		{Clocks{Rule2: 17}, R, B, true, Clocks{}},  // a capture into class B
+		{Clocks{Rule2: 17}, R, N, true, Clocks{}},  // a capture into no class
+		{Clocks{Rule2: 17}, N, N, false, Clocks{}}, // rule 2 does not count
+		{Clocks{Class: 3, Rule2: 17}, B, B, false, Clocks{Class: 4}},
+		{Clocks{}, B, B, false, Clocks{Class: 1}},
+		{Clocks{Class: -3}, B, B, false, Clocks{Class: 1}}, // negative is 0
+		{Clocks{Class: 9}, B, B, false, Clocks{Class: 10}}, // the clock runs out
+		{Clocks{Class: 12}, B, B, true, Clocks{Class: 11}}, // and stays run out
+		{Clocks{Class: 12}, A, B, true, Clocks{}},          // 20 left in A: 10 in B
+		{Clocks{Class: 21}, A, B, true, Clocks{}},          // 11 left in A: 10 in B
+		{Clocks{Class: 22}, A, B, true, Clocks{Class: 1}},  // 10 left in A: 9 in B
+		{Clocks{Class: 27}, A, B, true, Clocks{Class: 6}},  // 5 left in A: 4 in B
+		{Clocks{Class: 31}, A, B, true, Clocks{Class: 10}}, // 1 left in A: none in B
+		{Clocks{Class: 40}, A, B, true, Clocks{Class: 11}}, // run out in A: in B too
+		{Clocks{Class: 27}, A, A, true, Clocks{Class: 28}}, // a crowning
+		{Clocks{Class: 27}, A, A, false, Clocks{Class: 28}},
+		{Clocks{Class: 5}, B, N, true, Clocks{}},
+		{Clocks{Class: 5}, N, A, true, Clocks{}}, // a crowning into class A
+		{Clocks{Class: 5}, N, B, true, Clocks{}},
 	} {
 		if got := c.c.after(c.from, c.to, c.conversion); got != c.want {
 			t.Errorf("%+v after %v -> %v (conversion %v): %+v, want %+v", c.c, c.from, c.to, c.conversion, got, c.want)
 		}
+	}
+}
+
+// TestClocksValue checks how the plies played on each clock read a
+// distance: a position at distance d is won with d plies left or more,
+// negative counts are 0, and a count of the budget or more is a clock run
+// out; the clock of another class is ignored.
+func TestClocksValue(t *testing.T) {
+	won := table.Entry{Rules: table.Win, Theory: table.Win, Distance: 9, DTW: 9, MTC: -1}
+	for _, c := range []struct {
+		class  table.Class
+		played int
+		want   table.Value
+	}{
+		{table.ClassB, -5, table.Win}, {table.ClassB, 0, table.Win}, {table.ClassB, 1, table.Win},
+		{table.ClassB, 2, table.Draw}, {table.ClassB, 10, table.Draw}, {table.ClassB, 99, table.Draw},
+		{table.ClassA, 23, table.Win}, {table.ClassA, 24, table.Draw}, {table.ClassA, 32, table.Draw},
+		{table.Rule2, 41, table.Win}, {table.Rule2, 42, table.Draw}, {table.Rule2, 50, table.Draw},
+	} {
+		clocks := Clocks{Class: c.played, Rule2: 40} // Rule2 a running count, ignored in class A and B
+		if c.class == table.Rule2 {
+			clocks = Clocks{Class: 99, Rule2: c.played} // Class run out, ignored for rule 2
+		}
+		if got := clocks.Value(c.class, won); got != c.want {
+			t.Errorf("%+v.Value(%v, distance 9) = %v, want %v", clocks, c.class, got, c.want)
+		}
+		if over := clocks.over(c.class); over != (c.played >= c.class.Budget()) {
+			t.Errorf("%+v.over(%v) = %v", clocks, c.class, over)
+		}
+	}
+	if got := (Clocks{Class: 99, Rule2: 99}).Value(table.NoClass, won); got != table.Win {
+		t.Errorf("no class: %v, want the rules value", got)
 	}
 }

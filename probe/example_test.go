@@ -33,7 +33,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		r, err := t.Probe(pos, probe.FreshClocks, 0)
+		r, err := t.Probe(pos, probe.Clocks{}, 0)
 		if err != nil {
 			panic(err)
 		}
@@ -49,8 +49,8 @@ func Example() {
 }
 
 // ExampleTables_RootMoves lists the moves of a KMvK position won in 9
-// plies, best first, with 9 plies left on the class clock and with 8,
-// when the win no longer fits.
+// plies, best first, with 1 ply played on its class clock of 10 (9 left)
+// and with 2 (8 left), when the win no longer fits.
 func ExampleTables_RootMoves() {
 	t, err := probe.Open("../testdata/golden", probe.Options{})
 	if err != nil {
@@ -61,16 +61,16 @@ func ExampleTables_RootMoves() {
 	if err != nil {
 		panic(err)
 	}
-	for _, plies := range []int{9, 8} {
-		moves, err := t.RootMoves(pos, probe.Clocks{Class: plies})
+	for _, played := range []int{1, 2} {
+		moves, err := t.RootMoves(pos, probe.Clocks{Class: played})
 		if err != nil {
 			panic(err)
 		}
 		best := moves[0]
-		fmt.Printf("%d plies left: %d moves, best %s: %v (theoretical %v in %d)\n",
-			plies, len(moves), pos.Notation(best.Move), best.Value, best.Entry.Theory, best.Entry.Distance)
+		fmt.Printf("%d of 10 plies played: %d moves, best %s: %v (theoretical %v in %d)\n",
+			played, len(moves), pos.Notation(best.Move), best.Value, best.Entry.Theory, best.Entry.Distance)
 	}
 	// Output:
-	// 9 plies left: 10 moves, best 2-11: win (theoretical win in 9)
-	// 8 plies left: 10 moves, best 2-11: draw (theoretical win in 9)
+	// 1 of 10 plies played: 10 moves, best 2-11: win (theoretical win in 9)
+	// 2 of 10 plies played: 10 moves, best 2-11: draw (theoretical win in 9)
 }

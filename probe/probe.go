@@ -6,7 +6,7 @@
 //	}
 //	defer t.Close()
 //	pos, _ := draughts.ParseFEN("W:WK10:BK5")
-//	r, err := t.Probe(pos, probe.FreshClocks, 0)
+//	r, err := t.Probe(pos, probe.Clocks{}, 0)
 //	// r.Value == table.Win, r.Entry.Distance == 3
 //
 // Open reads the directory's manifest; each table file is opened on its
@@ -26,34 +26,34 @@
 // disk: it fails with ErrNotCached where it would read a block. At the
 // root, RootMoves values every legal move, best first:
 //
-//	moves, err := t.RootMoves(pos, probe.FreshClocks)
+//	moves, err := t.RootMoves(pos, probe.Clocks{})
 //	// moves[0].Move is the best move, moves[0].Value its value
 //
 // # What an engine passes
 //
 // The rules value of an entry assumes the clocks as they stand when the
 // material arose. An engine passes the clocks of its game as Clocks, from
-// its game history:
+// its game history, both as plies already played:
 //
 //   - Rule2: the plies played since the last man move or capture (the
 //     count of the 25-move king rule, rule 2; 0 right after one). It
 //     matters where both sides have a king and the position is of neither
 //     class A nor B (table.Rule2).
-//   - Class: in a class A or B position, the plies left on its class clock
-//     (16-move and 5-move rules): 32 or 10 less the plies played since the
-//     ply that produced the class material, min(left-1, 10) after a
-//     capture from class A into class B; FullClock on that ply.
+//   - Class: in a class A or B position, the plies played on its class
+//     clock (16-move and 5-move rules) since the ply that produced the
+//     class material, 0 on that ply; max(a+1-22, 0) after a capture from
+//     class A, with a plies played there, into class B.
 //
 // The two never run at once: a class material arises only by a capture
 // or a man move, which restarts the rule-2 count, and in class A or B only
-// the class clock counts. Each is ignored where it does not apply;
-// FreshClocks are both as they stand on the ply that produced the
-// position's material. Inside
-// a search, RootMoves shows how they advance: a quiet king move adds a ply
-// to the rule-2 count (and takes one off a class clock), a capture or man
-// move restarts the count. Tables built before rule 2 was tracked
-// (TracksRule2 false) ignore the rule-2 count: their rules values assume
-// the count never runs out.
+// the class clock counts. Each is ignored where it does not apply; the
+// zero Clocks are both as they stand on the ply that produced the
+// position's material. Inside a search, RootMoves shows how they advance:
+// a move inside class A or B adds a ply to the class clock, a quiet king
+// move adds a ply to the rule-2 count, a capture or man move restarts the
+// count. Tables built before rule 2 was tracked (TracksRule2 false)
+// ignore the rule-2 count: their rules values assume the count never
+// runs out.
 package probe
 
 import (
@@ -385,7 +385,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
-		r, err := t.probe(p.Play(m), FreshClocks, cachedOnly)
+		r, err := t.probe(p.Play(m), Clocks{}, cachedOnly)
 		if err != nil {
 			return table.Entry{}, err
 		}

@@ -40,7 +40,7 @@ func open(tb testing.TB, dir string, o Options) *Tables {
 
 func mustProbe(tb testing.TB, t *Tables, p draughts.Position) table.Entry {
 	tb.Helper()
-	r, err := t.Probe(p, FreshClocks, 0)
+	r, err := t.Probe(p, Clocks{}, 0)
 	if err != nil {
 		tb.Fatalf("%s: %v", p, err)
 	}
@@ -65,7 +65,7 @@ func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
 	var theory, rules []table.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		r, err := t.Probe(q, FreshClocks, 0)
+		r, err := t.Probe(q, Clocks{}, 0)
 		if err != nil {
 			return table.Entry{}, err
 		}
@@ -131,7 +131,7 @@ func TestEveryPosition(t *testing.T) {
 			b := w
 			b.Side = draughts.Black
 			for _, p := range []draughts.Position{w, b} {
-				got, err := tables.Probe(p, FreshClocks, 0)
+				got, err := tables.Probe(p, Clocks{}, 0)
 				want, werr := recompute(tables, p)
 				if err != nil || werr != nil || got.Entry != want {
 					t.Errorf("%s: probe %+v %v, from the successors %+v %v", p, got, err, want, werr)
@@ -226,20 +226,20 @@ func TestKnownFacts(t *testing.T) {
 func TestErrors(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, s := range []string{"W:WK10", "B:W:BK10"} {
-		if r, err := tables.Probe(fen(t, s), FreshClocks, 0); !errors.Is(err, ErrIllegal) {
+		if r, err := tables.Probe(fen(t, s), Clocks{}, 0); !errors.Is(err, ErrIllegal) {
 			t.Errorf("%s (the side not to move has no pieces): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	for _, s := range []string{"W", "B:W:B"} {
-		if r, err := tables.Probe(fen(t, s), FreshClocks, 0); !errors.Is(err, ErrIllegal) || err.Error() != fen(t, s).FEN()+": no pieces on the board" {
+		if r, err := tables.Probe(fen(t, s), Clocks{}, 0); !errors.Is(err, ErrIllegal) || err.Error() != fen(t, s).FEN()+": no pieces on the board" {
 			t.Errorf("%s (no pieces at all): %+v %v, want ErrIllegal", s, r, err)
 		}
 	}
 	illegal := draughts.Position{White: draughts.Bit(3), Black: draughts.Bit(30)} // a white man on its crowning row
-	if _, err := tables.Probe(illegal, FreshClocks, 0); !errors.Is(err, ErrIllegal) {
+	if _, err := tables.Probe(illegal, Clocks{}, 0); !errors.Is(err, ErrIllegal) {
 		t.Errorf("a man on its crowning row: %v, want ErrIllegal", err)
 	}
-	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"), FreshClocks, 0)
+	_, err := tables.Probe(fen(t, "W:WK1,K2,K3:BK40,K45"), Clocks{}, 0)
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
 		t.Errorf("5 pieces: %v, want ErrMissing naming KKKvKK", err)
 	}
@@ -277,7 +277,7 @@ func TestCorrupt(t *testing.T) {
 		{"W:WK1,K2:BK45", "KKvK.dtb is damaged (block"}, // reads the damaged block
 		{"W:W28:B23,K45", "KvM.dtb"},                    // 28x19 leads to KvM, Black to move
 	} {
-		_, err := tables.Probe(fen(t, c.fen), FreshClocks, 0)
+		_, err := tables.Probe(fen(t, c.fen), Clocks{}, 0)
 		if !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), c.file) {
 			t.Errorf("%s: %v, want codec.ErrCorrupt naming %s", c.fen, err, c.file)
 		}
@@ -309,7 +309,7 @@ func TestConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range positions {
 				i := (k + g*len(positions)/16) % len(positions)
-				if r, err := tables.Probe(positions[i], FreshClocks, 0); err != nil || r.Entry != want[i] {
+				if r, err := tables.Probe(positions[i], Clocks{}, 0); err != nil || r.Entry != want[i] {
 					t.Errorf("%s: %+v %v, want %+v", positions[i], r, err, want[i])
 					return
 				}
@@ -368,7 +368,7 @@ func benchmarkUnit(b *testing.B, unit string, tables *Tables, positions []draugh
 func BenchmarkProbe(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.Probe(p, FreshClocks, 0)
+		_, err := tables.Probe(p, Clocks{}, 0)
 		return err
 	})
 }
@@ -377,7 +377,7 @@ func BenchmarkProbe(b *testing.B) {
 func BenchmarkProbeCached(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.Probe(p, FreshClocks, CacheOnly)
+		_, err := tables.Probe(p, Clocks{}, CacheOnly)
 		return err
 	})
 }
@@ -398,7 +398,7 @@ func BenchmarkValue(b *testing.B) {
 func BenchmarkProbeCapture(b *testing.B) {
 	tables := open(b, dir, Options{})
 	benchmark(b, tables, positions(4096, true), func(p draughts.Position) error {
-		_, err := tables.Probe(p, FreshClocks, 0)
+		_, err := tables.Probe(p, Clocks{}, 0)
 		return err
 	})
 }
@@ -409,7 +409,7 @@ func BenchmarkProbeCapture(b *testing.B) {
 func BenchmarkProbeDecode(b *testing.B) {
 	tables := open(b, dir, Options{CacheBytes: 1})
 	benchmark(b, tables, positions(4096, false), func(p draughts.Position) error {
-		_, err := tables.Probe(p, FreshClocks, 0)
+		_, err := tables.Probe(p, Clocks{}, 0)
 		return err
 	})
 }
@@ -471,13 +471,13 @@ func BenchmarkPieces(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("pieces=%d/cached", n), func(b *testing.B) {
 			benchmark(b, cached, ps, func(p draughts.Position) error {
-				_, err := cached.Probe(p, FreshClocks, CacheOnly)
+				_, err := cached.Probe(p, Clocks{}, CacheOnly)
 				return err
 			})
 		})
 		b.Run(fmt.Sprintf("pieces=%d/decode", n), func(b *testing.B) {
 			benchmark(b, decode, ps, func(p draughts.Position) error {
-				_, err := decode.Probe(p, FreshClocks, 0)
+				_, err := decode.Probe(p, Clocks{}, 0)
 				return err
 			})
 		})

@@ -30,7 +30,7 @@ func open(tb testing.TB, dir string) *probe.Tables {
 
 func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) table.Entry {
 	tb.Helper()
-	r, err := t.Probe(p, probe.FreshClocks, 0)
+	r, err := t.Probe(p, probe.Clocks{}, 0)
 	if err != nil {
 		tb.Fatalf("%s: %v", p.FEN(), err)
 	}
@@ -71,7 +71,7 @@ func TestRule2Value(t *testing.T) {
 		}
 		n := 0
 		eachPosition(m, testenv.Stride(5, 23), func(p draughts.Position) {
-			r, err := tables.Probe(p, probe.Clocks{Class: 0}, 0) // a class clock at 0 is ignored
+			r, err := tables.Probe(p, probe.Clocks{Class: table.ClassA.Budget()}, 0) // a class clock run out is ignored
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestRule2Value(t *testing.T) {
 				t.Fatalf("%s: Probe %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
 			}
 			value := func(count int) table.Value {
-				r, err := tables.Probe(p, probe.Clocks{Class: probe.FullClock, Rule2: count}, 0)
+				r, err := tables.Probe(p, probe.Clocks{Rule2: count}, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -140,14 +140,14 @@ func TestRule2RootMoves(t *testing.T) {
 				counts = append(counts, table.Rule2Plies-e.Distance, table.Rule2Plies-e.Distance+1)
 			}
 			for _, count := range counts {
-				c := probe.Clocks{Class: 0, Rule2: count}
+				c := probe.Clocks{Class: table.ClassA.Budget(), Rule2: count} // a class clock run out is ignored
 				moves, err := tables.RootMoves(p, c)
 				if err != nil || len(moves) != p.CountMoves() {
 					t.Fatalf("%s, %+v: %d root moves, %v; want %d", p.FEN(), c, len(moves), err, p.CountMoves())
 				}
 				for _, rm := range moves {
 					q := p.Play(rm.Move)
-					next := probe.Clocks{Class: probe.FullClock, Rule2: count + 1}
+					next := probe.Clocks{Rule2: count + 1}
 					if rm.Move.IsCapture() || p.Kings&draughts.Bit(rm.Move.FromSquare()) == 0 {
 						next.Rule2 = 0
 					}
@@ -207,7 +207,7 @@ func TestRule2OldFile(t *testing.T) {
 			t.Fatalf("%s: old file %+v, new file %+v", p.FEN(), e, want)
 		}
 		for _, count := range []int{0, 30, 50} {
-			c := probe.Clocks{Class: probe.FullClock, Rule2: count}
+			c := probe.Clocks{Rule2: count}
 			r, err := old.Probe(p, c, 0)
 			if err != nil || r.Value != e.Rules || r.Class != table.NoClass || r.Rule2Tracked {
 				t.Fatalf("%s, %d plies on the count: Probe %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
@@ -217,7 +217,7 @@ func TestRule2OldFile(t *testing.T) {
 			}
 		}
 		if e.Rules == table.Win {
-			moves, err := old.RootMoves(p, probe.Clocks{Class: probe.FullClock, Rule2: 50})
+			moves, err := old.RootMoves(p, probe.Clocks{Rule2: 50})
 			if err != nil || moves[0].Value != table.Win {
 				t.Fatalf("%s: root moves on a complete count of the old file: %v; want a win first", p.FEN(), err)
 			}
@@ -225,5 +225,122 @@ func TestRule2OldFile(t *testing.T) {
 	})
 	if cut == 0 {
 		t.Error("no position of the new file is drawn by a running count: the test shows nothing")
+	}
+}
+
+// classAPlayed are plies played on the class A clock to probe with: from
+// negative (fresh) to run out and beyond, and around the counts where a
+// capture into class B leaves fewer than 10 plies (22 on).
+var classAPlayed = []int{-1, 0, 1, 15, 17, 18, 21, 22, 25, 29, 30, 31, 32, 40}
+
+// leftAfter returns the plies left on the class clock after a move from
+// a class A position with left plies left into a position of class to,
+// as docs/rules.md's table of the class clock says it in plies left: one
+// less in class A, min(left-1, 10) into class B, none (-1) out of both.
+func leftAfter(left int, to table.Class) int {
+	switch to {
+	case table.ClassA:
+		return left - 1
+	case table.ClassB:
+		return min(left-1, 10)
+	}
+	return -1
+}
+
+// TestClassARootMoves checks, for a sample of KKKvK and KvKKK positions
+// (the strong side and the lone king to move, in either colour) under class A clocks from fresh to run out, that each
+// root move's value is the probe of the position after it, with the
+// clock carried as docs/rules.md says in plies left (leftAfter, written
+// apart from Clocks), negated, and a draw where the clock has run out;
+// and that the best move's value is the position's. It also checks two
+// positions whose values the clock changes: a win in 15 plies, won with
+// 17 plies played and drawn with 18; and a capture by the lone king into
+// class B that loses in 2 plies (the position after it at distance 1)
+// with up to 30 plies played in class A and draws with 31
+// (min(32-31-1, 10) = 0 plies left in class B).
+func TestClassARootMoves(t *testing.T) {
+	tables := open(t, tabletest.ClassA.Dir(t))
+	budget := table.ClassA.Budget()
+	carried := 0 // moves into class B whose value the clock changes
+	for _, name := range []string{"KKKvK", "KvKKK"} {
+		m, _ := index.ParseMaterial(name)
+		eachPosition(m, testenv.Stride(97, 1999), func(p draughts.Position) {
+			fresh := mustProbe(t, tables, p)
+			for _, played := range classAPlayed {
+				c := probe.Clocks{Class: played}
+				left := budget - min(max(played, 0), budget)
+				moves, err := tables.RootMoves(p, c)
+				if err != nil || len(moves) != p.CountMoves() {
+					t.Fatalf("%s, %d played: %d root moves, %v; want %d", p.FEN(), played, len(moves), err, p.CountMoves())
+				}
+				for _, rm := range moves {
+					q := p.Play(rm.Move)
+					want := table.Loss.Neg() // the lone king taken: q's side has no pieces
+					if q.Pieces(q.Side) != 0 {
+						class := table.ClassOf(table.MaterialOf(&q))
+						played := class.Budget() - max(leftAfter(left, class), 0) // 0 out of both classes
+						r, err := tables.Probe(q, probe.Clocks{Class: played}, 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want = r.Value.Neg()
+						if class == table.ClassB && want != r.Entry.Rules.Neg() && left > 0 {
+							carried++
+						}
+					}
+					if left == 0 {
+						want = table.Draw
+					}
+					if rm.Value != want {
+						t.Fatalf("%s, %d played (%d left): %s: %v, want %v", p.FEN(), played, left, p.Notation(rm.Move), rm.Value, want)
+					}
+				}
+				r, err := tables.Probe(p, c, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(moves) > 0 && moves[0].Value != r.Value {
+					t.Fatalf("%s, %d played (%+v): best move %s %v, value %v", p.FEN(), played, fresh, p.Notation(moves[0].Move), moves[0].Value, r.Value)
+				}
+			}
+		})
+	}
+	if carried == 0 {
+		t.Error("no move into class B whose value the carried clock changes: the sample shows nothing")
+	}
+
+	for _, c := range []struct {
+		fen, move string
+		played    int
+		want      table.Value
+	}{
+		{"W:WK1,K7,K18:BK35", "", 0, table.Win},
+		{"W:WK1,K7,K18:BK35", "", 17, table.Win},
+		{"W:WK1,K7,K18:BK35", "", 18, table.Draw},
+		{"B:WK12,K16,K20:BK3", "3x21", 0, table.Loss},
+		{"B:WK12,K16,K20:BK3", "3x21", 30, table.Loss},
+		{"B:WK12,K16,K20:BK3", "3x21", 31, table.Draw},
+	} {
+		p, err := draughts.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves, err := tables.RootMoves(p, probe.Clocks{Class: c.played})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tables.Probe(p, probe.Clocks{Class: c.played}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Value
+		for _, rm := range moves {
+			if p.Notation(rm.Move) == c.move {
+				got = rm.Value
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s %s, %d plies played: %v, want %v", c.fen, c.move, c.played, got, c.want)
+		}
 	}
 }

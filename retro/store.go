@@ -302,7 +302,7 @@ func (s *store) locate(q *draughts.Position) (*solved, int64) {
 // probe returns the class and entry of position q from its file. A
 // failure to read it is kept for failed, and the entry is then a draw.
 func (s *store) probe(q *draughts.Position) (table.Class, table.Entry) {
-	r, err := s.disk.Probe(*q, probe.FreshClocks, 0)
+	r, err := s.disk.Probe(*q, probe.Clocks{}, 0)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
 		r.Entry = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}

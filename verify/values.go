@@ -70,7 +70,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			p := table.Position(pl)
 			capture := p.HasCapture()
 			if capture {
-				r, err := v.pt.Probe(p, probe.FreshClocks, 0)
+				r, err := v.pt.Probe(p, probe.Clocks{}, 0)
 				if err != nil {
 					return fmt.Errorf("capture position %s of %s: %w", p.FEN(), path, err)
 				}

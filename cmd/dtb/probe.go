@@ -23,7 +23,7 @@ func init() {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
 			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover under the clocks after the move (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B)")
+			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
 			return func(e *env, args []string) error {
 				if *clock < 0 || *clock > table.ClassA.Budget() {
@@ -50,10 +50,7 @@ func init() {
 				// answer writes the answer of p, or says on stderr after
 				// where why there is none.
 				answer := func(where string, p draughts.Position) error {
-					clocks := probe.Clocks{Class: probe.FullClock, Rule2: *rule2}
-					if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() {
-						clocks.Class = c.Budget() - *clock
-					}
+					clocks := probe.Clocks{Class: *clock, Rule2: *rule2}
 					r, err := t.Probe(p, clocks, 0)
 					var root []probe.RootMove
 					if err == nil && *moves {

@@ -14,10 +14,10 @@
  *
  * A line of stdin is a position and its clocks: the four square sets in
  * hex (white men, white kings, black men, black kings; bit i-1 is square
- * i), the side to move (0 White, 1 Black), the plies left on the class
- * clock (-1: full) and, optionally, the plies on the rule-2 count (plies
+ * i), the side to move (0 White, 1 Black), the plies played on the class
+ * clock (0: full) and, optionally, the plies on the rule-2 count (plies
  * since the last man move or capture; 0 if left out), e.g.
- * "0 0x200 0 0x10 0 -1" for W:WK10:BK5.
+ * "0 0x200 0 0x10 0 0" for W:WK10:BK5.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -50,8 +50,8 @@ static int probe_fens(dtb_tables *t, char **fens, int n) {
             failed = 1;
             continue;
         }
-        printf("%s  rules %s  theoretical %s  distance %d  dtw %d\n", fens[i], value_name(r.rules),
-               value_name(r.theory), r.distance, r.dtw);
+        printf("%s  rules %s  theoretical %s  distance %d  dtw %d  mtc %d\n", fens[i],
+               value_name(r.rules), value_name(r.theory), r.distance, r.dtw, r.mtc);
     }
     return failed;
 }
@@ -75,7 +75,7 @@ static int read_lines(void) {
         unsigned long long wm, wk, bm, bk;
         line l = {0};
         int n = sscanf(buf, "%llx %llx %llx %llx %d %d %d", &wm, &wk, &bm, &bk, &l.pos.side,
-                       &l.clocks.class_plies, &l.clocks.rule2_plies);
+                       &l.clocks.class_played, &l.clocks.rule2_plies);
         if (n != 6 && n != 7) {
             fprintf(stderr, "dtbprobe: bad line %d: %s", nlines + 1, buf);
             return 0;
@@ -96,17 +96,17 @@ static int read_lines(void) {
 static void *check(void *arg) {
     for (int i = (int)(intptr_t)arg; i < nlines; i += nthreads) {
         line *l = &lines[i];
-        dtb_result r = {-9, -9, -9, -9};
+        dtb_result r = {-9, -9, -9, -9, -9};
         dtb_root_move moves[DTB_MAX_MOVES];
         int st = dtb_probe(tables, &l->pos, &l->clocks, 0, &r);
         int v = dtb_probe_value(tables, &l->pos, &l->clocks, 0);
         int n = dtb_root_moves(tables, &l->pos, &l->clocks, moves, DTB_MAX_MOVES);
-        int len = snprintf(l->out, sizeof l->out, "%d %d %d %d %d %d %d", st, r.rules, r.theory,
-                           r.distance, r.dtw, v, n);
+        int len = snprintf(l->out, sizeof l->out, "%d %d %d %d %d %d %d %d", st, r.rules,
+                           r.theory, r.distance, r.dtw, r.mtc, v, n);
         for (int j = 0; j < n && len < (int)sizeof l->out; j++) {
             dtb_result *m = &moves[j].result;
-            len += snprintf(l->out + len, sizeof l->out - len, " %s:%d:%d:%d:%d", moves[j].notation,
-                            m->rules, m->theory, m->distance, m->dtw);
+            len += snprintf(l->out + len, sizeof l->out - len, " %s:%d:%d:%d:%d:%d",
+                            moves[j].notation, m->rules, m->theory, m->distance, m->dtw, m->mtc);
         }
     }
     return NULL;
@@ -147,6 +147,11 @@ int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: dtbprobe DIR FEN... | DIR --check THREADS | DIR --bench THREADS N\n");
         return 2;
+    }
+    if (dtb_abi_version() != DTB_ABI_VERSION) {
+        fprintf(stderr, "dtbprobe: libdtb has ABI version %d, dtb.h %d: rebuild dtbprobe\n",
+                dtb_abi_version(), DTB_ABI_VERSION);
+        return 1;
     }
     char msg[512];
     tables = dtb_open(argv[1], 64, msg, sizeof msg);

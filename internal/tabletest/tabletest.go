@@ -8,7 +8,7 @@
 //	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
 //
 // A set costs its build once per test binary: Four about 40 CPU-seconds,
-// Rule2 about 5. Use the smallest that answers the test.
+// Rule2 about 5, ClassA about 3. Use the smallest that answers the test.
 package tabletest
 
 import (
@@ -33,6 +33,10 @@ var (
 	// the dtw and mtc columns: the smallest set where rule 2 runs and
 	// where a man move leads into a table of the same size.
 	Rule2 = &Tables{Options: retro.Options{Pieces: 4, Only: &index.Material{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, DTW: true, MTC: true}}
+	// ClassA is KKKvK and the tables it needs (KKvK, KvKK and KvK), with
+	// the dtw and mtc columns: the smallest set where a class A clock
+	// runs and carries into class B with a capture.
+	ClassA = &Tables{Options: retro.Options{Pieces: 4, Only: &index.Material{WhiteKings: 3, BlackKings: 1}, DTW: true, MTC: true}}
 )
 
 // Golden is the directory of the golden tables, every table up to 3
