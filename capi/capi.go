@@ -34,11 +34,24 @@ func main() {}
 // maxHandles is the most directories open at once.
 const maxHandles = 256
 
-// handles holds the open directories; handle h is handles[h-1].
-var handles [maxHandles]atomic.Pointer[state]
+// A handle names an open directory: in its low slotBits bits its slot in
+// handles, 1 to maxHandles, and above them the count of the dtb_open that
+// returned it, so that a handle closed (its slot since reused by another
+// dtb_open) or never returned names no open directory.
+type handle = C.uintptr_t
+
+// slotBits is the bits of a handle that hold its slot.
+const slotBits = 9 // 1<<slotBits > maxHandles
+
+// handles holds the open directories by slot; opens counts the dtb_open.
+var (
+	handles [maxHandles]atomic.Pointer[state]
+	opens   atomic.Uint64
+)
 
 // state is an open directory.
 type state struct {
+	handle    handle
 	tables    *probe.Tables
 	maxPieces int
 	last      atomic.Pointer[string] // the message of the latest failure
@@ -48,11 +61,15 @@ type state struct {
 var errBadArgument = errors.New("bad argument")
 
 // get returns the state of handle h, nil if it is not open.
-func get(h C.int) *state {
-	if h <= 0 || h > maxHandles {
+func get(h handle) *state {
+	slot := int(h & (1<<slotBits - 1))
+	if slot < 1 || slot > maxHandles {
 		return nil
 	}
-	return handles[h-1].Load()
+	if s := handles[slot-1].Load(); s != nil && s.handle == h {
+		return s
+	}
+	return nil
 }
 
 // status returns the status of dtb.h that err is.
@@ -97,7 +114,7 @@ func putString(dst *C.char, size C.size_t, str string) {
 }
 
 //export dtbgo_open
-func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.size_t) C.int {
+func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.size_t) handle {
 	if abi != C.DTB_ABI_VERSION {
 		putString(msg, msgSize, fmt.Sprintf("dtb_open: the program was compiled against dtb.h of ABI version %d, the library is version %d: rebuild the program", abi, C.DTB_ABI_VERSION))
 		return 0
@@ -115,9 +132,11 @@ func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.si
 	for _, m := range t.Materials() {
 		s.maxPieces = max(s.maxPieces, m.Pieces())
 	}
+	n := opens.Add(1)
 	for i := range handles {
+		s.handle = handle(n<<slotBits | uint64(i+1))
 		if handles[i].CompareAndSwap(nil, s) {
-			return C.int(i + 1)
+			return s.handle
 		}
 	}
 	t.Close()
@@ -126,11 +145,9 @@ func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.si
 }
 
 //export dtbgo_close
-func dtbgo_close(h C.int) {
-	if h > 0 && h <= maxHandles {
-		if s := handles[h-1].Swap(nil); s != nil {
-			s.tables.Close()
-		}
+func dtbgo_close(h handle) {
+	if s := get(h); s != nil && handles[h&(1<<slotBits-1)-1].CompareAndSwap(s, nil) {
+		s.tables.Close()
 	}
 }
 
@@ -186,11 +203,11 @@ func probeFlags(flags C.int) probe.Flags {
 // args checks the arguments every probe has: an open handle and known
 // flags; and pos, unless it is not passed, which it returns as a
 // position.
-func args(h C.int, flags C.int, pos *C.dtb_position, posPassed bool) (*state, draughts.Position, error) {
+func args(h handle, flags C.int, pos *C.dtb_position, posPassed bool) (*state, draughts.Position, error) {
 	s := get(h)
 	switch {
 	case s == nil:
-		return nil, draughts.Position{}, fmt.Errorf("dtb: %w: handle %d is not open", errBadArgument, h)
+		return nil, draughts.Position{}, fmt.Errorf("dtb: %w: handle %#x is not open", errBadArgument, uint64(h))
 	case flags&^C.DTB_CACHED_ONLY != 0:
 		return s, draughts.Position{}, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
 	case !posPassed:
@@ -203,7 +220,7 @@ func args(h C.int, flags C.int, pos *C.dtb_position, posPassed bool) (*state, dr
 }
 
 //export dtbgo_probe
-func dtbgo_probe(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+func dtbgo_probe(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
 	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
@@ -212,7 +229,7 @@ func dtbgo_probe(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *
 }
 
 //export dtbgo_probe_fen
-func dtbgo_probe_fen(h C.int, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+func dtbgo_probe_fen(h handle, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
 	s, _, err := args(h, flags, nil, false)
 	if err != nil {
 		return s.fail(err)
@@ -241,7 +258,7 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 }
 
 //export dtbgo_probe_value
-func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.int) C.int {
+func dtbgo_probe_value(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int) C.int {
 	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
@@ -254,7 +271,7 @@ func dtbgo_probe_value(h C.int, pos *C.dtb_position, c *C.dtb_clocks, flags C.in
 }
 
 //export dtbgo_root_moves
-func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
+func dtbgo_root_moves(h handle, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
 	s, p, err := args(h, 0, pos, true)
 	if err == nil && maxMoves > 0 && moves == nil {
 		err = fmt.Errorf("dtb: %w: NULL moves", errBadArgument)
@@ -278,7 +295,7 @@ func dtbgo_root_moves(h C.int, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dt
 }
 
 //export dtbgo_max_pieces
-func dtbgo_max_pieces(h C.int) C.int {
+func dtbgo_max_pieces(h handle) C.int {
 	s, _, err := args(h, 0, nil, false)
 	if err != nil {
 		return s.fail(err)
@@ -287,7 +304,7 @@ func dtbgo_max_pieces(h C.int) C.int {
 }
 
 //export dtbgo_last_error
-func dtbgo_last_error(h C.int, msg *C.char, size C.size_t) C.size_t {
+func dtbgo_last_error(h handle, msg *C.char, size C.size_t) C.size_t {
 	s := get(h)
 	if s == nil {
 		putString(msg, size, "")

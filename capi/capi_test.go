@@ -30,11 +30,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// built are the C programs, built once per test binary: the example and
-// testdata/abi.c.
+// built are the C programs, built once per test binary: the example,
+// testdata/abi.c and testdata/handles.c.
 var built struct {
-	once                sync.Once
-	dir, path, abi, err string
+	once                         sync.Once
+	dir, path, abi, handles, err string
 }
 
 // buildExample builds libdtb.so and the C programs against it, with $CC
@@ -64,12 +64,13 @@ func build(tb testing.TB) {
 			built.err = err.Error()
 			return
 		}
-		built.path, built.abi = filepath.Join(built.dir, "dtbprobe"), filepath.Join(built.dir, "abi")
+		built.path, built.abi, built.handles = filepath.Join(built.dir, "dtbprobe"), filepath.Join(built.dir, "abi"), filepath.Join(built.dir, "handles")
 		cflags := []string{"-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", "-L" + built.dir, "-ldtb", "-Wl,-rpath," + built.dir}
 		for _, args := range [][]string{
 			{goTool, "build", "-buildmode=c-shared", "-o", filepath.Join(built.dir, "libdtb.so"), "."},
 			append([]string{cc, filepath.Join("..", "examples", "c", "dtbprobe.c"), "-o", built.path}, cflags...),
 			append([]string{cc, filepath.Join("testdata", "abi.c"), "-o", built.abi}, cflags...),
+			append([]string{cc, filepath.Join("testdata", "handles.c"), "-o", built.handles}, cflags...),
 		} {
 			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 				built.err = fmt.Sprintf("%s: %v\n%s", strings.Join(args, " "), err, out)
@@ -338,6 +339,31 @@ func TestCABI(t *testing.T) {
 		"dtb_open: opened\n"
 	if string(out) != want {
 		t.Errorf("%s:\n%s\nwant\n%s", built.abi, out, want)
+	}
+}
+
+// TestCHandles checks that a closed handle, one whose slot another
+// dtb_open reuses, and one with other bits set are refused with
+// DTB_BAD_ARGUMENT (-5), as are NULL pointers, while the open handle
+// keeps answering (testdata/handles.c).
+func TestCHandles(t *testing.T) {
+	build(t)
+	plain := filepath.Join(filepath.Dir(golden), "golden-plain")
+	out, err := exec.Command(built.handles, golden, plain).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", built.handles, err, out)
+	}
+	want := "open: 0\n" +
+		"closed: -5\n" +
+		"reopened: same handle 0, old -5, new 0\n" +
+		"top bit: -5\n" +
+		"bit 32: -5\n" +
+		"NULL handle: -5, NULL result: -5, NULL position: -5\n" +
+		"old handle: max pieces -5, last error 0\n" +
+		"new after closing the old again: 0\n" +
+		"new closed: -5\n"
+	if string(out) != want {
+		t.Errorf("%s:\n%s\nwant\n%s", built.handles, out, want)
 	}
 }
 

@@ -1,16 +1,16 @@
 // The functions of dtb.h: each converts its handle and calls the Go
-// function of capi.go that does the work. A handle is the number of an
-// open Tables (1, 2, ...), never a pointer to Go memory.
+// function of capi.go that does the work. A handle is a number naming an
+// open Tables (see handle in capi.go), never a pointer to Go memory.
 
 #include "_cgo_export.h"
 
-static int handle(dtb_tables *t) { return (int)(uintptr_t)t; }
+static uintptr_t handle(dtb_tables *t) { return (uintptr_t)t; }
 
 int dtb_abi_version(void) { return DTB_ABI_VERSION; }
 
 dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, char *msg,
                              size_t msg_size) {
-    return (dtb_tables *)(uintptr_t)dtbgo_open(abi_version, (char *)dir, cache_mb, msg, msg_size);
+    return (dtb_tables *)dtbgo_open(abi_version, (char *)dir, cache_mb, msg, msg_size);
 }
 
 void dtb_close(dtb_tables *t) { dtbgo_close(handle(t)); }

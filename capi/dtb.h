@@ -85,7 +85,7 @@ enum {
     DTB_DAMAGED = -2,      /* a table needed is damaged (bad checksum, bad bytes) */
     DTB_ILLEGAL = -3,      /* not a legal position, or its game is over, or a bad FEN */
     DTB_NOT_CACHED = -4,   /* DTB_CACHED_ONLY, and a table block needed is not in the cache */
-    DTB_BAD_ARGUMENT = -5, /* a NULL or closed handle, a NULL pointer, an unknown flag */
+    DTB_BAD_ARGUMENT = -5, /* a NULL, closed or foreign handle, a NULL pointer, an unknown flag */
     DTB_IO_ERROR = -6      /* a table file could not be read */
 };
 
