@@ -328,17 +328,23 @@ func TestCClassA(t *testing.T) {
 // another version, saying to rebuild it, and dtb_open opens.
 func TestCABI(t *testing.T) {
 	build(t)
-	out, err := exec.Command(built.abi, golden).CombinedOutput()
+	checkOutput(t, built.abi, "header 2 library 2\n"+
+		"version 1: refused: dtb_open: the program was compiled against dtb.h of ABI version 1, the library is version 2: rebuild the program\n"+
+		"version 2: opened\n"+
+		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 2: rebuild the program\n"+
+		"dtb_open: opened\n", golden)
+}
+
+// checkOutput runs the program prog with args and checks that it succeeds
+// and prints want.
+func checkOutput(t *testing.T, prog, want string, args ...string) {
+	t.Helper()
+	out, err := exec.Command(prog, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", built.abi, err, out)
+		t.Fatalf("%s: %v\n%s", prog, err, out)
 	}
-	want := "header 2 library 2\n" +
-		"version 1: refused: dtb_open: the program was compiled against dtb.h of ABI version 1, the library is version 2: rebuild the program\n" +
-		"version 2: opened\n" +
-		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 2: rebuild the program\n" +
-		"dtb_open: opened\n"
 	if string(out) != want {
-		t.Errorf("%s:\n%s\nwant\n%s", built.abi, out, want)
+		t.Errorf("%s:\n%s\nwant\n%s", prog, out, want)
 	}
 }
 
@@ -349,22 +355,15 @@ func TestCABI(t *testing.T) {
 func TestCHandles(t *testing.T) {
 	build(t)
 	plain := filepath.Join(filepath.Dir(golden), "golden-plain")
-	out, err := exec.Command(built.handles, golden, plain).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", built.handles, err, out)
-	}
-	want := "open: 0\n" +
-		"closed: -5\n" +
-		"reopened: same handle 0, old -5, new 0\n" +
-		"top bit: -5\n" +
-		"bit 32: -5\n" +
-		"NULL handle: -5, NULL result: -5, NULL position: -5\n" +
-		"old handle: max pieces -5, last error 0\n" +
-		"new after closing the old again: 0\n" +
-		"new closed: -5\n"
-	if string(out) != want {
-		t.Errorf("%s:\n%s\nwant\n%s", built.handles, out, want)
-	}
+	checkOutput(t, built.handles, "open: 0\n"+
+		"closed: -5\n"+
+		"reopened: same handle 0, old -5, new 0\n"+
+		"top bit: -5\n"+
+		"bit 32: -5\n"+
+		"NULL handle: -5, NULL result: -5, NULL position: -5\n"+
+		"old handle: max pieces -5, last error 0\n"+
+		"new after closing the old again: 0\n"+
+		"new closed: -5\n", golden, plain)
 }
 
 // TestCOpenError checks that the C example reports a directory without
