@@ -194,10 +194,14 @@ func result(v table.Value, e table.Entry) C.dtb_result {
 
 // probeFlags returns the probe.Flags of the C flags, which args checked.
 func probeFlags(flags C.int) probe.Flags {
+	var f probe.Flags
 	if flags&C.DTB_CACHED_ONLY != 0 {
-		return probe.CacheOnly
+		f |= probe.CacheOnly
 	}
-	return 0
+	if flags&C.DTB_VALUES_ONLY != 0 {
+		f |= probe.ValuesOnly
+	}
+	return f
 }
 
 // args checks the arguments every probe has: an open handle and known
@@ -208,7 +212,7 @@ func args(h handle, flags C.int, pos *C.dtb_position, posPassed bool) (*state, d
 	switch {
 	case s == nil:
 		return nil, draughts.Position{}, fmt.Errorf("dtb: %w: handle %#x is not open", errBadArgument, uint64(h))
-	case flags&^C.DTB_CACHED_ONLY != 0:
+	case flags&^(C.DTB_CACHED_ONLY|C.DTB_VALUES_ONLY) != 0:
 		return s, draughts.Position{}, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
 	case !posPassed:
 		return s, draughts.Position{}, nil

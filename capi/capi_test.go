@@ -325,14 +325,20 @@ func TestCClassA(t *testing.T) {
 
 // TestCABI checks the ABI version: the header's and the library's are
 // the same and 2, dtb_open_version refuses a program compiled against
-// another version, saying to rebuild it, and dtb_open opens.
+// another version, saying to rebuild it, and dtb_open opens; a probe with
+// DTB_VALUES_ONLY gives the values without the dtw, with DTB_CACHED_ONLY
+// too once its block is cached, and an unknown flag is refused.
 func TestCABI(t *testing.T) {
 	build(t)
 	checkOutput(t, built.abi, "header 2 library 2\n"+
 		"version 1: refused: dtb_open: the program was compiled against dtb.h of ABI version 1, the library is version 2: rebuild the program\n"+
 		"version 2: opened\n"+
 		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 2: rebuild the program\n"+
-		"dtb_open: opened\n", golden)
+		"dtb_open: opened\n"+
+		"flags 0: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
+		"flags 2: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
+		"flags 3: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
+		"flags 4: -5 rules -9 theory -9 distance -9 dtw -9 mtc -9\n", golden)
 }
 
 // checkOutput runs the program prog with args and checks that it succeeds

@@ -93,7 +93,14 @@ enum {
 enum {
     /* Never read the disk: answer DTB_NOT_CACHED where a block would have
      * to be read. For probes at every node of a search. */
-    DTB_CACHED_ONLY = 1
+    DTB_CACHED_ONLY = 1,
+    /* With fresh clocks, read the value files alone (and the distance
+     * files of class A and B): the result's distance (outside class A and
+     * B), dtw and mtc are -1 where no capture search gives them. Running
+     * clocks read the distances they need. For probes in a search: the
+     * cache then holds value blocks alone, and a directory may hold the
+     * value files (*.dtb) without the distance files (*.dtbd). */
+    DTB_VALUES_ONLY = 2
 };
 
 /* A position: four square sets, bit i-1 for square i of the standard
@@ -190,8 +197,8 @@ dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, cha
 void dtb_close(dtb_tables *t);
 
 /* dtb_probe fills r with what the tables say of pos, under the clocks
- * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0 or
- * DTB_CACHED_ONLY. */
+ * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0,
+ * DTB_CACHED_ONLY, DTB_VALUES_ONLY or both. */
 int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
               dtb_result *r);
 

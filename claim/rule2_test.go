@@ -2,7 +2,6 @@ package claim_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
-	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -27,32 +25,7 @@ func rewriteTable(t *testing.T, material string, edit func(h *codec.Header, cols
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, table.FileName(m))
-	f, err := table.Open(path, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cols, err := f.ReadColumns()
-	h := f.Header()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(&h, &cols)
-	h.Columns = nil
-	var data [][]byte
-	for col := range table.NumColumns {
-		if cols.Has(col) {
-			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
-			data = append(data, cols[col])
-		}
-	}
-	if err := codec.Write(path, h, data); err != nil {
-		t.Fatal(err)
-	}
-	if err := retro.WriteManifest(dir); err != nil {
-		t.Fatal(err)
-	}
+	tabletest.Rewrite(t, dir, m, edit)
 	return dir
 }
 

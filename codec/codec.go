@@ -19,11 +19,34 @@ import (
 
 // Version is the file format version written by Write. Open accepts the
 // versions from MinVersion to Version; version 1's blocks are never
-// packed (see pack).
+// packed (see pack), and versions 1 and 2 have no Kind (Whole).
 const (
-	Version    = 2
+	Version    = 3
 	MinVersion = 1
 )
+
+// Kind says which part of a table a file holds; the caller chooses the
+// columns of each.
+type Kind uint8
+
+// The kinds of file.
+const (
+	Whole     Kind = iota // the whole table: every file of versions 1 and 2
+	Values                // the values a search reads
+	Distances             // the distances, read beside the file of Values
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Whole:
+		return "whole table"
+	case Values:
+		return "value file"
+	case Distances:
+		return "distance file"
+	}
+	return fmt.Sprintf("kind %d", uint8(k))
+}
 
 // DefaultBlockSize is the number of positions per block used by Write when
 // Header.BlockSize is 0.
@@ -60,6 +83,7 @@ type Column struct {
 // Header describes a table. It is stored at the start of the file.
 type Header struct {
 	Material     string // e.g. "KKMvK"
+	Kind         Kind   // the part of the table the file holds
 	IndexVersion uint32 // version of the index scheme that orders the positions
 	Rules        uint32 // opaque flags chosen by the caller
 	Positions    int64
@@ -119,6 +143,8 @@ func validate(h *Header) error {
 	switch {
 	case len(h.Material) > math.MaxUint16:
 		return errors.New("material name too long")
+	case h.Kind > Distances:
+		return fmt.Errorf("%v out of range", h.Kind)
 	case h.Positions < 0 || h.Positions > maxPositions:
 		return fmt.Errorf("positions %d out of range", h.Positions)
 	case h.BlockSize < 1 || h.BlockSize > maxBlockSize:
@@ -153,6 +179,7 @@ func encodeHeader(h *Header) ([]byte, error) {
 		return nil, err
 	}
 	b := appendString(nil, h.Material)
+	b = append(b, byte(h.Kind))
 	b = binary.LittleEndian.AppendUint32(b, h.IndexVersion)
 	b = binary.LittleEndian.AppendUint32(b, h.Rules)
 	b = binary.LittleEndian.AppendUint64(b, uint64(h.Positions))
@@ -229,11 +256,15 @@ func (c *cursor) u64() uint64 {
 
 func (c *cursor) str() string { return string(c.take(int(c.u16()))) }
 
-// decodeHeader parses and validates the header bytes.
-func decodeHeader(b []byte) (Header, error) {
+// decodeHeader parses and validates the header bytes of a file of format
+// version v.
+func decodeHeader(b []byte, v uint32) (Header, error) {
 	c := cursor{b: b, ok: true}
 	var h Header
 	h.Material = c.str()
+	if v >= 3 {
+		h.Kind = Kind(c.u8())
+	}
 	h.IndexVersion = c.u32()
 	h.Rules = c.u32()
 	p := c.u64()
@@ -450,7 +481,7 @@ func (r *Reader) load() error {
 	if got, want := crc32.Checksum(meta[:dataStart-4], castagnoli), binary.LittleEndian.Uint32(meta[dataStart-4:]); got != want {
 		return r.corrupt("header checksum mismatch")
 	}
-	h, err := decodeHeader(meta[prefixLen : prefixLen+hl])
+	h, err := decodeHeader(meta[prefixLen:prefixLen+hl], r.version)
 	if err != nil {
 		return r.corrupt("bad header: %v", err)
 	}

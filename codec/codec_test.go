@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -253,6 +254,22 @@ func layout(file []byte) (hl, tl, dataStart int) {
 	return hl, tl, prefixLen + hl + tl + 4
 }
 
+// downgrade returns file, written at Version, as format version v (1 or
+// 2) writes it: without the kind byte, the block offsets moved down, the
+// header checksum recomputed.
+func downgrade(file []byte, v uint32) []byte {
+	hl, tl, _ := layout(file)
+	kindAt := prefixLen + 2 + int(binary.LittleEndian.Uint16(file[prefixLen:]))
+	b := slices.Concat(file[:kindAt], file[kindAt+1:])
+	binary.LittleEndian.PutUint32(b[8:], v)
+	binary.LittleEndian.PutUint32(b[12:], uint32(hl-1))
+	for e := prefixLen + hl - 1; e < prefixLen+hl-1+tl; e += entryLen {
+		binary.LittleEndian.PutUint64(b[e:], binary.LittleEndian.Uint64(b[e:])-1)
+	}
+	reCRC(b)
+	return b
+}
+
 // reCRC recomputes the header checksum of a file after an edit.
 func reCRC(file []byte) {
 	_, _, ds := layout(file)
@@ -402,12 +419,14 @@ func TestForgedHeader(t *testing.T) {
 	orig, _ := os.ReadFile(path)
 	hl, _, _ := layout(orig)
 	matLen := int(binary.LittleEndian.Uint16(orig[prefixLen:]))
-	posOff := prefixLen + 2 + matLen + 8
+	kindOff := prefixLen + 2 + matLen
+	posOff := kindOff + 1 + 8
 	for _, tc := range []struct {
 		name string
 		edit func(b []byte)
 		want string
 	}{
+		{"bad kind", func(b []byte) { b[kindOff] = byte(Distances + 1) }, "kind"},
 		{"huge positions", func(b []byte) { binary.LittleEndian.PutUint64(b[posOff:], 1<<62) }, "positions"},
 		{"more positions", func(b []byte) { binary.LittleEndian.PutUint64(b[posOff:], 300000) }, "block table length"},
 		{"zero block size", func(b []byte) { binary.LittleEndian.PutUint32(b[posOff+8:], 0) }, "block size"},

@@ -1,13 +1,14 @@
-// Package codec reads and writes table files: one self-describing,
-// checksummed, random-access file per material, plus a manifest for a
-// directory of tables.
+// Package codec reads and writes table files: self-describing,
+// checksummed, random-access files, a table's values in one and its
+// distances in another (Kind), plus a manifest for a directory of tables.
 //
-// A table holds Positions entries. Each entry has one or more fixed-width
+// A file holds Positions entries. Each entry has one or more fixed-width
 // byte columns (for example "value", 1 byte per position, or "dtw", 2 bytes
 // little-endian); the codec stores the bytes and does not interpret them.
 //
 //	h := codec.Header{
 //		Material:  "KKvK",
+//		Kind:      codec.Values,
 //		Positions: int64(len(values)),
 //		Columns:   []codec.Column{{Name: "value", Width: 1}},
 //	}
@@ -44,7 +45,7 @@
 //
 //	offset     size  field
 //	0          8     magic "DTBTABLE"
-//	8          4     format version, uint32 (Version = 2; 1 is read too)
+//	8          4     format version, uint32 (Version = 3; 1 and 2 are read too)
 //	12         4     H: header length in bytes, uint32 (at most 1 MiB)
 //	16         8     T: block table length in bytes, uint64
 //	24         H     header (below)
@@ -57,6 +58,7 @@
 // followed by the bytes:
 //
 //	string   material, e.g. "KKMvK"
+//	uint8    kind (Kind: 1 values, 2 distances; version 3 only, 0 before)
 //	uint32   index scheme version
 //	uint32   rules (opaque flags chosen by the writer)
 //	uint64   positions P (at most 2^56)
@@ -87,7 +89,7 @@
 // forms, that bounds what a damaged header can make a reader allocate.
 //
 // The stored form of a block of n bytes is the bytes themselves, or, in
-// format version 2 and only if it is shorter than n, the bytes packed: if
+// format versions 2 and 3 and only if it is shorter than n, the bytes packed: if
 // they take k = 1 to 4 distinct values, each byte is replaced by a code of
 // b bits (b = 0 for k = 1, 1 for k = 2, 2 for k = 3 or 4), the index of
 // its value in the palette, the k values in increasing order. The form is
@@ -104,7 +106,8 @@
 // # Manifest
 //
 // A directory of tables may hold MANIFEST.json (see WriteManifest), a JSON
-// object {"version": 1, "tables": [...]} listing each table file with its
-// material, positions, size and CRC-32C of the whole file, sorted by file
-// name.
+// object {"version": 2, "tables": [...]} listing each table's file (its
+// value file, or the whole table) with its material, positions, size and
+// CRC-32C of the whole file, and its distance file with its size and
+// CRC-32C, sorted by file name. Version 1 has no distance files.
 package codec

@@ -14,15 +14,26 @@ import (
 // ManifestName is the name of the manifest file in a table directory.
 const ManifestName = "MANIFEST.json"
 
-const manifestVersion = 1
+// manifestVersion is the version WriteManifest writes; ReadManifest
+// reads version 1 too, whose entries have no Distances.
+const manifestVersion = 2
 
-// ManifestEntry describes one table file of a directory.
+// ManifestEntry describes one table of a directory: its value file (or
+// whole table, formats 1 and 2) and its distance file, if any.
 type ManifestEntry struct {
-	File      string `json:"file"` // path relative to the directory, e.g. "KKvK.dtb"
-	Material  string `json:"material"`
-	Positions int64  `json:"positions"`
-	Size      int64  `json:"size"`   // file size in bytes
-	CRC32C    uint32 `json:"crc32c"` // CRC-32C (Castagnoli) of the whole file
+	File      string        `json:"file"` // path relative to the directory, e.g. "KKvK.dtb"
+	Material  string        `json:"material"`
+	Positions int64         `json:"positions"`
+	Size      int64         `json:"size"`                // file size in bytes
+	CRC32C    uint32        `json:"crc32c"`              // CRC-32C (Castagnoli) of the whole file
+	Distances *ManifestFile `json:"distances,omitempty"` // the distance file
+}
+
+// ManifestFile describes a file besides a table's value file.
+type ManifestFile struct {
+	File   string `json:"file"` // path relative to the directory, e.g. "KKvK.dtbd"
+	Size   int64  `json:"size"`
+	CRC32C uint32 `json:"crc32c"`
 }
 
 type manifest struct {
@@ -40,6 +51,9 @@ func checkEntries(entries []ManifestEntry) error {
 		}
 		if e.Positions < 0 || e.Size < 0 {
 			return fmt.Errorf("entry %q: negative positions or size", e.File)
+		}
+		if d := e.Distances; d != nil && (!filepath.IsLocal(d.File) || d.File == e.File || d.Size < 0) {
+			return fmt.Errorf("entry %q: distance file %q is not a local path, or its size is negative", e.File, d.File)
 		}
 		if i > 0 && entries[i-1].File >= e.File {
 			return fmt.Errorf("entry %q: not sorted or duplicate", e.File)
@@ -89,8 +103,11 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "not valid JSON")
 	}
-	if m.Version != manifestVersion {
-		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads %d", m.Version, manifestVersion)
+	if m.Version != 1 && m.Version != manifestVersion {
+		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 and %d", m.Version, manifestVersion)
+	}
+	if m.Version == 1 && slices.ContainsFunc(m.Tables, func(e ManifestEntry) bool { return e.Distances != nil }) {
+		return nil, newError(ErrCorrupt, path, nil, "distance files in a manifest of version 1")
 	}
 	if err := checkEntries(m.Tables); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "%v", err)

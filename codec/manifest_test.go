@@ -31,6 +31,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		}
 		entries = append(entries, ManifestEntry{File: file, Material: h.Material, Positions: n, Size: size, CRC32C: crc})
 	}
+	entries[1].Distances = &ManifestFile{File: "Mb.dtbd", Size: 7, CRC32C: 0xabc}
 	if err := WriteManifest(dir, entries); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,10 @@ func TestManifestReadErrors(t *testing.T) {
 		{`{"version": 1, "tables": [{"file": "../a"}]}`, ErrCorrupt},
 		{`{"version": 1, "tables": [{"file": "a", "crc32c": -1}]}`, ErrCorrupt},
 		{`{"tables": []}`, ErrVersion},
-		{`{"version": 2, "tables": []}`, ErrVersion},
+		{`{"version": 3, "tables": []}`, ErrVersion},
+		{`{"version": 1, "tables": [{"file": "a", "distances": {"file": "b"}}]}`, ErrCorrupt},
+		{`{"version": 2, "tables": [{"file": "a", "distances": {"file": "../b"}}]}`, ErrCorrupt},
+		{`{"version": 2, "tables": [{"file": "a", "distances": {"file": "a"}}]}`, ErrCorrupt},
 	} {
 		if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)

@@ -12,21 +12,23 @@ import (
 )
 
 // pinned are the SHA-256 of the files that Write writes for testTable,
-// pinned when packed blocks came (format version 2; before that, when
-// Write was rebuilt on Writer, commit 2cedd07): a Writer must write the
-// same bytes, and a change of them is a change of the format.
+// pinned when the kind came (format version 3), and of the same files
+// less their kind (version 2, pinned when packed blocks came): a Writer
+// must write the same bytes, and a change of them is a change of the
+// format.
 var pinned = []struct {
 	positions int64
 	blockSize int
 	sha256    string
+	sha256v2  string
 }{
-	{0, 0, "ee1f8e9644a9ed7f71b167ae037ab37b878278bfdfcc720ac1ea873a4e1770af"},
-	{1, 1, "5d0f401681ae9958e6a7ee3d5158c9fddd7f053512372205df21ae4992888130"},
-	{1000, 0, "3791090c6d3882366b6ff04b4bcdd025e9e58c059c168bb7cd66f2e74708668b"},
-	{4096, 1024, "29bd673e05b2a9ba71bfc2fb865534d09a6301902297c3270953013eb82faed8"},
-	{5000, 1024, "192509d94bcf90a0f82c2f791758d69aad4108d0d11e63d9b2951c878a1c4e46"},
-	{3*DefaultBlockSize + 7, 0, "62dc07ae85fca048d282e2ef28242ba0017ee9b048b23607c336284e298414e3"},
-	{777, 100, "6ec2c7581d7c2c490615357a00009779730dc483cbc5e12528f7be7defa466fa"},
+	{0, 0, "14234b9521f5309834f34454e896933ffe0f451e515c5f8aa93fe57c93e20935", "ee1f8e9644a9ed7f71b167ae037ab37b878278bfdfcc720ac1ea873a4e1770af"},
+	{1, 1, "8c2e121bd936d631b44572fadf64dec203eee016fe4a2368be94b9f61453c215", "5d0f401681ae9958e6a7ee3d5158c9fddd7f053512372205df21ae4992888130"},
+	{1000, 0, "e905e2d1868087ee2b016a481b89ad8d2de44b2ced07403a248db46671ac50da", "3791090c6d3882366b6ff04b4bcdd025e9e58c059c168bb7cd66f2e74708668b"},
+	{4096, 1024, "e21ee850ff063e9f91b1aed1d8df11b716e0e6b1cb5b860120879578bba87513", "29bd673e05b2a9ba71bfc2fb865534d09a6301902297c3270953013eb82faed8"},
+	{5000, 1024, "1a7510f941a5d6a9dc3c05631e596bcb467f868bdb1a2f1509217ea5962b9734", "192509d94bcf90a0f82c2f791758d69aad4108d0d11e63d9b2951c878a1c4e46"},
+	{3*DefaultBlockSize + 7, 0, "f053904162bdcb5ce0a511911140a757d9f0bfb7ca306b3d82d5713578ff6c08", "62dc07ae85fca048d282e2ef28242ba0017ee9b048b23607c336284e298414e3"},
+	{777, 100, "14ac549fb9d3bf773b85f1e02e691760d1325ded0e5a7ba63454dd05b9a41890", "6ec2c7581d7c2c490615357a00009779730dc483cbc5e12528f7be7defa466fa"},
 }
 
 // withSpillLimit sets spillLimit for the rest of the test.
@@ -109,6 +111,9 @@ func TestWriterSameBytes(t *testing.T) {
 					}
 				}
 				check("Write", Write(path, h, data))
+				if b, _ := os.ReadFile(path); fmt.Sprintf("%x", sha256.Sum256(downgrade(b, 2))) != p.sha256v2 {
+					t.Errorf("Write, as version 2: SHA-256 %x, want %s", sha256.Sum256(downgrade(b, 2)), p.sha256v2)
+				}
 				for _, chunk := range []int{1, 7, 1000, 1 << 20} {
 					check(fmt.Sprintf("in turn, chunks up to %d", chunk), streamWrite(path, h, data, chunk, false))
 					check(fmt.Sprintf("at random, chunks up to %d", chunk), streamWrite(path, h, data, chunk, true))

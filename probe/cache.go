@@ -8,7 +8,7 @@ import (
 )
 
 // cache keeps decoded blocks within a byte budget. Each file has a slot
-// per block (file.blocks), so a probe whose block is cached takes no lock:
+// per block and part (file.blocks: its values, its distances), so a probe whose block is cached takes no lock:
 // it loads the slot and marks the block used. A miss reads and decodes the
 // block outside any lock, then takes the cache's lock for the few steps
 // of storing it: evicting blocks by the clock algorithm (a block used
@@ -24,7 +24,16 @@ type cache struct {
 	hand int        // next block of ring to consider for eviction
 }
 
-// block is one block of a file, every column decoded.
+// A part is the columns of a table that a probe reads together: its
+// value file, or its distance file.
+type part int
+
+const (
+	values part = iota
+	distances
+)
+
+// block is one block of a part of a table, its columns decoded.
 type block struct {
 	cols table.Columns
 	size int64
@@ -32,11 +41,11 @@ type block struct {
 	used atomic.Bool            // probed since the hand last passed
 }
 
-// get returns block n of f, reading it unless cachedOnly is set, in which
-// case a block not in the cache is ErrNotCached. The caller must not
-// modify the block.
-func (c *cache) get(f *file, n int64, cachedOnly bool) (*block, error) {
-	slot := &f.blocks[n]
+// get returns block n of part p of f, reading it unless cachedOnly is
+// set, in which case a block not in the cache is ErrNotCached. The caller
+// must not modify the block.
+func (c *cache) get(f *file, p part, n int64, cachedOnly bool) (*block, error) {
+	slot := &f.blocks[p][n]
 	if b := slot.Load(); b != nil {
 		if !b.used.Load() { // no write, so no cache line bouncing, once marked
 			b.used.Store(true)
@@ -46,7 +55,11 @@ func (c *cache) get(f *file, n int64, cachedOnly bool) (*block, error) {
 	if cachedOnly {
 		return nil, ErrNotCached
 	}
-	cols, err := f.r.ReadBlock(int(n))
+	read := f.r.ReadValues
+	if p == distances {
+		read = f.r.ReadDistances
+	}
+	cols, err := read(int(n))
 	if err != nil {
 		return nil, err
 	}

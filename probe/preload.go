@@ -50,7 +50,7 @@ func (t *Tables) resolve(f *file, b *block) error {
 				if !p.HasCapture() {
 					continue
 				}
-				r, err := t.captures(&p, f, false)
+				r, err := t.captures(&p, f, 0)
 				if err != nil {
 					return err
 				}

@@ -9,8 +9,9 @@
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
 //	// r.Value == table.Win, r.Entry.Distance == 3
 //
-// Open reads the directory's manifest; each table file is opened on its
-// first use. A Tables is safe for concurrent use by many goroutines: files
+// Open reads the directory's manifest; each table is opened on its first
+// use: its value file, and its distance file when a probe first needs a
+// distance. A Tables is safe for concurrent use by many goroutines: files
 // are opened once, and decoded blocks are kept in a bounded cache that a
 // probe of a cached block reads without taking a lock (see cache.go).
 //
@@ -22,9 +23,12 @@
 // (table.RulesFlagsResolved, such as the generator keeps for its own
 // lookups) holds them and needs no search. With it come the rules value
 // under the game's running clocks (Clocks) and the clock the entry's
-// distance counts. For a search, the flag CacheOnly keeps a probe off the
-// disk: it fails with ErrNotCached where it would read a block. At the
-// root, RootMoves values every legal move, best first:
+// distance counts. For a search, the flag ValuesOnly reads the value
+// files alone while the clocks are fresh, so that the cache holds value
+// blocks only and an engine's directory may lack the distance files; the
+// flag CacheOnly keeps a probe off the disk: it fails with ErrNotCached
+// where it would read a block. At the root, RootMoves values every legal
+// move, best first:
 //
 //	moves, err := t.RootMoves(pos, probe.Clocks{})
 //	// moves[0].Move is the best move, moves[0].Value its value
@@ -126,8 +130,8 @@ type file struct {
 	r         *table.File
 	x         *index.Index
 	blockSize int64
-	blocks    []atomic.Pointer[block] // the cached blocks, by number
-	mem       atomic.Pointer[block]   // the whole table after Preload, capture positions resolved
+	blocks    [2][]atomic.Pointer[block] // the cached blocks, by part and number
+	mem       atomic.Pointer[block]      // the whole table after Preload, capture positions resolved
 }
 
 var errClosed = errors.New("tables closed")
@@ -237,7 +241,11 @@ func (f *file) open() (err error) {
 	}
 	f.x, f.class, f.rule2, f.resolved = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved
 	f.blockSize = int64(f.r.Header().BlockSize)
-	f.blocks = make([]atomic.Pointer[block], (f.x.Size()+f.blockSize-1)/f.blockSize)
+	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
+	f.blocks[values] = make([]atomic.Pointer[block], n)
+	if f.r.Layout.Distances() {
+		f.blocks[distances] = make([]atomic.Pointer[block], n)
+	}
 	return nil
 }
 
@@ -249,6 +257,15 @@ type Flags uint8
 // A search can probe with it at every node and leave the reads to probes
 // near the root.
 const CacheOnly Flags = 1
+
+// ValuesOnly makes a probe with fresh clocks read the value files alone
+// (and the distance files of class A and B, whose rules values need
+// them): its Entry's DTW and MTC are -1, and its Distance outside class A
+// and B, except where the search of a capture position finds them. With
+// running clocks it reads the distances it needs. A search probes with it: a directory may then hold
+// value files without their distance files, and the cache holds value
+// blocks alone.
+const ValuesOnly Flags = 2
 
 // Result is what the tables say of a position under the running clocks.
 type Result struct {
@@ -276,26 +293,28 @@ type Result struct {
 // that no table holds, and ErrNotCached if f has CacheOnly and a table
 // would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
-	return t.probe(p, c, f&CacheOnly != 0) // inlined, sparing the result a copy
+	return t.probe(p, c, f) // inlined, sparing the result a copy
 }
 
-// probe is Probe, reading no table file if cachedOnly is set.
-func (t *Tables) probe(p draughts.Position, c Clocks, cachedOnly bool) (Result, error) {
+// probe is Probe.
+func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) {
 	if err := Check(p); err != nil {
 		return Result{}, err
 	}
 	if p.Pieces(p.Side) == 0 {
 		return Result{Entry: table.Entry{Rules: table.Loss, Theory: table.Loss}, Value: table.Loss, Rule2Tracked: true}, nil
 	}
+	cachedOnly := fl&CacheOnly != 0
 	f, err := t.file(table.MaterialOf(&p), cachedOnly)
 	if err != nil {
 		return Result{}, err
 	}
 	var e table.Entry
 	if f.mem.Load() == nil && !f.resolved && p.HasCapture() { // a don't-care on disk
-		e, err = t.captures(&p, f, cachedOnly)
+		e, err = t.captures(&p, f, fl)
 	} else {
-		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly)
+		dist := fl&ValuesOnly == 0 || !c.fresh() || f.class.Carries()
+		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
 	}
 	if err != nil {
 		return Result{}, err
@@ -357,20 +376,32 @@ type illegalError struct{ msg string }
 func (e *illegalError) Error() string { return e.msg }
 func (e *illegalError) Unwrap() error { return ErrIllegal }
 
-// stored returns the values stored for entry i of f, reading its block
-// unless cachedOnly is set.
-func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) {
+// stored returns the values stored for entry i of f, and its distances if
+// dist is set, reading their blocks unless cachedOnly is set.
+func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, error) {
 	b, j := f.mem.Load(), int(i)
-	if b == nil {
-		var err error
-		if b, err = t.cache.get(f, i/f.blockSize, cachedOnly); err != nil {
+	var cols table.Columns
+	if b != nil {
+		cols = b.cols
+	} else {
+		n := i / f.blockSize
+		if b, err := t.cache.get(f, values, n, cachedOnly); err != nil {
 			return table.Entry{}, err
+		} else {
+			cols = b.cols
+		}
+		if dist && f.blocks[distances] != nil {
+			d, err := t.cache.get(f, distances, n, cachedOnly)
+			if err != nil {
+				return table.Entry{}, err
+			}
+			cols[table.DistanceColumn], cols[table.DTWColumn], cols[table.MTCColumn] = d.cols[table.DistanceColumn], d.cols[table.DTWColumn], d.cols[table.MTCColumn]
 		}
 		j = int(i % f.blockSize)
 	}
-	e, ok := b.cols.Entry(int64(j))
+	e, ok := cols.Entry(int64(j))
 	if !ok {
-		return table.Entry{}, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, b.cols[table.ValueColumn][j])}
+		return table.Entry{}, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, cols[table.ValueColumn][j])}
 	}
 	return e, nil
 }
@@ -378,14 +409,14 @@ func (t *Tables) stored(f *file, i int64, cachedOnly bool) (table.Entry, error) 
 // captures resolves a capture position of f's material as the generator
 // does (table.Captures): from its successors, each probed in turn; under
 // the rules each successor's outcome is seen through the clock that
-// carries over the capture (table.RulesOutcome). With cachedOnly set, a successor not in
-// the cache is ErrNotCached.
-func (t *Tables) captures(p *draughts.Position, f *file, cachedOnly bool) (table.Entry, error) {
+// carries over the capture (table.RulesOutcome). The successors are
+// probed with the flags fl.
+func (t *Tables) captures(p *draughts.Position, f *file, fl Flags) (table.Entry, error) {
 	cs := table.NewCaptures(f.class)
 	dtw := f.r.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
-		r, err := t.probe(p.Play(m), Clocks{}, cachedOnly)
+		r, err := t.probe(p.Play(m), Clocks{}, fl)
 		if err != nil {
 			return table.Entry{}, err
 		}

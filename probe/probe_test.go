@@ -481,19 +481,26 @@ func BenchmarkPieces(b *testing.B) {
 				return err
 			})
 		})
-		for col := range table.NumColumns {
+		b.Run(fmt.Sprintf("pieces=%d/values-only", n), func(b *testing.B) {
+			benchmark(b, decode, ps, func(p draughts.Position) error {
+				_, err := decode.Probe(p, Clocks{}, ValuesOnly)
+				return err
+			})
+		})
+		for part, name := range []string{values: "values", distances: "distances"} {
 			has := slices.DeleteFunc(slices.Clone(ps), func(p draughts.Position) bool {
 				f, err := decode.file(table.MaterialOf(&p), false)
-				return err != nil || !f.r.Layout.Has(col)
+				return err != nil || f.blocks[part] == nil
 			})
 			if len(has) == 0 {
 				continue
 			}
-			b.Run(fmt.Sprintf("pieces=%d/%s", n, col.Name()), func(b *testing.B) {
+			b.Run(fmt.Sprintf("pieces=%d/%s", n, name), func(b *testing.B) {
 				benchmarkUnit(b, "ns/block", decode, has, func(p draughts.Position) error {
 					f, err := decode.file(table.MaterialOf(&p), false)
 					if err == nil {
-						_, err = f.r.Reader.ReadBlock(f.r.Layout[col], int(f.x.Rank(table.Placement(&p))/f.blockSize), nil)
+						read := []func(int) (table.Columns, error){values: f.r.ReadValues, distances: f.r.ReadDistances}[part]
+						_, err = read(int(f.x.Rank(table.Placement(&p)) / f.blockSize))
 					}
 					return err
 				})

@@ -2,8 +2,10 @@ package retro
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
@@ -76,49 +78,57 @@ func (c *catalog) vouches(path string) bool {
 	return ok && err == nil
 }
 
-// entry returns the manifest entry of the file at path and whether it is
-// a valid table: a file of the codec format, undamaged, whose header fits
-// the material its name says. A damaged file is no error: it is left out
-// of the manifest, and rebuilt when a run needs it.
+// entry returns the manifest entry of the table whose value file is at
+// path and whether it is a valid table: of the codec format, undamaged,
+// its header fitting the material its name says, with its distance file
+// if it has one. A damaged or incomplete table is no error: it is left
+// out of the manifest, and rebuilt when a run needs it.
 func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	name := filepath.Base(path)
-	size, crc, err := codec.FileCRC(path)
-	if err != nil {
+	m, err := index.ParseMaterial(strings.TrimSuffix(name, ".dtb"))
+	if err != nil || m.Pieces() > MaxPieces || table.FileName(m) != name {
+		return codec.ManifestEntry{}, false, nil
+	}
+	e := codec.ManifestEntry{File: name, Material: m.String(), Positions: index.New(m).Size()}
+	if e.Size, e.CRC32C, err = codec.FileCRC(path); err != nil {
 		return codec.ManifestEntry{}, false, err
 	}
-	if e, ok := c.valid[name]; ok && e.Size == size && e.CRC32C == crc {
-		return e, true, nil
+	d := codec.ManifestFile{File: filepath.Base(table.DistancePath(path))}
+	d.Size, d.CRC32C, err = codec.FileCRC(table.DistancePath(path))
+	if err == nil {
+		e.Distances = &d
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return codec.ManifestEntry{}, false, err
 	}
-	r, err := codec.Open(path)
+	if v, ok := c.valid[name]; ok && sameSums(v, e) {
+		return v, true, nil
+	}
+	f, err := table.Open(path, m)
 	if errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) {
 		return codec.ManifestEntry{}, false, nil
 	} else if err != nil {
 		return codec.ManifestEntry{}, false, err
 	}
-	defer r.Close()
-	h := r.Header()
-	if !fits(path, h) {
+	defer f.Close()
+	if !f.Split || !f.Layout.Distances() {
+		e.Distances = nil // a stray file beside a whole table or one without distances
+	} else if e.Distances == nil {
 		return codec.ManifestEntry{}, false, nil
 	}
-	if l := c.listed[name]; l.Size != size || l.CRC32C != crc { // a listed file's blocks were checked when it was listed
-		if err := r.Check(); errors.Is(err, codec.ErrCorrupt) {
+	if !sameSums(c.listed[name], e) { // a listed table's blocks were checked when it was listed
+		if err := f.Check(); errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) {
 			return codec.ManifestEntry{}, false, nil
 		} else if err != nil {
 			return codec.ManifestEntry{}, false, err
 		}
 	}
-	e := codec.ManifestEntry{File: name, Material: h.Material, Positions: h.Positions, Size: size, CRC32C: crc}
 	c.valid[name] = e
 	return e, true, nil
 }
 
-// fits reports whether h is the header of a table this version reads,
-// for the material that the file name at path says.
-func fits(path string, h codec.Header) bool {
-	m, err := index.ParseMaterial(h.Material)
-	if err != nil || m.Pieces() > MaxPieces || table.FileName(m) != filepath.Base(path) {
-		return false
-	}
-	_, err = table.CheckHeader(path, h, m)
-	return err == nil
+// sameSums reports whether a and b give the same sizes and CRC-32Cs of
+// the same files.
+func sameSums(a, b codec.ManifestEntry) bool {
+	return a.File == b.File && a.Size == b.Size && a.CRC32C == b.CRC32C &&
+		(a.Distances == nil) == (b.Distances == nil) && (a.Distances == nil || *a.Distances == *b.Distances)
 }

@@ -204,7 +204,12 @@ func Generate(ctx context.Context, o Options) (err error) {
 	defer l.Release() // after the manifest is written
 	// Resolved copies left by an interrupted run are not trusted: their
 	// tables are read from their files.
-	if err := removeTemps(o.Dir, "*.dtb.*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
+	if err := removeTemps(o.Dir, "*.dtb.*.tmp", "*"+table.DistanceExt+".*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
+		return err
+	}
+	// Whole tables (formats 1 and 2) become value and distance files
+	// without solving, as Convert makes them.
+	if err := convertTables(ctx, o.Dir, nil, true); err != nil {
 		return err
 	}
 	r := &builder{Options: o, cat: newCatalog(o.Dir)}
@@ -517,10 +522,13 @@ func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
 func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 	extra := r.extra(x.Material())
 	f, err := table.Open(path, x.Material())
-	if err != nil || !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
+	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	if !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
+		return nil
+	}
 	s := &solved{x: x, class: table.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}
 	if !keep {
 		if !r.checked(path, f) {

@@ -130,7 +130,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	defer os.Remove(work) // if empty: the unit failed before building
 	var temps []string
 	for _, x := range newGroup(m).tables {
-		temps = append(temps, table.FileName(x.Material())+".*.tmp")
+		temps = append(temps, table.FileName(x.Material())+".*.tmp", x.Material().String()+table.DistanceExt+".*.tmp")
 	}
 	if err := removeTemps(o.Dir, temps...); err != nil {
 		return err

@@ -147,10 +147,12 @@ func TestBuildUnit(t *testing.T) {
 	}
 	os.Remove(other)
 	for _, m := range index.Materials(3) {
-		got, err1 := os.ReadFile(filepath.Join(dir, table.FileName(m)))
-		want, err2 := os.ReadFile(filepath.Join(ref, table.FileName(m)))
-		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s differs from Generate's (%v, %v)", m, err1, err2)
+		for _, name := range []string{table.FileName(m), table.DistancePath(table.FileName(m))} {
+			got, err1 := os.ReadFile(filepath.Join(dir, name))
+			want, err2 := os.ReadFile(filepath.Join(ref, name))
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s differs from Generate's (%v, %v)", name, err1, err2)
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.json")); err == nil {
@@ -166,7 +168,7 @@ func TestBuildUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
-	if err != nil || strings.Count(string(entries), `"file"`) != len(index.Materials(3)) {
+	if err != nil || strings.Count(string(entries), `"material"`) != len(index.Materials(3)) {
 		t.Errorf("manifest: %v %s", err, entries)
 	}
 }

@@ -57,11 +57,12 @@ func loadValue(tb testing.TB, path string, m index.Material) valueTable {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	values, err := f.ReadColumn(f.Layout[table.ValueColumn])
+	cols, err := f.ReadColumns()
 	f.Close()
 	if err != nil {
 		tb.Fatal(err)
 	}
+	values := cols[table.ValueColumn]
 	x := index.New(m)
 	caps := make([]uint64, (x.Size()+63)/64)
 	err = parallel.Range(context.Background(), x.Size(), runtime.GOMAXPROCS(0), func(lo, hi int64) error {

@@ -37,6 +37,9 @@ type Row struct {
 	// Prefix holds the bytes before the first block of each file: the
 	// fixed prefix, the header (with its stats) and the block table.
 	Prefix int64
+	// Files holds the bytes of the files of each codec.Kind: whole tables
+	// (format 2), value files and distance files (format 3).
+	Files [codec.Distances + 1]int64
 }
 
 // Bytes returns the bytes of the row's files: its columns and prefixes.
@@ -66,6 +69,9 @@ func (r *Row) add(s Row) {
 		r.Columns[col] += n
 	}
 	r.Prefix += s.Prefix
+	for k, n := range s.Files {
+		r.Files[k] += n
+	}
 }
 
 // Measure returns the sizes of the tables that dir's manifest lists: a
@@ -103,20 +109,29 @@ func Measure(dir string) ([]Row, error) {
 	return append(rows, total), nil
 }
 
-// measureFile returns the row of the one table of m at path.
+// measureFile returns the row of the one table of m whose value file (or
+// whole table) is at path.
 func measureFile(path string, m index.Material) (Row, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return Row{}, err
 	}
 	defer f.Close()
-	r := Row{Pieces: m.Pieces(), Tables: 1, Positions: f.Header().Positions, Prefix: f.PrefixLen()}
-	for col, n := range f.Layout {
-		if n < 0 {
-			continue
-		}
-		for b := range f.Blocks() {
-			r.Columns[col] += int64(f.StoredLen(n, b))
+	readers, err := f.Readers()
+	if err != nil {
+		return Row{}, err
+	}
+	r := Row{Pieces: m.Pieces(), Tables: 1, Positions: f.Header().Positions}
+	for _, rd := range readers {
+		h := rd.Header()
+		r.Prefix += rd.PrefixLen()
+		r.Files[h.Kind] += rd.PrefixLen()
+		for n, c := range h.Columns {
+			col := table.ColumnNamed(c.Name)
+			for b := range rd.Blocks() {
+				r.Columns[col] += int64(rd.StoredLen(n, b))
+				r.Files[h.Kind] += int64(rd.StoredLen(n, b))
+			}
 		}
 	}
 	return r, nil

@@ -20,47 +20,55 @@ var (
 	plain  = filepath.Join("..", "testdata", "golden-plain")
 )
 
-// onDisk returns, by piece count (0: all), the number of table files of
-// dir, their bytes as the file system reports them, and their positions
-// by the index.
-func onDisk(t *testing.T, dir string) (files, bytes, positions map[int]int64) {
+// onDisk returns, by piece count (0: all), the number of tables of dir,
+// the bytes of their files as the file system reports them, those of
+// their value files (or whole tables) alone, and their positions by the
+// index.
+func onDisk(t *testing.T, dir string) (tables, bytes, values, positions map[int]int64) {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no tables in %s: %v", dir, err)
 	}
-	files, bytes, positions = map[int]int64{}, map[int]int64{}, map[int]int64{}
+	tables, bytes, values, positions = map[int]int64{}, map[int]int64{}, map[int]int64{}, map[int]int64{}
 	for _, f := range paths {
 		st, err := os.Stat(f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var dist int64
+		if st, err := os.Stat(table.DistancePath(f)); err == nil {
+			dist = st.Size()
 		}
 		m, err := index.ParseMaterial(filepath.Base(f[:len(f)-len(".dtb")]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []int{0, m.Pieces()} {
-			files[n]++
-			bytes[n] += st.Size()
+			tables[n]++
+			bytes[n] += st.Size() + dist
+			values[n] += st.Size()
 			positions[n] += index.New(m).Size()
 		}
 	}
-	return files, bytes, positions
+	return tables, bytes, values, positions
 }
 
 // TestEveryByte checks that the rows account for every byte of the
-// golden table files, piece count by piece count, and count their tables
-// and positions.
+// golden table files, piece count by piece count, by column and by kind
+// of file, and count their tables and positions; in format 3 and in
+// format 2 (whole tables).
 func TestEveryByte(t *testing.T) {
 	for _, c := range []struct {
-		dir string
-		dtw bool
-	}{{golden, true}, {plain, false}} {
+		dir   string
+		dtw   bool
+		whole bool
+	}{{golden, true, false}, {plain, false, false}, {filepath.Join("..", "testdata", "format2"), true, true}} {
 		rows, err := Measure(c.dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, bytes, positions := onDisk(t, c.dir)
+		files, bytes, values, positions := onDisk(t, c.dir)
 		if len(rows) != 3 || rows[0].Pieces != 2 || rows[1].Pieces != 3 || rows[2].Pieces != 0 {
 			t.Fatalf("%s: rows %+v, want 2 pieces, 3 pieces and the total", c.dir, rows)
 		}
@@ -68,6 +76,14 @@ func TestEveryByte(t *testing.T) {
 			if int64(r.Tables) != files[r.Pieces] || r.Bytes() != bytes[r.Pieces] || r.Positions != positions[r.Pieces] {
 				t.Errorf("%s: %d pieces: %d tables, %d bytes, %d positions; on disk %d, %d, %d",
 					c.dir, r.Pieces, r.Tables, r.Bytes(), r.Positions, files[r.Pieces], bytes[r.Pieces], positions[r.Pieces])
+			}
+			want := r.Files
+			want[codec.Whole], want[codec.Values], want[codec.Distances] = 0, values[r.Pieces], bytes[r.Pieces]-values[r.Pieces]
+			if c.whole {
+				want[codec.Whole], want[codec.Values], want[codec.Distances] = bytes[r.Pieces], 0, 0
+			}
+			if r.Files != want {
+				t.Errorf("%s: %d pieces: files of each kind %v, want %v", c.dir, r.Pieces, r.Files, want)
 			}
 			if r.Columns[table.ValueColumn] <= 0 || r.Columns[table.DistanceColumn] <= 0 || (r.Columns[table.DTWColumn] > 0) != c.dtw {
 				t.Errorf("%s: %d pieces: columns %v, want value and distance bytes, dtw bytes %v", c.dir, r.Pieces, r.Columns, c.dtw)

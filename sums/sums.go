@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 // A Sum is the SHA-256 of one file of a directory, in hex.
@@ -30,13 +31,18 @@ type Sum struct {
 	Hex  string
 }
 
-// Of returns the sums of the tables (*.dtb) of dir and of its manifest,
-// by name.
+// Of returns the sums of the table files of dir (value files or whole
+// tables, *.dtb, and distance files) and of its manifest, by name.
 func Of(dir string) ([]Sum, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
 	if err != nil {
 		return nil, err
 	}
+	dist, err := filepath.Glob(filepath.Join(dir, "*"+table.DistanceExt))
+	if err != nil {
+		return nil, err
+	}
+	names = append(names, dist...)
 	if _, err := os.Stat(filepath.Join(dir, codec.ManifestName)); err == nil {
 		names = append(names, filepath.Join(dir, codec.ManifestName))
 	}

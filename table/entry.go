@@ -258,6 +258,17 @@ var columnWidths = [NumColumns]int{1, 1, 2, 1}
 // Name returns the column's name in a file header.
 func (c Column) Name() string { return columnNames[c] }
 
+// ColumnNamed returns the column of a name in a file header, NumColumns
+// for a name that is no column's.
+func ColumnNamed(name string) Column {
+	for c, n := range columnNames {
+		if n == name {
+			return Column(c)
+		}
+	}
+	return NumColumns
+}
+
 // Width returns the bytes the column takes per entry.
 func (c Column) Width() int { return columnWidths[c] }
 

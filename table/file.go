@@ -2,8 +2,13 @@ package table
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
@@ -67,11 +72,25 @@ func HeaderStats(h codec.Header) (Stats, error) {
 	return s, err
 }
 
-// FileName returns the file name of the table of material m.
+// FileName returns the name of the file of m's table that a search reads:
+// its value file (format 3), or the whole table (formats 1 and 2).
 func FileName(m index.Material) string { return m.String() + ".dtb" }
 
-// Layout gives, for each Column, its number in a file's header, -1 where
-// the file lacks it.
+// DistanceExt ends the name of a distance file: KKvK.dtbd beside KKvK.dtb.
+const DistanceExt = ".dtbd"
+
+// DistancePath returns the path of the distance file beside the value
+// file at path.
+func DistancePath(path string) string { return strings.TrimSuffix(path, ".dtb") + DistanceExt }
+
+// DistancesKey is the meta key of a value file that lists, comma
+// separated in Column order, the columns of its distance file; a table
+// without them has no distance file and no key.
+const DistancesKey = "distances"
+
+// Layout gives, for each Column, its number in a whole table file's
+// header (the order of the columns in both files of format 3), -1 where
+// the table lacks it.
 type Layout [NumColumns]int
 
 // NewLayout returns the layout of the tables of m that this version
@@ -100,6 +119,10 @@ func (l Layout) Has(col Column) bool { return l[col] >= 0 }
 // Extra returns the optional columns of l.
 func (l Layout) Extra() Extra { return Extra{DTW: l.Has(DTWColumn), MTC: l.Has(MTCColumn)} }
 
+// Distances reports whether l has columns besides the value: a table of
+// format 3 with them has a distance file.
+func (l Layout) Distances() bool { return l.Width() > ValueColumn.Width() }
+
 // Width returns the bytes an entry takes in the columns of l.
 func (l Layout) Width() int {
 	n := 0
@@ -111,21 +134,36 @@ func (l Layout) Width() int {
 	return n
 }
 
-// HasColumn reports whether the file of header h has the column col.
+// HasColumn reports whether the table of header h, of its value file or
+// whole table, has the column col.
 func HasColumn(h codec.Header, col Column) bool {
-	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == col.Name() })
+	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == col.Name() }) ||
+		h.Meta[DistancesKey] != "" && slices.Contains(strings.Split(h.Meta[DistancesKey], ","), col.Name())
 }
 
-// A File is a table file opened for reading, its header checked.
+// A File is a table opened for reading, its header checked: a value file
+// and its distance file (format 3), opened when first read, or a whole
+// table (formats 1 and 2). A File is safe for concurrent use.
 type File struct {
-	*codec.Reader
+	values   *codec.Reader // the value file or the whole table
 	Material index.Material
 	Info
+	distPath string
+	at       [NumColumns]int // a column's number in its file, -1 for none
+	dist     struct {
+		once sync.Once
+		r    *codec.Reader // the distance file, or values for a whole table
+		err  error
+	}
 }
 
 // Info is what a table file's header says beyond the codec's.
 type Info struct {
+	// Layout lists the columns of the table, in both files of format 3.
 	Layout Layout
+	// Split reports whether the table is a value file and a distance file
+	// (format 3), not a whole table.
+	Split bool
 	// Class is the material's class under the file's rules: as ClassOf,
 	// but NoClass for a Rule2 material where rule 2 is not tracked.
 	Class Class
@@ -143,25 +181,125 @@ type Info struct {
 	Stats    Stats
 }
 
-// Open opens the table file of m at path and checks its header: material,
-// index version, positions, rules flags and columns. A header that does
-// not fit m yields an error wrapping codec.ErrCorrupt, one from an
-// unknown index version or rules an error wrapping codec.ErrVersion.
+// Open opens the table of m whose value file (or whole table) is at path
+// and checks its header: material, index version, positions, rules flags
+// and columns. A header that does not fit m yields an error wrapping
+// codec.ErrCorrupt, one from an unknown index version or rules an error
+// wrapping codec.ErrVersion. The distance file is opened, and its header
+// checked against the value file's, when first read: a directory may
+// hold value files alone.
 func Open(path string, m index.Material) (*File, error) {
 	r, err := codec.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Reader: r, Material: m}
+	f := &File{values: r, Material: m, distPath: DistancePath(path)}
 	if f.Info, err = CheckHeader(path, r.Header(), m); err != nil {
 		r.Close()
 		return nil, err
 	}
+	for col, n := range f.Layout {
+		f.at[col] = n
+		if f.Split && col != int(ValueColumn) && n >= 0 {
+			f.at[col] = n - 1
+		}
+	}
 	return f, nil
 }
 
-// CheckHeader checks h, the header of the file at path, against material
-// m as Open does, and returns what it says.
+// Header returns the header of the value file or whole table.
+func (f *File) Header() codec.Header { return f.values.Header() }
+
+// Close closes the table's files.
+func (f *File) Close() error {
+	f.dist.once.Do(func() { f.dist.err = errClosed })
+	err := f.values.Close()
+	if f.Split && f.dist.r != nil {
+		err = errors.Join(err, f.dist.r.Close())
+	}
+	return err
+}
+
+var errClosed = errors.New("table closed")
+
+// Check decodes every block of the table's files, as codec.Reader.Check.
+func (f *File) Check() error {
+	if err := f.values.Check(); err != nil || !f.Split || !f.Layout.Distances() {
+		return err
+	}
+	d, err := f.distances()
+	if err != nil {
+		return err
+	}
+	return d.Check()
+}
+
+// Readers returns the codec readers of the table's files: the value file
+// and the distance file of format 3 (opening the latter), or the whole
+// table.
+func (f *File) Readers() ([]*codec.Reader, error) {
+	if !f.Split || !f.Layout.Distances() {
+		return []*codec.Reader{f.values}, nil
+	}
+	d, err := f.distances()
+	return []*codec.Reader{f.values, d}, err
+}
+
+// distances returns the reader of the distance columns, opening the
+// distance file on the first call.
+func (f *File) distances() (*codec.Reader, error) {
+	f.dist.once.Do(func() {
+		if !f.Split {
+			f.dist.r = f.values
+			return
+		}
+		f.dist.r, f.dist.err = openDistances(f.distPath, f.values.Header(), f.Layout)
+	})
+	return f.dist.r, f.dist.err
+}
+
+// openDistances opens the distance file at path of the table whose value
+// file has header v and layout l, and checks its header against them.
+func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error) {
+	r, err := codec.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb"))
+	} else if err != nil {
+		return nil, err
+	}
+	if err := checkDistanceHeader(path, r.Header(), v, l); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkDistanceHeader checks h, the header of the distance file at path,
+// against v, the header of its value file of layout l.
+func checkDistanceHeader(path string, h, v codec.Header, l Layout) error {
+	var want []codec.Column
+	for col := DistanceColumn; col < NumColumns; col++ {
+		if l.Has(col) {
+			want = append(want, codec.Column{Name: col.Name(), Width: col.Width()})
+		}
+	}
+	bad := func(format string, args ...any) error {
+		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: "header: " + fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case h.Kind != codec.Distances:
+		return bad("a %v, want a distance file", h.Kind)
+	case h.Material != v.Material || h.IndexVersion != v.IndexVersion || h.Rules != v.Rules || h.Positions != v.Positions || h.BlockSize != v.BlockSize:
+		return bad("material %q, index version %d, rules %#x, %d positions, blocks of %d; its value file says %q, %d, %#x, %d, %d",
+			h.Material, h.IndexVersion, h.Rules, h.Positions, h.BlockSize, v.Material, v.IndexVersion, v.Rules, v.Positions, v.BlockSize)
+	case !slices.Equal(h.Columns, want):
+		return bad("columns %v, its value file says %v", h.Columns, want)
+	}
+	return nil
+}
+
+// CheckHeader checks h, the header of the value file or whole table at
+// path, against material m as Open does, and returns what it says.
 func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	var t Info
 	bad := func(kind error, format string, args ...any) (Info, error) {
@@ -170,6 +308,8 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	switch n := index.New(m).Size(); {
 	case h.Material != m.String():
 		return bad(codec.ErrCorrupt, "material %q, want %s", h.Material, m)
+	case h.Kind == codec.Distances:
+		return bad(codec.ErrCorrupt, "a distance file, want a value file")
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
 	case !knownRules(h.Rules):
@@ -179,25 +319,29 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	}
 	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
 	t.Resolved = h.Rules&RulesCapturesDontCare == 0
+	t.Split = h.Kind == codec.Values
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
 	}
-	var l Layout
-	for i := range l {
-		l[i] = -1
-	}
+	names := make([]string, len(h.Columns))
 	for i, c := range h.Columns {
-		col := Column(slices.Index(columnNames[:], c.Name))
-		if col < 0 || l.Has(col) {
-			return bad(codec.ErrCorrupt, "unexpected column %q", c.Name)
+		col := ColumnNamed(c.Name)
+		if col == NumColumns || c.Width != col.Width() {
+			return bad(codec.ErrCorrupt, "column %q of %d bytes, want one of %v", c.Name, c.Width, columnNames)
 		}
-		if c.Width != col.Width() {
-			return bad(codec.ErrCorrupt, "column %q is %d bytes wide, want %d", c.Name, c.Width, col.Width())
-		}
-		l[col] = i
+		names[i] = c.Name
 	}
-	if want := layout(t.Class, l.Extra()); l != want {
-		return bad(codec.ErrCorrupt, "columns %v, want %v", columnList(l), columnList(want))
+	if t.Split {
+		if !slices.Equal(names, []string{ValueColumn.Name()}) {
+			return bad(codec.ErrCorrupt, "columns %v in a value file, want [value]", names)
+		}
+		if d := h.Meta[DistancesKey]; d != "" {
+			names = append(names, strings.Split(d, ",")...)
+		}
+	}
+	l := layoutOf(names)
+	if want := layout(t.Class, l.Extra()); l != want || len(names) != len(columnList(l)) {
+		return bad(codec.ErrCorrupt, "columns %v, want %v", names, columnList(want))
 	}
 	stats, err := HeaderStats(h)
 	if err != nil {
@@ -206,6 +350,21 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	t.Stats = stats
 	t.Layout = l
 	return t, nil
+}
+
+// layoutOf returns the layout of the columns named, in that order; a
+// name that is no column's is left out.
+func layoutOf(names []string) Layout {
+	var l Layout
+	for i := range l {
+		l[i] = -1
+	}
+	for i, name := range names {
+		if col := ColumnNamed(name); col < NumColumns && l[col] < 0 {
+			l[col] = i
+		}
+	}
+	return l
 }
 
 // columnList returns the names of the columns of l, in file order.
@@ -221,27 +380,49 @@ func columnList(l Layout) []string {
 
 // ReadColumns decodes every entry of the table.
 func (f *File) ReadColumns() (Columns, error) {
-	return f.read(func(n int) ([]byte, error) { return f.ReadColumn(n) })
+	return f.read(ValueColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadColumn(n) })
 }
 
 // ReadBlock decodes the entries of block b (BlockSize entries from entry
 // b*BlockSize on, fewer in the last block).
 func (f *File) ReadBlock(b int) (Columns, error) {
-	return f.read(func(n int) ([]byte, error) { return f.Reader.ReadBlock(n, b, nil) })
+	return f.read(ValueColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
-// read returns the columns of the file that read(n) decodes for each
-// column n of the file, the mtc bytes of a plain file converted.
-func (f *File) read(read func(n int) ([]byte, error)) (Columns, error) {
+// ReadValues decodes the value column of block b: all a search with fresh
+// clocks needs, from the value file alone.
+func (f *File) ReadValues(b int) (Columns, error) {
+	return f.read(ValueColumn, DistanceColumn, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
+}
+
+// ReadDistances decodes the columns of block b besides the value (none
+// for a table without them), from the distance file.
+func (f *File) ReadDistances(b int) (Columns, error) {
+	return f.read(DistanceColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
+}
+
+// read returns the columns from first up to end that read(r, n) decodes
+// for each, column n of the file of r, the mtc bytes of a plain file
+// converted.
+func (f *File) read(first, end Column, read func(r *codec.Reader, n int) ([]byte, error)) (Columns, error) {
 	var c Columns
-	for col, n := range f.Layout {
-		if n >= 0 {
-			b, err := read(n)
-			if err != nil {
+	for col := first; col < end; col++ {
+		n := f.at[col]
+		if n < 0 {
+			continue
+		}
+		r := f.values
+		if col != ValueColumn {
+			var err error
+			if r, err = f.distances(); err != nil {
 				return Columns{}, err
 			}
-			c[col] = b
 		}
+		b, err := read(r, n)
+		if err != nil {
+			return Columns{}, err
+		}
+		c[col] = b
 	}
 	if f.Plain && c.Has(MTCColumn) {
 		for i := range c[MTCColumn] {
@@ -268,4 +449,51 @@ func Write(path string, m index.Material, cols Columns, captures []uint64) (Stat
 		return Stats{}, err
 	}
 	return w.Stats(), nil
+}
+
+// ErrOtherRules is wrapped by the error of Convert for a table whose
+// entries are not those of a current table.
+var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a work file")
+
+// Convert rewrites the whole table of m at path (formats 1 and 2) as a
+// value file at path and its distance file, without solving: the entries
+// as they are (the mtc bytes of a plain file made compact, the bytes of
+// don't-cares as a fresh build writes them) and the stats of its header.
+// The files are those a build writes for the same table, byte for byte.
+// It reports whether it converted the table: one already split is left
+// as it is. A table built before rule 2 was tracked, or a resolved copy,
+// is refused: its entries are not those of a current table.
+func Convert(path string, m index.Material) (bool, error) {
+	f, err := Open(path, m)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	switch {
+	case f.Split:
+		return false, nil
+	case !f.Rule2 || f.Resolved:
+		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)
+	}
+	w, err := NewWriter(path, m, f.Layout.Extra())
+	if err != nil {
+		return false, err
+	}
+	w.given = &f.Stats
+	// Block by block, marking no capture: each capture position's entry
+	// is already a copy of the entry before it, which the Writer then
+	// leaves as it is or fills as the entry before was filled.
+	h := f.Header()
+	none := make([]uint64, (h.BlockSize+63)/64)
+	for b := range f.values.Blocks() {
+		cols, err := f.ReadBlock(b)
+		if err == nil {
+			err = w.AddColumns(&cols, none)
+		}
+		if err != nil {
+			w.Abort()
+			return false, err
+		}
+	}
+	return true, w.Close()
 }

@@ -355,9 +355,13 @@ func TestPlainFile(t *testing.T) {
 	}
 	n := int64(len(want[ValueColumn]))
 	plain := make([][]byte, 0, NumColumns)
-	var h = f.Header()
-	for _, c := range h.Columns {
-		plain = append(plain, make([]byte, n*int64(c.Width)))
+	h := f.Header()
+	h.Kind, h.Columns = codec.Whole, nil
+	delete(h.Meta, DistancesKey)
+	for _, name := range columnList(f.Layout) {
+		c := ColumnNamed(name)
+		h.Columns = append(h.Columns, codec.Column{Name: name, Width: c.Width()})
+		plain = append(plain, make([]byte, n*int64(c.Width())))
 	}
 	for i := range n {
 		e, _ := want.Entry(i)
@@ -421,11 +425,22 @@ func TestPlainFile(t *testing.T) {
 	if mtcs == 0 {
 		t.Error("no entry has an mtc")
 	}
+	// Converted, it is the compact table as Write writes it.
+	if ok, err := Convert(path, m); !ok || err != nil {
+		t.Fatalf("Convert: %v, %v", ok, err)
+	}
+	for _, pair := range [][2]string{{path, compact}, {DistancePath(path), DistancePath(compact)}} {
+		a, err1 := os.ReadFile(pair[0])
+		b, err2 := os.ReadFile(pair[1])
+		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+			t.Errorf("converted %s differs from %s (%v, %v)", pair[0], pair[1], err1, err2)
+		}
+	}
 }
 
 // TestFormatVersion1 reads a table file of codec format version 1
 // (testdata/format1/KMvK.dtb, the golden KMvK table before packed blocks)
-// entry by entry against today's golden file of the same table.
+// entry by entry against today's golden files of the same table.
 func TestFormatVersion1(t *testing.T) {
 	m, _ := index.ParseMaterial("KMvK")
 	var cols [2]Columns
@@ -435,8 +450,8 @@ func TestFormatVersion1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := int(b[8]); v != 1+i {
-			t.Fatalf("%s: format version %d, want %d", path, v, 1+i)
+		if v := int(b[8]); v != []int{1, codec.Version}[i] {
+			t.Fatalf("%s: format version %d, want %d", path, v, []int{1, codec.Version}[i])
 		}
 		f, err := Open(path, m)
 		if err != nil {
@@ -454,5 +469,33 @@ func TestFormatVersion1(t *testing.T) {
 	}
 	if len(cols[0][ValueColumn]) == 0 {
 		t.Error("no value column")
+	}
+}
+
+// TestConvert converts the whole tables of testdata/format2 (format 2,
+// written before the value and distance files) and gets the files of
+// testdata/golden byte for byte, those of a fresh build; a table already
+// converted is left as it is.
+func TestConvert(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "format2"))); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("..", "testdata", "golden")
+	for _, m := range index.Materials(3) {
+		path := filepath.Join(dir, FileName(m))
+		if ok, err := Convert(path, m); !ok || err != nil {
+			t.Fatalf("Convert %s: %v, %v", m, ok, err)
+		}
+		for _, p := range []string{path, DistancePath(path)} {
+			got, err1 := os.ReadFile(p)
+			want, err2 := os.ReadFile(filepath.Join(golden, filepath.Base(p)))
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: differs from testdata/golden (%v, %v)", filepath.Base(p), err1, err2)
+			}
+		}
+		if ok, err := Convert(path, m); ok || err != nil {
+			t.Errorf("Convert %s again: %v, %v; want nothing done", m, ok, err)
+		}
 	}
 }

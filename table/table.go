@@ -8,6 +8,7 @@
 //	f, err := table.Open("tables/KKvK.dtb", m) // checks the header against m
 //	cols, err := f.ReadColumns()               // every entry, decoded bytes
 //	e, ok := cols.Entry(i)                     // e.Rules, e.Theory, e.Distance, e.DTW
+//	vals, err := f.ReadValues(b)               // block b of the value file alone
 //
 // # Positions and tables
 //
@@ -26,8 +27,10 @@
 // in plies under which the position is won (or lost). Optionally a table
 // stores the dtw, the theoretical distance in plies until the loser has no
 // move, and the mtc, the plies until the next man move or capture.
-// docs/format.md specifies the file; Column lists the columns and their
-// encoding. Files written before rule 2 was tracked (RulesNo25Move) are
+// docs/format.md specifies the files; Column lists the columns and their
+// encoding. A table is a value file (KKvK.dtb, the value column) and, if
+// it has other columns, a distance file (KKvK.dtbd); Writer writes both,
+// File reads them, Convert makes them from a whole table of format 2. Files written before rule 2 was tracked (RulesNo25Move) are
 // still read: their Rule2 materials have no clock.
 package table
 

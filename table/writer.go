@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
@@ -26,8 +27,11 @@ var batch = 1 << 16
 // A Writer is not safe for concurrent use.
 type Writer struct {
 	path     string
-	resolved bool // capture positions keep their entries
-	w        *codec.Writer
+	resolved bool                      // capture positions keep their entries
+	values   *codec.Writer             // the value file, or the whole table
+	dist     *codec.Writer             // the distance file, or nil
+	w        [NumColumns]*codec.Writer // the file of each column
+	at       [NumColumns]int           // a column's number in its file
 	x        *index.Index
 	class    Class
 	layout   Layout
@@ -36,18 +40,21 @@ type Writer struct {
 	n        int      // entries held
 	next     int64    // index of the first entry held
 	stats    Stats
+	given    *Stats // the stats to write instead of those counted (Convert)
 }
 
-// NewWriter starts writing the table of m to path, with the optional
-// columns of x. The caller must end with Close or Abort.
+// NewWriter starts writing the table of m, with the optional columns of
+// x, as a value file at path and, if it has columns besides the value,
+// a distance file beside it (DistancePath). The caller must end with
+// Close or Abort.
 func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	return newWriter(path, m, x, false)
 }
 
 // NewResolvedWriter is NewWriter for a resolved table: one whose capture
 // positions hold their real entries (RulesFlagsResolved), so that a
-// prober reads them without a search, compressed at codec.Fastest, with
-// the stats of its header left zero. It is larger than the table
+// prober reads them without a search, in one whole file at path,
+// compressed at codec.Fastest, with the stats of its header left zero. It is larger than the table
 // NewWriter writes and quicker to write and to probe: the generator
 // keeps such a copy of a table it built while later tables read it.
 func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
@@ -56,29 +63,69 @@ func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) 
 
 func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, error) {
 	ix := index.New(m)
+	l := NewLayout(m, x)
+	w := &Writer{path: path, resolved: resolved, x: ix, class: ClassOf(m), layout: l}
 	h := codec.Header{
 		Material:     m.String(),
+		Kind:         codec.Values,
 		IndexVersion: IndexVersion,
 		Rules:        RulesFlags,
 		Positions:    ix.Size(),
 	}
 	compression := codec.Smallest
 	if resolved {
-		h.Rules, compression = RulesFlagsResolved, codec.Fastest
+		h.Kind, h.Rules, compression = codec.Whole, RulesFlagsResolved, codec.Fastest
 	}
-	l := NewLayout(m, x)
+	var dist []string
 	for col := range NumColumns {
-		if l.Has(col) {
-			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+		if !l.Has(col) {
+			continue
 		}
+		if h.Kind == codec.Values && col != ValueColumn {
+			dist = append(dist, col.Name())
+			continue
+		}
+		w.at[col] = len(h.Columns)
+		h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
 	}
-	cw, err := codec.NewWriter(path, h)
+	if len(dist) > 0 {
+		h.Meta = map[string]string{DistancesKey: strings.Join(dist, ",")}
+	}
+	vw, err := codec.NewWriter(path, h)
 	if err != nil {
 		return nil, err
 	}
-	cw.SetCompression(compression)
+	vw.SetCompression(compression)
+	w.values = vw
+	for col := range NumColumns {
+		if l.Has(col) {
+			w.w[col] = vw
+		}
+	}
+	if len(dist) > 0 {
+		h.Kind, h.Columns, h.Meta = codec.Distances, nil, nil
+		for col := DistanceColumn; col < NumColumns; col++ {
+			if l.Has(col) {
+				w.at[col] = len(h.Columns)
+				h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+			}
+		}
+		dw, err := codec.NewWriter(DistancePath(path), h)
+		if err != nil {
+			vw.Abort()
+			return nil, err
+		}
+		dw.SetCompression(compression)
+		w.dist = dw
+		for col := DistanceColumn; col < NumColumns; col++ {
+			if l.Has(col) {
+				w.w[col] = dw
+			}
+		}
+	}
 	k := min(int64(batch), ix.Size())
-	return &Writer{path: path, resolved: resolved, w: cw, x: ix, class: ClassOf(m), layout: l, buf: MakeColumns(m, k+1, x), caps: make([]uint64, (k+63)/64)}, nil
+	w.buf, w.caps = MakeColumns(m, k+1, x), make([]uint64, (k+63)/64)
+	return w, nil
 }
 
 func (w *Writer) errorf(format string, args ...any) error {
@@ -154,7 +201,7 @@ func (w *Writer) flush() error {
 	for col, b := range w.buf {
 		if b != nil {
 			wd := Column(col).Width()
-			if _, err := w.w.Write(w.layout[col], b[wd:(w.n+1)*wd]); err != nil {
+			if _, err := w.w[col].Write(w.at[col], b[wd:(w.n+1)*wd]); err != nil {
 				return err
 			}
 		}
@@ -206,26 +253,43 @@ func (c *Columns) copyColumns(dst, src int64, first Column) {
 }
 
 // Close checks that every position got its entry, writes the stats into
-// the header and finishes the file (see codec.Writer.Close).
+// the header of the value file and finishes the files (see
+// codec.Writer.Close): the distance file first, so that a value file
+// under its real name has its distance file beside it.
 func (w *Writer) Close() error {
 	if err := w.flush(); err != nil {
-		return w.w.Close() // returns the error and cleans up
+		w.Abort()
+		return err
 	}
 	if w.next != w.x.Size() {
-		w.w.Abort()
+		w.Abort()
 		return w.errorf("%d entries, want %d", w.next, w.x.Size())
+	}
+	if w.given != nil {
+		w.stats = *w.given
 	}
 	stats, err := json.Marshal(w.stats)
 	if err != nil {
-		w.w.Abort()
+		w.Abort()
 		return err
 	}
-	w.w.SetMeta(StatsKey, string(stats))
-	return w.w.Close()
+	w.values.SetMeta(StatsKey, string(stats))
+	if w.dist != nil {
+		if err := w.dist.Close(); err != nil {
+			w.values.Abort()
+			return err
+		}
+	}
+	return w.values.Close()
 }
 
-// Abort discards the file (see codec.Writer.Abort).
-func (w *Writer) Abort() { w.w.Abort() }
+// Abort discards the files (see codec.Writer.Abort).
+func (w *Writer) Abort() {
+	w.values.Abort()
+	if w.dist != nil {
+		w.dist.Abort()
+	}
+}
 
 // Stats returns the stats of the table, once Close has succeeded.
 func (w *Writer) Stats() Stats { return w.stats }

@@ -252,7 +252,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	e := v.entries[m]
 	r = Report{Material: m, File: v.path(e), Positions: index.New(m).Size()}
 	defer func() { r.Elapsed = time.Since(start) }()
-	if r.Errors = checkFile(r.File, e, m); len(r.Errors) > 0 {
+	if r.Errors = checkFile(v.dir, e, m); len(r.Errors) > 0 {
 		v.positionsDone.Add(r.Positions)
 		return r
 	}

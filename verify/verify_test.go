@@ -91,13 +91,21 @@ func TestDamagedFiles(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		damage func(t *testing.T, dir string)
-		file   string   // the damaged file
+		file   string   // the damaged table's value file
 		words  []string // what its errors name
+		source string   // the damaged file the tables that read it name, "" if missing
 	}{
 		{"block byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), -10) },
-			"KKvK.dtb", []string{"KKvK.dtb is damaged (block 0 of column mtc"}},
+			"KKvK.dtb", []string{"KKvK.dtb is damaged (block 0 of column value"}, "KKvK.dtb"},
+		{"distance block byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtbd"), -10) },
+			"KKvK.dtb", []string{"KKvK.dtbd is damaged (block 0 of column mtc"}, "KKvK.dtbd"},
+		{"distance file missing", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "KKvK.dtbd")); err != nil {
+				t.Fatal(err)
+			}
+		}, "KKvK.dtb", []string{"KKvK.dtbd", "missing"}, ""},
 		{"header byte", func(t *testing.T, dir string) { changeByte(t, filepath.Join(dir, "KKvK.dtb"), 30) },
-			"KKvK.dtb", []string{"KKvK.dtb is damaged (header checksum"}},
+			"KKvK.dtb", []string{"KKvK.dtb is damaged (header checksum"}, "KKvK.dtb"},
 		{"truncated", func(t *testing.T, dir string) {
 			path := filepath.Join(dir, "KKvK.dtb")
 			st, err := os.Stat(path)
@@ -107,12 +115,12 @@ func TestDamagedFiles(t *testing.T) {
 			if err := os.Truncate(path, st.Size()-40); err != nil {
 				t.Fatal(err)
 			}
-		}, "KKvK.dtb", []string{"KKvK.dtb", "block 0"}},
+		}, "KKvK.dtb", []string{"KKvK.dtb", "block 0"}, "KKvK.dtb"},
 		{"missing", func(t *testing.T, dir string) {
 			if err := os.Remove(filepath.Join(dir, "KKvK.dtb")); err != nil {
 				t.Fatal(err)
 			}
-		}, "KKvK.dtb", []string{"KKvK.dtb", "missing"}},
+		}, "KKvK.dtb", []string{"KKvK.dtb", "missing"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copyTables(t)
@@ -127,12 +135,12 @@ func TestDamagedFiles(t *testing.T) {
 			// Damaged, not missing: KvKK is not checked for KKvK's damage,
 			// which only KKvK's report says.
 			var src *verify.SourceError
-			if damaged := c.name != "missing"; damaged != slices.ContainsFunc(reports["KvKK.dtb"].Errors, func(err error) bool {
-				return errors.As(err, &src) && err.Error() == "not checked: reads the damaged "+filepath.Join(dir, "KKvK.dtb")
+			if damaged := c.source != ""; damaged != slices.ContainsFunc(reports["KvKK.dtb"].Errors, func(err error) bool {
+				return errors.As(err, &src) && err.Error() == "not checked: reads the damaged "+filepath.Join(dir, c.source)
 			}) {
-				t.Errorf("KvKK.dtb: errors %v; want a SourceError naming KKvK.dtb: %v", reports["KvKK.dtb"].Errors, damaged)
+				t.Errorf("KvKK.dtb: errors %v; want a SourceError naming %s: %v", reports["KvKK.dtb"].Errors, c.source, damaged)
 			}
-			if c.name != "missing" && !slices.ContainsFunc(reports[c.file].Errors, func(err error) bool { return errors.As(err, new(*codec.FileError)) }) {
+			if c.source != "" && !slices.ContainsFunc(reports[c.file].Errors, func(err error) bool { return errors.As(err, new(*codec.FileError)) }) {
 				t.Errorf("%s: errors %v, want a codec.FileError", c.file, reports[c.file].Errors)
 			}
 			for _, name := range []string{"KvK.dtb", "KMvK.dtb", "MMvM.dtb"} {
@@ -240,43 +248,18 @@ func TestChangedRule2Distance(t *testing.T) {
 	}
 }
 
-// rewrite rewrites the table of material name in dir through the codec,
-// each column changed by change, and updates the manifest.
+// rewrite rewrites the table of material name in dir as one whole
+// file, each column changed by change, and updates the manifest.
 func rewrite(t *testing.T, dir, name string, change func(col string, b []byte)) {
 	t.Helper()
-	path := filepath.Join(dir, name+".dtb")
-	r, err := codec.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := r.Header()
-	var data [][]byte
-	for c, col := range h.Columns {
-		b, err := r.ReadColumn(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		change(col.Name, b)
-		data = append(data, b)
-	}
-	r.Close()
-	if err := codec.Write(path, h, data); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := codec.ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range entries {
-		if e.File == name+".dtb" {
-			if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
-				t.Fatal(err)
+	m, _ := index.ParseMaterial(name)
+	tabletest.Rewrite(t, dir, m, func(_ *codec.Header, cols *table.Columns) {
+		for col, b := range cols {
+			if b != nil {
+				change(table.Column(col).Name(), b)
 			}
 		}
-	}
-	if err := codec.WriteManifest(dir, entries); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestOnly checks one table, reading the ones it needs, then the two

@@ -1,7 +1,8 @@
 /*
  * abi: prints what TestCABI (capi_test.go) checks of the ABI version of
  * libdtb: the versions of the header and the library, that dtb_open
- * refuses a program of another version and opens for this one.
+ * refuses a program of another version and opens for this one, and what
+ * the probe flags do to a probe of a quiet position.
  *
  *     abi DIR
  */
@@ -24,6 +25,14 @@ int main(int argc, char **argv) {
     char msg[256] = "";
     dtb_tables *t = dtb_open(argv[1], 0, msg, sizeof msg);
     printf("dtb_open: %s\n", t ? "opened" : msg);
-    if (t) dtb_close(t);
+    if (!t) return 1;
+    int flags[] = {0, DTB_VALUES_ONLY, DTB_CACHED_ONLY | DTB_VALUES_ONLY, 4};
+    for (int i = 0; i < 4; i++) {
+        dtb_result r = {-9, -9, -9, -9, -9};
+        int status = dtb_probe_fen(t, "W:W28:B3", NULL, flags[i], &r);
+        printf("flags %d: %d rules %d theory %d distance %d dtw %d mtc %d\n", flags[i], status, r.rules, r.theory,
+               r.distance, r.dtw, r.mtc);
+    }
+    dtb_close(t);
     return 0;
 }

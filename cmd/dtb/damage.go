@@ -24,7 +24,7 @@ func explain(err error) string {
 			return fmt.Sprintf("%v; write it anew with: dtb gen --manifest --out %s", err, filepath.Dir(damaged.Path))
 		}
 		return fmt.Sprintf("%v; rebuild it with: %s", err, rebuild([]string{damaged.Path}))
-	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Ext(open.Path) == ".dtb":
+	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && (filepath.Ext(open.Path) == ".dtb" || filepath.Ext(open.Path) == table.DistanceExt):
 		return fmt.Sprintf("%s is listed in %s but missing (rebuild it with: %s)", open.Path, codec.ManifestName, rebuild([]string{open.Path}))
 	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Base(open.Path) == codec.ManifestName:
 		dir := filepath.Dir(open.Path)
@@ -46,7 +46,8 @@ func rebuild(paths []string) string {
 	var cmds []string
 	for _, path := range paths {
 		only := ""
-		if m, err := index.ParseMaterial(strings.TrimSuffix(filepath.Base(path), ".dtb")); err == nil {
+		name, _, _ := strings.Cut(filepath.Base(path), ".")
+		if m, err := index.ParseMaterial(name); err == nil {
 			only = " --only " + m.String()
 		}
 		cmds = append(cmds, fmt.Sprintf("dtb gen%s --out %s%s", only, dir, flags))

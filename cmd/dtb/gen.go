@@ -118,8 +118,11 @@ func genReport(e *env, bar *progressBar, sum *genSummary, dir string) func(retro
 		s := r.Stats
 		sum.tables++
 		sum.positions += s.Positions
-		if st, err := os.Stat(filepath.Join(dir, table.FileName(r.Material))); r.Built && err == nil {
-			sum.written += st.Size()
+		path := filepath.Join(dir, table.FileName(r.Material))
+		for _, p := range []string{path, table.DistancePath(path)} {
+			if st, err := os.Stat(p); r.Built && err == nil {
+				sum.written += st.Size()
+			}
 		}
 		how := "built"
 		if !r.Built {

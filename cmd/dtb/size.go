@@ -7,13 +7,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/sizes"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
 	register(&command{
-		name: "size", args: "", summary: "bytes and bits per position of the tables, by piece count and column",
+		name: "size", args: "", summary: "bytes and bits per position of the tables, by piece count, column and kind of file",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			asJSON := fs.Bool("json", false, `one JSON object per piece count, then the total: {"pieces":2,"tables":7,...}`)
@@ -35,13 +36,16 @@ func init() {
 }
 
 // sizeParts returns the parts a row's bytes are counted in, with their
-// names: the columns, the headers with the block tables, and the total.
+// names: the columns, the headers with the block tables, and the total;
+// then the same bytes by kind of file: value files and distance files
+// (format 3), whole tables (format 2).
 func sizeParts(r sizes.Row) ([]string, []int64) {
 	names, bytes := []string{}, []int64{}
 	for col := range table.NumColumns {
 		names, bytes = append(names, col.Name()), append(bytes, r.Columns[col])
 	}
-	return append(names, "headers", "total"), append(bytes, r.Prefix, r.Bytes())
+	return append(names, "headers", "total", "value-files", "distance-files", "whole-tables"),
+		append(bytes, r.Prefix, r.Bytes(), r.Files[codec.Values], r.Files[codec.Distances], r.Files[codec.Whole])
 }
 
 // printSize prints one aligned row per piece count and the total: the

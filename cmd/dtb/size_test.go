@@ -14,17 +14,22 @@ import (
 // and in JSON.
 func TestSizeCommand(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "golden")
-	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var onDisk int64
-	for _, f := range files {
-		st, err := os.Stat(f)
+	var onDisk, values int64
+	for _, pattern := range []string{"*.dtb", "*.dtbd"} {
+		files, err := filepath.Glob(filepath.Join(dir, pattern))
 		if err != nil {
 			t.Fatal(err)
 		}
-		onDisk += st.Size()
+		for _, f := range files {
+			st, err := os.Stat(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			onDisk += st.Size()
+			if pattern == "*.dtb" {
+				values += st.Size()
+			}
+		}
 	}
 
 	out, errOut, code := dtb("size", "--dir", dir)
@@ -33,7 +38,7 @@ func TestSizeCommand(t *testing.T) {
 		t.Fatalf("size: %d %q %q, want a header and 3 rows", code, out, errOut)
 	}
 	head, total := strings.Fields(lines[0]), strings.Fields(lines[3])
-	if len(head) != 21 || head[15] != "headers" || len(total) != 15 || total[0] != "total" || total[2] != "815145" {
+	if len(head) != 30 || head[15] != "headers" || head[21] != "value-files" || len(total) != 21 || total[0] != "total" || total[2] != "815145" {
 		t.Fatalf("size: header %q, total row %q", head, total)
 	}
 	if n, err := strconv.ParseInt(total[13], 10, 64); err != nil || n != onDisk {
@@ -54,7 +59,8 @@ func TestSizeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parts := row.Bytes["value"] + row.Bytes["distance"] + row.Bytes["dtw"] + row.Bytes["headers"]
-	if row.Pieces != nil || row.Bytes["total"] != onDisk || parts != onDisk || row.Bits["total"] <= 0 {
-		t.Errorf("size --json: total %q, want pieces null and %d bytes in all, in its parts too", lines[2], onDisk)
+	files := row.Bytes["value-files"] + row.Bytes["distance-files"] + row.Bytes["whole-tables"]
+	if row.Pieces != nil || row.Bytes["total"] != onDisk || parts != onDisk || files != onDisk || row.Bytes["value-files"] != values || row.Bits["total"] <= 0 {
+		t.Errorf("size --json: total %q, want pieces null and %d bytes in all, in its parts and files too, %d in value files", lines[2], onDisk, values)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -39,28 +40,12 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 	return path
 }
 
-// setRules rewrites the rules flags in the header of the table file at
-// path, its columns unchanged.
-func setRules(t *testing.T, path string, rules uint32) {
+// setRules rewrites the rules flags of the table of material in dir,
+// its columns unchanged.
+func setRules(t *testing.T, dir, material string, rules uint32) {
 	t.Helper()
-	r, err := codec.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := r.Header()
-	var data [][]byte
-	for i := range h.Columns {
-		b, err := r.ReadColumn(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data = append(data, b)
-	}
-	r.Close()
-	h.Rules = rules
-	if err := codec.Write(path, h, data); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := index.ParseMaterial(material)
+	tabletest.Rewrite(t, dir, m, func(h *codec.Header, _ *table.Columns) { h.Rules = rules })
 }
 
 // TestStatsRule2 checks the rule-2 and mtc columns of dtb stats and its
@@ -76,14 +61,14 @@ func TestStatsRule2(t *testing.T) {
 		9:  {Rules: table.Win, Theory: table.Win, Distance: 20, DTW: -1, MTC: 20},
 		10: {Rules: table.Draw, Theory: table.Win, Distance: -1, DTW: -1, MTC: 3}, // cursed, not by rule 2 itself
 	})
-	kvk := writeTable(t, dir, "KvK", table.Extra{DTW: true}, map[int64]table.Entry{
+	writeTable(t, dir, "KvK", table.Extra{DTW: true}, map[int64]table.Entry{
 		0: {Rules: table.Win, Theory: table.Win, Distance: 3, DTW: 61, MTC: -1},
 		1: {Rules: table.Loss, Theory: table.Loss, Distance: 0, DTW: 0, MTC: -1},
 	})
-	setRules(t, kvk, table.RulesFlagsNo25Move)
 	if err := retro.WriteManifest(dir); err != nil {
 		t.Fatal(err)
 	}
+	setRules(t, dir, "KvK", table.RulesFlagsNo25Move)
 	fen := func(material string, i int64) string {
 		m, _ := index.ParseMaterial(material)
 		p := table.Position(index.New(m).Unrank(i))

@@ -33,7 +33,7 @@ func TestVerifyCommand(t *testing.T) {
 	out, errOut, code = dtb("verify", "--dir", damaged)
 	for _, want := range []string{
 		"KvK      DAMAGED ",
-		"\n  " + kvk + " is damaged (block 0 of column dtw: ",
+		"\n  " + kvk + " is damaged (block 0 of column value: ",
 		"\nKKvK     UNCHECKED ",
 		"\n  not checked: reads the damaged " + kvk + "\n",
 		"\nKvM      ok ",

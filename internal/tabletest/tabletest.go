@@ -6,6 +6,7 @@
 //	dir := tabletest.Four.Dir(t)                      // up to 4 pieces, built on first use
 //	dir := tabletest.Golden                           // up to 3 pieces, in testdata
 //	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
+//	tabletest.Rewrite(t, dir, m, edit)                // the table of m edited, as one whole file
 //
 // A set costs its build once per test binary: Four about 40 CPU-seconds,
 // Rule2 about 5, ClassA about 3. Use the smallest that answers the test.
@@ -13,6 +14,8 @@ package tabletest
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,38 +133,50 @@ func Run(m *testing.M) int {
 // updates the manifest.
 func FirstVersion(tb testing.TB, dir string, m index.Material) {
 	tb.Helper()
+	Rewrite(tb, dir, m, func(h *codec.Header, cols *table.Columns) {
+		dist, mtc := cols[table.DistanceColumn], cols[table.MTCColumn]
+		if dist == nil {
+			tb.Fatalf("%s has no distance column", m)
+		}
+		for i := range mtc {
+			mtc[i] += dist[i] // the mtc itself, not less the distance (table.RulesCompact)
+		}
+		h.Rules, cols[table.DistanceColumn] = table.RulesFlagsNo25Move, nil
+	})
+}
+
+// Rewrite rewrites the table of m in dir as one whole file through the
+// codec, as formats 1 and 2 keep a table: edit changes its header and its
+// columns as table.File decodes them (a column set to nil is dropped).
+// It removes the distance file and updates the manifest.
+func Rewrite(tb testing.TB, dir string, m index.Material, edit func(h *codec.Header, cols *table.Columns)) {
+	tb.Helper()
 	path := filepath.Join(dir, table.FileName(m))
-	r, err := codec.Open(path)
+	f, err := table.Open(path, m)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h := r.Header()
-	var cols []codec.Column
+	cols, err := f.ReadColumns()
+	h := f.Header()
+	f.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h.Kind = codec.Whole
+	delete(h.Meta, table.DistancesKey)
+	edit(&h, &cols)
+	h.Columns = nil
 	var data [][]byte
-	var dist, mtc []byte
-	for i, c := range h.Columns {
-		b, err := r.ReadColumn(i)
-		if err != nil {
-			tb.Fatal(err)
+	for col := range table.NumColumns {
+		if cols.Has(col) {
+			h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
+			data = append(data, cols[col])
 		}
-		switch c.Name {
-		case table.DistanceColumn.Name():
-			dist = b
-			continue
-		case table.MTCColumn.Name():
-			mtc = b
-		}
-		cols, data = append(cols, c), append(data, b)
 	}
-	r.Close()
-	if dist == nil {
-		tb.Fatalf("%s has no distance column", path)
-	}
-	for i := range mtc {
-		mtc[i] += dist[i] // the mtc itself, not less the distance (table.RulesCompact)
-	}
-	h.Rules, h.Columns = table.RulesFlagsNo25Move, cols
 	if err := codec.Write(path, h, data); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Remove(table.DistancePath(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		tb.Fatal(err)
 	}
 	entries, err := codec.ReadManifest(dir)
@@ -172,6 +187,7 @@ func FirstVersion(tb testing.TB, dir string, m index.Material) {
 	if i < 0 {
 		tb.Fatalf("%s: no manifest entry", m)
 	}
+	entries[i].Distances = nil
 	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
 		tb.Fatal(err)
 	}

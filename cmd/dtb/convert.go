@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
+)
+
+func init() {
+	register(&command{
+		name: "convert", args: "", summary: "rewrite tables of format 2 as value and distance files (format 3), without solving",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				if tables, _ := filepath.Glob(filepath.Join(*dir, "*.dtb")); len(tables) == 0 {
+					return fmt.Errorf("%s holds no tables (build them with: dtb gen --out %s)", *dir, *dir)
+				}
+				n := 0
+				err := interruptible(func(ctx context.Context) error {
+					return retro.Convert(ctx, *dir, func(m index.Material) {
+						n++
+						fmt.Fprintf(e.stdout, "%-8s converted\n", m)
+					})
+				})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "dtb convert: %d tables converted in %s\n", n, *dir)
+				return nil
+			}
+		},
+	})
+}

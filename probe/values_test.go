@@ -1,0 +1,71 @@
+package probe_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// TestValuesOnly probes the positions of the rule-2 set with ValuesOnly
+// in a copy that keeps the distance files of the class A and B tables
+// alone: the values are those of full probes; the distance too in class
+// A and B, the dtw and mtc there and elsewhere only where a capture's
+// search gives them. Running clocks, and probes
+// without the flag, say which distance file is missing.
+func TestValuesOnly(t *testing.T) {
+	full := open(t, rule2Dir(t))
+	dir := tabletest.Copy(t, rule2Dir(t))
+	for _, m := range full.Materials() {
+		if !table.ClassOf(m).Carries() {
+			if err := os.Remove(filepath.Join(dir, m.String()+table.DistanceExt)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	vals := open(t, dir)
+	missing, quiet := 0, draughts.Position{}
+	for _, m := range full.Materials() {
+		class := table.ClassOf(m)
+		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
+			want := mustProbe(t, full, p)
+			r, err := vals.Probe(p, probe.Clocks{}, probe.ValuesOnly)
+			if err != nil {
+				t.Fatalf("%s: %v", p.FEN(), err)
+			}
+			e, opt := r.Entry, func(got, want int) bool { return got == -1 || got == want }
+			ok := e.Rules == want.Rules && e.Theory == want.Theory && opt(e.Distance, want.Distance) && opt(e.DTW, want.DTW) && opt(e.MTC, want.MTC)
+			switch {
+			case class.Carries() && p.HasCapture():
+				ok = ok && e.Distance == want.Distance
+			case class.Carries():
+				ok = ok && e == want
+			case !p.HasCapture():
+				ok = ok && e.Distance == -1 && e.DTW == -1 && e.MTC == -1
+			}
+			if !ok {
+				t.Fatalf("%s (%v): %+v, want the values of %+v", p.FEN(), class, e, want)
+			}
+			if class != table.Rule2 || p.HasCapture() || want.Distance < 0 {
+				return
+			}
+			_, err = vals.Probe(p, probe.Clocks{Rule2: 10}, probe.ValuesOnly)
+			if name := m.String() + table.DistanceExt + " is missing"; err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("%s with a running count: %v, want an error naming %s", p.FEN(), err, name)
+			}
+			missing, quiet = missing+1, p
+		})
+	}
+	if missing == 0 {
+		t.Error("no position probed with a running count")
+	}
+	if _, err := vals.Probe(quiet, probe.Clocks{}, 0); err == nil || !strings.Contains(err.Error(), table.DistanceExt+" is missing") {
+		t.Errorf("%s without ValuesOnly: %v, want an error naming the missing distance file", quiet.FEN(), err)
+	}
+}
