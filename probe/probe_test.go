@@ -453,13 +453,14 @@ func quiet(t *Tables, pieces, n int) []draughts.Position {
 
 // BenchmarkPieces reports, for each piece count of the tables in
 // benchDir, the wall time of a probe of a random quiet position
-// (pieces=N/cached: with CacheOnly, its block in the cache), of one
-// that reads and decodes its block, every column (pieces=N/decode:
-// through a cache too small for a block), and of reading and decoding
-// the block of one column alone (pieces=N/COLUMN, in ns/block, over the
-// positions whose table has the column). The 1024
-// positions of a piece count lie in up to 1024 blocks, which the cache of
-// 1 GiB holds.
+// (pieces=N/cached: with CacheOnly, its blocks in the cache;
+// cached-values-only: with ValuesOnly too), of one that reads and decodes
+// its blocks, every column (pieces=N/decode: through a cache too small
+// for a block; values-only: the value block alone), and of reading and
+// decoding the block of the values or of the distances alone
+// (pieces=N/values, pieces=N/distances, in ns/block, over the positions
+// whose table has them). The 1024 positions of a piece count lie in up to
+// 1024 blocks, which the cache of 1 GiB holds.
 //
 //	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench Pieces -cpu 1
 func BenchmarkPieces(b *testing.B) {
@@ -478,6 +479,12 @@ func BenchmarkPieces(b *testing.B) {
 		b.Run(fmt.Sprintf("pieces=%d/decode", n), func(b *testing.B) {
 			benchmark(b, decode, ps, func(p draughts.Position) error {
 				_, err := decode.Probe(p, Clocks{}, 0)
+				return err
+			})
+		})
+		b.Run(fmt.Sprintf("pieces=%d/cached-values-only", n), func(b *testing.B) {
+			benchmark(b, cached, ps, func(p draughts.Position) error {
+				_, err := cached.Probe(p, Clocks{}, CacheOnly|ValuesOnly)
 				return err
 			})
 		})
