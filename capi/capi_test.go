@@ -221,6 +221,28 @@ func TestC(t *testing.T) {
 	c.check(t)
 }
 
+// TestCFlagsForged runs the C example on the golden tables with the rules
+// flags of KKvK.dtb forged into those of a work file, the header checksum
+// recomputed: every probe that reads KKvK answers DTB_DAMAGED (-2) and
+// the others answer as the Go probe does.
+func TestCFlagsForged(t *testing.T) {
+	dir := tabletest.Copy(t, golden)
+	tabletest.ForgeRules(t, filepath.Join(dir, "KKvK.dtb"), table.RulesFlagsResolved)
+	c := compare(t, dir, 3)
+	damaged := 0
+	for _, fen := range []string{"W:WK10:BK5", "W:WK10,K37:BK5", "W:WK10,K20:BK5", "W:WK2,6:BK50"} {
+		p, _ := draughts.ParseFEN(fen)
+		c.add(p, probe.Clocks{})
+		if strings.HasPrefix(c.expected[len(c.expected)-1], "-2 ") {
+			damaged++
+		}
+	}
+	if damaged != 2 {
+		t.Errorf("%d of the probes of KKvK damaged, want 2: %q", damaged, c.expected)
+	}
+	c.check(t)
+}
+
 // TestCRule2 compares, on KMvKK and the tables it needs (KKvKK among
 // them) with the rule-2 distance, the C example's answers with the Go
 // probe's on positions of KKvKK and KMvKK under rule-2 counts from fresh

@@ -401,6 +401,9 @@ type Reader struct {
 	nblocks int
 	entries []entry // entries[c*nblocks+b] is block b of column c
 	prefix  int64   // bytes before the first block
+	// headerCRC is the checksum of the bytes before it: prefix, header
+	// and block table.
+	headerCRC uint32
 }
 
 type entry struct {
@@ -481,6 +484,7 @@ func (r *Reader) load() error {
 	if got, want := crc32.Checksum(meta[:dataStart-4], castagnoli), binary.LittleEndian.Uint32(meta[dataStart-4:]); got != want {
 		return r.corrupt("header checksum mismatch")
 	}
+	r.headerCRC = binary.LittleEndian.Uint32(meta[dataStart-4:])
 	h, err := decodeHeader(meta[prefixLen:prefixLen+hl], r.version)
 	if err != nil {
 		return r.corrupt("bad header: %v", err)
@@ -569,6 +573,13 @@ func (r *Reader) StoredLen(col, block int) int {
 // PrefixLen returns the bytes before the first block: the fixed prefix,
 // the header, the block table and their checksum (28+H+T).
 func (r *Reader) PrefixLen() int64 { return r.prefix }
+
+// HeaderCRC returns the file's header checksum, which Open checked: the
+// CRC-32C of the prefix, the header and the block table. With the CRC of
+// each block in the block table it covers every byte of the file, so a
+// manifest that records it vouches for the whole file at the cost of
+// reading its header (ManifestEntry.HeaderCRC32C).
+func (r *Reader) HeaderCRC() uint32 { return r.headerCRC }
 
 var bufPool sync.Pool // *[]byte scratch for compressed blocks
 

@@ -107,7 +107,8 @@
 //
 // A directory of tables may hold MANIFEST.json (see WriteManifest), a JSON
 // object {"version": 2, "tables": [...]} listing each table's file (its
-// value file, or the whole table) with its material, positions, size and
-// CRC-32C of the whole file, and its distance file with its size and
-// CRC-32C, sorted by file name. Version 1 has no distance files.
+// value file, or the whole table) with its material, positions, size,
+// CRC-32C of the whole file and header checksum (Reader.HeaderCRC), and
+// its distance file with the same, sorted by file name. Version 1 has no
+// distance files and no header checksums.
 package codec

@@ -21,19 +21,23 @@ const manifestVersion = 2
 // ManifestEntry describes one table of a directory: its value file (or
 // whole table, formats 1 and 2) and its distance file, if any.
 type ManifestEntry struct {
-	File      string        `json:"file"` // path relative to the directory, e.g. "KKvK.dtb"
-	Material  string        `json:"material"`
-	Positions int64         `json:"positions"`
-	Size      int64         `json:"size"`                // file size in bytes
-	CRC32C    uint32        `json:"crc32c"`              // CRC-32C (Castagnoli) of the whole file
-	Distances *ManifestFile `json:"distances,omitempty"` // the distance file
+	File      string `json:"file"` // path relative to the directory, e.g. "KKvK.dtb"
+	Material  string `json:"material"`
+	Positions int64  `json:"positions"`
+	Size      int64  `json:"size"`   // file size in bytes
+	CRC32C    uint32 `json:"crc32c"` // CRC-32C (Castagnoli) of the whole file
+	// HeaderCRC32C is the file's header checksum (Reader.HeaderCRC), which
+	// a reader compares at open; 0 in manifests of version 1.
+	HeaderCRC32C uint32        `json:"header_crc32c,omitempty"`
+	Distances    *ManifestFile `json:"distances,omitempty"` // the distance file
 }
 
 // ManifestFile describes a file besides a table's value file.
 type ManifestFile struct {
-	File   string `json:"file"` // path relative to the directory, e.g. "KKvK.dtbd"
-	Size   int64  `json:"size"`
-	CRC32C uint32 `json:"crc32c"`
+	File         string `json:"file"` // path relative to the directory, e.g. "KKvK.dtbd"
+	Size         int64  `json:"size"`
+	CRC32C       uint32 `json:"crc32c"`
+	HeaderCRC32C uint32 `json:"header_crc32c"`
 }
 
 type manifest struct {
@@ -106,8 +110,8 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 	if m.Version != 1 && m.Version != manifestVersion {
 		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 and %d", m.Version, manifestVersion)
 	}
-	if m.Version == 1 && slices.ContainsFunc(m.Tables, func(e ManifestEntry) bool { return e.Distances != nil }) {
-		return nil, newError(ErrCorrupt, path, nil, "distance files in a manifest of version 1")
+	if m.Version == 1 && slices.ContainsFunc(m.Tables, func(e ManifestEntry) bool { return e.Distances != nil || e.HeaderCRC32C != 0 }) {
+		return nil, newError(ErrCorrupt, path, nil, "distance files or header checksums in a manifest of version 1")
 	}
 	if err := checkEntries(m.Tables); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "%v", err)

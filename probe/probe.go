@@ -118,8 +118,10 @@ type Tables struct {
 
 // file is one table file, opened on first use.
 type file struct {
-	path string
-	m    index.Material
+	path   string
+	dir    string               // the directory of a table opened from its manifest (Open)
+	listed *codec.ManifestEntry // and its entry there, nil for a table added
+	m      index.Material
 
 	once      sync.Once
 	opened    atomic.Bool // once has run: err, class, r, x, blockSize and blocks are set
@@ -137,7 +139,8 @@ type file struct {
 var errClosed = errors.New("tables closed")
 
 // Open reads dir's manifest and returns the tables it lists. It opens no
-// table file.
+// table file. Each file is checked against the manifest when it is opened
+// (table.OpenListed): a table the manifest does not vouch for is damaged.
 func Open(dir string, o Options) (*Tables, error) {
 	entries, err := codec.ReadManifest(dir)
 	if err != nil {
@@ -147,7 +150,7 @@ func Open(dir string, o Options) (*Tables, error) {
 	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
 		if err == nil {
-			err = t.Add(m, filepath.Join(dir, e.File))
+			err = t.add(m, &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m})
 		}
 		if err != nil {
 			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
@@ -170,6 +173,11 @@ func New(o Options) *Tables {
 // closing the one before. It must not run concurrently with other
 // methods of t.
 func (t *Tables) Add(m index.Material, path string) error {
+	return t.add(m, &file{path: path, m: m})
+}
+
+// add adds the table of m in f, not yet opened (see Add).
+func (t *Tables) add(m index.Material, f *file) error {
 	if m.Pieces() > maxPieces {
 		return fmt.Errorf("more than %d pieces", maxPieces)
 	}
@@ -179,7 +187,7 @@ func (t *Tables) Add(m index.Material, path string) error {
 		i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
 		t.mats = slices.Insert(t.mats, i, m)
 	}
-	t.files[m.Slot()] = &file{path: path, m: m}
+	t.files[m.Slot()] = f
 	return nil
 }
 
@@ -236,7 +244,12 @@ func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
 
 // open opens the file and checks that its header fits its material.
 func (f *file) open() (err error) {
-	if f.r, err = table.Open(f.path, f.m); err != nil {
+	if f.listed != nil {
+		f.r, err = table.OpenListed(f.dir, *f.listed, f.m)
+	} else {
+		f.r, err = table.Open(f.path, f.m)
+	}
+	if err != nil {
 		return err
 	}
 	f.x, f.class, f.rule2, f.resolved = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved

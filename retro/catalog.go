@@ -110,10 +110,23 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 		return codec.ManifestEntry{}, false, err
 	}
 	defer f.Close()
+	if f.Resolved { // a work file, not a table
+		return codec.ManifestEntry{}, false, nil
+	}
 	if !f.Split || !f.Layout.Distances() {
 		e.Distances = nil // a stray file beside a whole table or one without distances
 	} else if e.Distances == nil {
 		return codec.ManifestEntry{}, false, nil
+	}
+	readers, err := f.Readers()
+	if errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) {
+		return codec.ManifestEntry{}, false, nil
+	} else if err != nil {
+		return codec.ManifestEntry{}, false, err
+	}
+	e.HeaderCRC32C = readers[0].HeaderCRC()
+	if e.Distances != nil {
+		e.Distances.HeaderCRC32C = readers[1].HeaderCRC()
 	}
 	if !sameSums(c.listed[name], e) { // a listed table's blocks were checked when it was listed
 		if err := f.Check(); errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) {
@@ -129,6 +142,7 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 // sameSums reports whether a and b give the same sizes and CRC-32Cs of
 // the same files.
 func sameSums(a, b codec.ManifestEntry) bool {
-	return a.File == b.File && a.Size == b.Size && a.CRC32C == b.CRC32C &&
-		(a.Distances == nil) == (b.Distances == nil) && (a.Distances == nil || *a.Distances == *b.Distances)
+	same := func(a, b codec.ManifestFile) bool { return a.File == b.File && a.Size == b.Size && a.CRC32C == b.CRC32C }
+	return same(codec.ManifestFile{File: a.File, Size: a.Size, CRC32C: a.CRC32C}, codec.ManifestFile{File: b.File, Size: b.Size, CRC32C: b.CRC32C}) &&
+		(a.Distances == nil) == (b.Distances == nil) && (a.Distances == nil || same(*a.Distances, *b.Distances))
 }

@@ -526,7 +526,7 @@ func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 		return nil
 	}
 	defer f.Close()
-	if !f.Rule2 || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
+	if !f.Rule2 || f.Resolved || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
 	}
 	s := &solved{x: x, class: table.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}

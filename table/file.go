@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,7 +150,8 @@ type File struct {
 	Material index.Material
 	Info
 	distPath string
-	at       [NumColumns]int // a column's number in its file, -1 for none
+	distWant *codec.ManifestFile // what the manifest says of the distance file (OpenListed)
+	at       [NumColumns]int     // a column's number in its file, -1 for none
 	dist     struct {
 		once sync.Once
 		r    *codec.Reader // the distance file, or values for a whole table
@@ -207,6 +209,53 @@ func Open(path string, m index.Material) (*File, error) {
 	return f, nil
 }
 
+// OpenListed opens the table of e, an entry of the manifest of dir, as
+// Open does, and checks each of its files against e when it opens it: its
+// size and its header checksum (codec.Reader.HeaderCRC, which with the
+// blocks' checksums covers the whole file; a manifest of version 1 has
+// none). A table that the manifest does not vouch for, or whose rules
+// flags are those of the generator's work files (RulesFlagsResolved,
+// which live in its work folder only), yields an error wrapping
+// codec.ErrCorrupt that names the file.
+func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, error) {
+	path := filepath.Join(dir, e.File)
+	f, err := Open(path, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkListed(path, f.values, e.Size, e.HeaderCRC32C); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if f.Resolved {
+		f.Close()
+		return nil, &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x, those of a work file of dtb gen, not of a table", f.Header().Rules)}
+	}
+	if d := e.Distances; d != nil {
+		f.distPath, f.distWant = filepath.Join(dir, d.File), d
+	}
+	return f, nil
+}
+
+// checkListed checks the file at path, open as r, against the size and
+// header checksum its manifest gives (a checksum of 0: none given).
+func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	bad := func(format string, args ...any) error {
+		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf(format, args...) + ", " + codec.ManifestName + " says otherwise"}
+	}
+	switch {
+	case st.Size() != size:
+		return bad("%d bytes", st.Size())
+	case headerCRC != 0 && r.HeaderCRC() != headerCRC:
+		return bad("header checksum %08x", r.HeaderCRC())
+	}
+	return nil
+}
+
 // Header returns the header of the value file or whole table.
 func (f *File) Header() codec.Header { return f.values.Header() }
 
@@ -254,6 +303,12 @@ func (f *File) distances() (*codec.Reader, error) {
 			return
 		}
 		f.dist.r, f.dist.err = openDistances(f.distPath, f.values.Header(), f.Layout)
+		if f.dist.err == nil && f.distWant != nil {
+			if f.dist.err = checkListed(f.distPath, f.dist.r, f.distWant.Size, f.distWant.HeaderCRC32C); f.dist.err != nil {
+				f.dist.r.Close()
+				f.dist.r = nil
+			}
+		}
 	})
 	return f.dist.r, f.dist.err
 }

@@ -27,7 +27,7 @@ func checkFile(dir string, e codec.ManifestEntry, m index.Material) []error {
 	if len(errs) > 0 && errors.Is(errs[0], fs.ErrNotExist) {
 		return errs
 	}
-	f, err := table.Open(path, m) // checks the header checksum, the header and the block table
+	f, err := table.OpenListed(dir, e, m) // checks the header checksum, the header, the block table and the rules flags
 	if err != nil {
 		return append(errs, err)
 	}

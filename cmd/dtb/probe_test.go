@@ -12,6 +12,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func TestMain(m *testing.M) {
@@ -229,14 +230,16 @@ func flip(i int) func(b []byte) []byte {
 	}
 }
 
-// TestProbeDamaged probes through a damaged table: the one line on
-// stderr names the file, says it is damaged and gives the command that
-// rebuilds it, in the user's words: no package name, no decoder message.
+// TestProbeDamaged probes through a damaged table, its rules flags forged
+// among the damages: the one line on stderr names the file, says it is
+// damaged and gives the command that rebuilds it, in the user's words: no
+// package name, no decoder message.
 func TestProbeDamaged(t *testing.T) {
 	for what, damage := range map[string]func([]byte) []byte{
 		"a byte flipped": func(b []byte) []byte { return flip(len(b) / 2)(b) },
 		"truncated":      func(b []byte) []byte { return b[:len(b)/2] },
 		"emptied":        func([]byte) []byte { return nil },
+		"flags forged":   tabletest.ForgedRules(table.RulesFlagsResolved), // the header checksum recomputed
 	} {
 		dir := copyTables(t, map[string]func([]byte) []byte{"KKvK.dtb": damage})
 		out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "W:WK10,K20:BK5")

@@ -14,7 +14,9 @@ package tabletest
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -191,7 +193,41 @@ func Rewrite(tb testing.TB, dir string, m index.Material, edit func(h *codec.Hea
 	if entries[i].Size, entries[i].CRC32C, err = codec.FileCRC(path); err != nil {
 		tb.Fatal(err)
 	}
+	r, err := codec.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	entries[i].HeaderCRC32C = r.HeaderCRC()
+	r.Close()
 	if err := codec.WriteManifest(dir, entries); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// ForgeRules sets the rules flags in the header of the table file at
+// path and recomputes the header checksum (ForgedRules), leaving the
+// manifest as it is.
+func ForgeRules(tb testing.TB, path string, rules uint32) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, ForgedRules(rules)(b), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// ForgedRules returns a function that sets the rules flags in the header
+// of a table file's bytes b and recomputes its header checksum, as damage
+// before the checksum or a foreign tool would.
+func ForgedRules(rules uint32) func(b []byte) []byte {
+	return func(b []byte) []byte {
+		h, t := int(binary.LittleEndian.Uint32(b[12:])), int(binary.LittleEndian.Uint64(b[16:]))
+		at := 24 + 2 + int(binary.LittleEndian.Uint16(b[24:])) + 1 + 4 // prefix, material, kind, index version
+		binary.LittleEndian.PutUint32(b[at:], rules)
+		end := 24 + h + t
+		binary.LittleEndian.PutUint32(b[end:], crc32.Checksum(b[:end], crc32.MakeTable(crc32.Castagnoli)))
+		return b
 	}
 }
