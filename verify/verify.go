@@ -380,11 +380,15 @@ func (v *verifier) unlisted() ([]Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	dist, err := filepath.Glob(filepath.Join(v.dir, "*"+table.DistanceExt))
+	if err != nil {
+		return nil, err
+	}
 	var reports []Report
-	for _, f := range files {
+	for _, f := range append(files, dist...) {
 		listed := false
 		for _, e := range v.entries {
-			listed = listed || v.path(e) == f
+			listed = listed || v.path(e) == f || e.Distances != nil && filepath.Join(v.dir, e.Distances.File) == f
 		}
 		if !listed {
 			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})

@@ -169,15 +169,19 @@ func changeByte(t *testing.T, path string, off int) {
 	}
 }
 
-// TestUnlistedFile checks that a table file the manifest does not list is
-// reported.
+// TestUnlistedFile checks that a value file and a distance file the
+// manifest does not list are reported.
 func TestUnlistedFile(t *testing.T) {
 	dir := copyTables(t)
-	if err := os.WriteFile(filepath.Join(dir, "KKKvK.dtb"), []byte("stray"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"KKKvK.dtb", "KKKvK" + table.DistanceExt} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("stray"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	r := run(t, dir, verify.Options{})["KKKvK.dtb"]
-	mustContain(t, "KKKvK.dtb", r.Errors, "not listed")
+	reports := run(t, dir, verify.Options{})
+	for _, name := range []string{"KKKvK.dtb", "KKKvK" + table.DistanceExt} {
+		mustContain(t, name, reports[name].Errors, "not listed")
+	}
 }
 
 // TestChangedEntry rewrites KKvK through the codec, valid but for one
