@@ -134,6 +134,9 @@ type RootMove struct {
 	// Class is the class of the position after Move under its table's
 	// rules (Tables.Class): the clock Entry.Distance counts.
 	Class table.Class
+	// Clocks are the clocks after Move, carried over it as RootMoves
+	// says: those to pass with the position after it.
+	Clocks Clocks
 }
 
 // RootMoves returns every legal move of p with its value and distances,
@@ -177,7 +180,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		if e.MTC >= 0 && conversion {
 			mtc = 1 // the move converts
 		}
-		moves = append(moves, RootMove{Move: m, Value: v.Neg(), Class: to, Entry: table.Entry{
+		moves = append(moves, RootMove{Move: m, Value: v.Neg(), Class: to, Clocks: c.after(from, to, conversion), Entry: table.Entry{
 			Rules: e.Rules.Neg(), Theory: e.Theory.Neg(), Distance: longer(e.Distance), DTW: longer(e.DTW), MTC: mtc,
 		}})
 	}
