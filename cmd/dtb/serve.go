@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/explore"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+func init() {
+	register(&command{
+		name: "serve", args: "", summary: "answer positions over HTTP as JSON: /api/probe?fen=... and /api/line?fen=... (the explorer's API)",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; localhost only unless another host is given")
+			searches := fs.Int("searches", 0, "requests probing at once, the others waiting (default 2 per CPU)")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				t, err := probe.Open(*dir, probe.Options{})
+				if err != nil {
+					return err
+				}
+				defer t.Close()
+				ln, err := net.Listen("tcp", *addr)
+				if err != nil {
+					return fmt.Errorf("cannot listen on %s: %v (choose another with --addr)", *addr, errors.Unwrap(err))
+				}
+				srv := &http.Server{
+					Handler:           explore.NewServer(t, *searches),
+					ReadHeaderTimeout: 5 * time.Second,
+					ReadTimeout:       10 * time.Second,
+					WriteTimeout:      60 * time.Second,
+					IdleTimeout:       2 * time.Minute,
+					MaxHeaderBytes:    16 << 10,
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				go func() {
+					<-ctx.Done()
+					shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+					defer cancel()
+					srv.Shutdown(shut)
+				}()
+				fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", *dir, ln.Addr())
+				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			}
+		},
+	})
+	register(&command{
+		name: "line", args: "FEN", summary: "the best line from a position to the end of the game, in PDN",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory")
+			asJSON := fs.Bool("json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move"}`)
+			clock := fs.Int("clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
+			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
+			plies := fs.Int("plies", explore.DefaultPlies, "the most plies of the line")
+			return func(e *env, args []string) error {
+				if len(args) != 1 {
+					return badInput("want one FEN, got %d arguments", len(args))
+				}
+				if *rule2 < 0 || *rule2 > table.Rule2Plies {
+					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, table.Rule2Plies)
+				}
+				if *plies < 1 {
+					return badInput("--plies %d: want at least 1", *plies)
+				}
+				p, err := position(args[0], *clock)
+				if err != nil {
+					return err
+				}
+				t, err := probe.Open(*dir, probe.Options{})
+				if err != nil {
+					return err
+				}
+				defer t.Close()
+				line, err := explore.BestLine(t, p, probe.Clocks{Class: *clock, Rule2: *rule2}, *plies)
+				if err != nil {
+					return errors.New(probeError(p, *dir, err))
+				}
+				if *asJSON {
+					return json.NewEncoder(e.stdout).Encode(line)
+				}
+				end := map[string]string{
+					"no move": "the side to move has no move: it has lost",
+					"draw":    "a draw: no best line",
+					"limit":   fmt.Sprintf("%d plies, the line goes on: ask for more with --plies", len(line.Moves)),
+				}[line.End]
+				if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
+					end = fmt.Sprintf("a draw under the rules, a %s in theory: no best line", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category])
+				}
+				_, err = fmt.Fprintf(e.stdout, "[FEN \"%s\"]\n%s\n", line.FEN, strings.TrimSpace(line.PDN+" {"+end+"}"))
+				return err
+			}
+		},
+	})
+}

@@ -1,0 +1,210 @@
+// Package explore answers what a player asks of the tables about a
+// position: its category under the rules and in theory, every legal move
+// with what it leads to, best first, and the best line to the end of the
+// game. Server serves the answers as JSON over HTTP (dtb serve).
+//
+//	t, err := probe.Open("tables", probe.Options{})
+//	pos, err := explore.Probe(t, p, probe.Clocks{}) // pos.Category, pos.Moves[0].Move
+//	line, err := explore.BestLine(t, p, probe.Clocks{}, 0)
+//	fmt.Println(line.PDN) // "1. 2-11 50x6 ..."
+//	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, 0))
+//
+// Values are for the side to move, a move's for the side that plays it,
+// under the rules with the clocks passed (probe.Clocks) as in theory.
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A Category is a value under the rules beside the theoretical one, as
+// players say it: a cursed win is won in theory and drawn by a move limit
+// or rule 2, a blessed loss the other way round.
+type Category string
+
+// The categories, from the best for the side they are for.
+const (
+	Win         Category = "win"
+	CursedWin   Category = "cursed-win"
+	Draw        Category = "draw"
+	BlessedLoss Category = "blessed-loss"
+	Loss        Category = "loss"
+)
+
+// CategoryOf returns the category of a value under the rules and a
+// theoretical value.
+func CategoryOf(rules, theory table.Value) Category {
+	switch {
+	case rules == table.Win:
+		return Win
+	case rules == table.Loss:
+		return Loss
+	case theory == table.Win:
+		return CursedWin
+	case theory == table.Loss:
+		return BlessedLoss
+	}
+	return Draw
+}
+
+// Distances are the distances of a position or move in plies; nil where
+// the tables hold none (a draw, or a column the table lacks).
+type Distances struct {
+	// Distance is counted on the clock Clock names ("class A", "class B",
+	// "rule 2"): the least budget under which the position is won or lost.
+	Distance *int   `json:"distance"`
+	Clock    string `json:"clock,omitempty"`
+	DTW      *int   `json:"dtw"` // theoretical plies until the loser has no move
+	MTC      *int   `json:"mtc"` // theoretical plies until a man move or capture
+}
+
+// distances returns the distances of e, whose distance counts the clock
+// of class c.
+func distances(e table.Entry, c table.Class) Distances {
+	opt := func(n int) *int {
+		if n < 0 {
+			return nil
+		}
+		return &n
+	}
+	d := Distances{Distance: opt(e.Distance), DTW: opt(e.DTW), MTC: opt(e.MTC)}
+	if d.Distance != nil {
+		d.Clock = c.String()
+	}
+	return d
+}
+
+// A Position is what the tables say of a position and its moves.
+type Position struct {
+	FEN      string   `json:"fen"`
+	Category Category `json:"category"`
+	Rules    string   `json:"rules"`  // win, draw or loss under the rules, with the clocks passed
+	Theory   string   `json:"theory"` // the theoretical value: repetition the only draw
+	Distances
+	Moves []Move `json:"moves"` // best first (probe.Tables.RootMoves)
+}
+
+// A Move is a legal move and what it leads to, for the side that plays it.
+type Move struct {
+	Move     string   `json:"move"` // standard notation: 32-28, 28x19
+	FEN      string   `json:"fen"`  // the position after it
+	Category Category `json:"category"`
+	Rules    string   `json:"rules"`
+	Theory   string   `json:"theory"`
+	Distances
+	Capture  bool `json:"capture"`
+	ManMove  bool `json:"man_move"` // a capture or man move restarts the rule-2 count
+	Crowning bool `json:"crowning"` // a man crowned by the move
+	// ClassPlies and Rule2 are the clocks after the move, as plies
+	// played (probe.Clocks): those to pass with its FEN.
+	ClassPlies int `json:"class_plies"`
+	Rule2      int `json:"rule2"`
+}
+
+// Probe returns what the tables say of p under the clocks c: its
+// category, values and distances, and every legal move, best first.
+// Errors are probe's: ErrIllegal, a missing table, a damaged one.
+func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, error) {
+	r, err := t.Probe(p, c, 0)
+	if err != nil {
+		return Position{}, err
+	}
+	root, err := t.RootMoves(p, c)
+	if err != nil {
+		return Position{}, err
+	}
+	pos := Position{
+		FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory),
+		Rules: r.Value.String(), Theory: r.Entry.Theory.String(),
+		Distances: distances(r.Entry, r.Class), Moves: make([]Move, len(root)),
+	}
+	for i, m := range root {
+		q := p.Play(m.Move)
+		from, to := draughts.Bit(m.Move.FromSquare()), draughts.Bit(m.Move.ToSquare())
+		pos.Moves[i] = Move{
+			Move: p.Notation(m.Move), FEN: q.FEN(), Category: CategoryOf(m.Value, m.Entry.Theory),
+			Rules: m.Value.String(), Theory: m.Entry.Theory.String(), Distances: distances(m.Entry, m.Class),
+			Capture: m.Move.IsCapture(), ManMove: p.Kings&from == 0, Crowning: p.Kings&from == 0 && q.Kings&to != 0,
+			ClassPlies: m.Clocks.Class, Rule2: m.Clocks.Rule2,
+		}
+	}
+	return pos, nil
+}
+
+// A Line is the best line from a position: the best move of each
+// position in turn (the first of probe.Tables.RootMoves), the winner
+// hurrying and the loser delaying, to the end of the game.
+type Line struct {
+	FEN      string     `json:"fen"`
+	Category Category   `json:"category"`
+	Moves    []LineMove `json:"moves"`
+	PDN      string     `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ..."
+	// End says why the line ends: "no move" (the side to move has no
+	// move and has lost), "draw" (the position is a draw, which has no
+	// best line), or "limit" (the plies asked for were played).
+	End string `json:"end"`
+}
+
+// A LineMove is a move of a line and the position after it, whose
+// category is for its side to move.
+type LineMove struct {
+	Move     string   `json:"move"`
+	FEN      string   `json:"fen"`
+	Category Category `json:"category"`
+}
+
+// DefaultPlies is the longest line BestLine plays when asked for none:
+// more than any win of the tables up to 6 pieces.
+const DefaultPlies = 400
+
+// BestLine returns the best line from p under the clocks c, at most
+// plies plies (DefaultPlies if plies <= 0).
+func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (Line, error) {
+	if plies <= 0 {
+		plies = DefaultPlies
+	}
+	r, err := t.Probe(p, c, 0)
+	if err != nil {
+		return Line{}, err
+	}
+	line := Line{FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory), Moves: []LineMove{}}
+	var pdn []string
+	q, offset := p, int(p.Side) // a line that Black starts is numbered from "1..."
+	for ply := 0; ; ply++ {
+		switch {
+		case r.Value == table.Draw:
+			line.End = "draw"
+		case q.CountMoves() == 0:
+			line.End = "no move"
+		case ply == plies:
+			line.End = "limit"
+		}
+		if line.End != "" {
+			break
+		}
+		moves, err := t.RootMoves(q, c)
+		if err != nil {
+			return Line{}, err
+		}
+		best := moves[0]
+		switch n := 1 + (ply+offset)/2; {
+		case q.Side == draughts.White:
+			pdn = append(pdn, fmt.Sprintf("%d.", n))
+		case ply == 0:
+			pdn = append(pdn, fmt.Sprintf("%d...", n))
+		}
+		pdn = append(pdn, q.Notation(best.Move))
+		q, c = q.Play(best.Move), best.Clocks
+		if r, err = t.Probe(q, c, 0); err != nil {
+			return Line{}, err
+		}
+		line.Moves = append(line.Moves, LineMove{Move: pdn[len(pdn)-1], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
+	}
+	line.PDN = strings.Join(pdn, " ")
+	return line, nil
+}

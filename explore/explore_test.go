@@ -1,0 +1,206 @@
+package explore_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/explore"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
+
+func open(t *testing.T, dir string) *probe.Tables {
+	t.Helper()
+	tables, err := probe.Open(dir, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tables.Close() })
+	return tables
+}
+
+func fen(t *testing.T, s string) draughts.Position {
+	t.Helper()
+	p, err := draughts.ParseFEN(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCategoryOf(t *testing.T) {
+	for _, c := range []struct {
+		rules, theory table.Value
+		want          explore.Category
+	}{
+		{table.Win, table.Win, explore.Win}, {table.Draw, table.Win, explore.CursedWin}, {table.Draw, table.Draw, explore.Draw},
+		{table.Draw, table.Loss, explore.BlessedLoss}, {table.Loss, table.Loss, explore.Loss},
+	} {
+		if got := explore.CategoryOf(c.rules, c.theory); got != c.want {
+			t.Errorf("CategoryOf(%v, %v) = %s, want %s", c.rules, c.theory, got, c.want)
+		}
+	}
+}
+
+// TestProbe checks a position's category and its moves against the
+// probes of the positions after them: each move's FEN is its position,
+// and each move's category is the negation of that position's under the
+// move's clocks. A class B win with 2 plies played of 10 is a cursed win
+// at 9 plies; with none played a win.
+func TestProbe(t *testing.T) {
+	tables := open(t, tabletest.Golden)
+	p := fen(t, "W:WK2,6:BK50")
+	for _, c := range []struct {
+		played int
+		want   explore.Category
+	}{{0, explore.Win}, {2, explore.CursedWin}} {
+		pos, err := explore.Probe(tables, p, probe.Clocks{Class: c.played})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos.Category != c.want || pos.Distance == nil || *pos.Distance != 9 || pos.Clock != "class B" || len(pos.Moves) == 0 {
+			t.Fatalf("%d plies played: %+v, want %s at class B distance 9, with moves", c.played, pos, c.want)
+		}
+		for _, m := range pos.Moves {
+			q := fen(t, m.FEN)
+			r, err := tables.Probe(q, probe.Clocks{Class: m.ClassPlies, Rule2: m.Rule2}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := explore.CategoryOf(r.Value.Neg(), r.Entry.Theory.Neg()); m.Category != want {
+				t.Errorf("%d plies played, %s: category %s, the position after it %s", c.played, m.Move, m.Category, want)
+			}
+			if m.ManMove != (m.Move == "6-1") || m.Crowning != (m.Move == "6-1") || m.Capture {
+				t.Errorf("%s: man move %v, crowning %v, capture %v", m.Move, m.ManMove, m.Crowning, m.Capture)
+			}
+		}
+		if pos.Moves[0].Move != "2-11" || pos.Moves[0].Category != c.want {
+			t.Errorf("%d plies played: best move %+v, want 2-11, %s", c.played, pos.Moves[0], c.want)
+		}
+	}
+}
+
+// TestBestLine follows the best line of the longest class B win: 9
+// plies, the winner's moves wins, the loser's losses, to a position
+// whose side to move has no move; Black to move numbers it from "1...".
+func TestBestLine(t *testing.T) {
+	tables := open(t, tabletest.Golden)
+	line, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(line.Moves) != 9 || line.End != "no move" || !strings.HasPrefix(line.PDN, "1. 2-11 ") || strings.Count(line.PDN, ".") != 5 {
+		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1.", line)
+	}
+	for i, m := range line.Moves {
+		if want := []explore.Category{explore.Loss, explore.Win}[i%2]; m.Category != want {
+			t.Errorf("ply %d, %s: %s for the side to move after it, want %s", i+1, m.Move, m.Category, want)
+		}
+	}
+	if q := fen(t, line.Moves[8].FEN); q.CountMoves() != 0 {
+		t.Errorf("the line ends at %s, which has moves", q.FEN())
+	}
+	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3)
+	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 {
+		t.Errorf("a line from Black: %+v, %v; want at most 3 plies numbered 1... then 2.", black, err)
+	}
+	draw, err := explore.BestLine(tables, fen(t, "W:WK1:BK50"), probe.Clocks{}, 0)
+	if err != nil || draw.End != "draw" || len(draw.Moves) != 0 || draw.Category != explore.Draw {
+		t.Errorf("a drawn position: %+v, %v; want no line, end draw", draw, err)
+	}
+}
+
+// get sends a GET to the server and decodes its JSON answer into v.
+func get(t *testing.T, s http.Handler, target string, v any) int {
+	t.Helper()
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s: Content-Type %q", target, ct)
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), v); err != nil {
+		t.Fatalf("%s: %v in %q", target, err, w.Body.String())
+	}
+	return w.Code
+}
+
+// TestServer checks the API's answers and its errors: a bad query or
+// position (400), a position beyond the tables (404), a damaged table
+// (503), another method (405), another path (404).
+func TestServer(t *testing.T) {
+	dir := tabletest.Copy(t, tabletest.Golden)
+	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.RulesFlagsResolved)
+	s := explore.NewServer(open(t, dir), 2)
+	var pos explore.Position
+	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != explore.CursedWin || pos.Moves[0].Move != "2-11" {
+		t.Errorf("probe: %d %+v", code, pos)
+	}
+	var line explore.Line
+	if code := get(t, s, "/api/line?fen=W:WK2,6:BK50", &line); code != 200 || len(line.Moves) != 9 {
+		t.Errorf("line: %d %+v", code, line)
+	}
+	for _, c := range []struct {
+		target string
+		code   int
+		words  string
+	}{
+		{"/api/probe", 400, "no position"},
+		{"/api/probe?fen=W:WK10:BK", 400, `FEN "W:WK10:BK"`},
+		{"/api/probe?fen=W:WK10:BK5&clock=-1", 400, "clock="},
+		{"/api/probe?fen=W:WK10:BK5&clock=x&rule2=1", 400, "clock="},
+		{"/api/probe?fen=W:WK10:BK5&fen=W:WK10:BK5", 400, "given 2 times"},
+		{"/api/probe?fen=W:WK10:BK5&depth=3", 400, "unknown parameter"},
+		{"/api/probe?fen=W:WK10:B", 400, "game is over"},
+		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK"},
+		{"/api/probe?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
+		{"/api/line?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
+		{"/", 404, "no such page"},
+	} {
+		var e struct{ Error string }
+		if code := get(t, s, c.target, &e); code != c.code || !strings.Contains(e.Error, c.words) || strings.Contains(e.Error, "\n") {
+			t.Errorf("%s: %d %q, want %d and %q", c.target, code, e.Error, c.code, c.words)
+		}
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/probe?fen=W:WK10:BK5", nil))
+	if w.Code != 405 || w.Header().Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST: %d, Allow %q", w.Code, w.Header().Get("Allow"))
+	}
+}
+
+// FuzzQuery sends arbitrary queries: the server answers each with JSON
+// and a status of 200, 400, 404 or 503, never a panic or a 500.
+func FuzzQuery(f *testing.F) {
+	for _, q := range []string{"fen=W:WK10:BK5", "fen=W:WK2,6:BK50&clock=3", "fen=B:W1:B", "rule2=99&fen=W:WK1,K2:BK40,K45", "fen=%zz", "plies=1000&fen=W:WK10:BK5"} {
+		f.Add(q)
+	}
+	tables, err := probe.Open(tabletest.Golden, probe.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := explore.NewServer(tables, 2)
+	f.Fuzz(func(t *testing.T, query string) {
+		r := httptest.NewRequest(http.MethodGet, "/api/probe", nil)
+		r.URL.RawQuery = query
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		switch w.Code {
+		case 200, 400, 404, 503:
+		default:
+			t.Fatalf("%q: status %d", query, w.Code)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%q: not JSON: %q", query, w.Body.String())
+		}
+	})
+}

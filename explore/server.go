@@ -1,0 +1,163 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
+)
+
+// A Server answers over HTTP, read-only, from one probe.Tables shared by
+// all requests:
+//
+//	GET /api/probe?fen=F[&clock=N][&rule2=N]  a Position, as JSON
+//	GET /api/line?fen=F[&clock=N][&rule2=N][&plies=N]  a Line, as JSON
+//
+// clock and rule2 are the plies played on the class clock and the rule-2
+// count (probe.Clocks), 0 if left out. Errors are JSON, {"error": "..."},
+// with the status: 400 for a bad query or a position that is not legal,
+// 404 for a position whose table (or one its moves need) is not in the
+// directory, 503 for a damaged or unreadable table, 405 for a method
+// other than GET or HEAD; never 500 for what a user sends. At most a
+// bounded number of requests probe at once; the others wait their turn.
+type Server struct {
+	tables   *probe.Tables
+	searches chan struct{} // a token per probing request
+	mux      *http.ServeMux
+}
+
+// NewServer returns a Server over t that lets searches requests probe at
+// once (2 per CPU if searches <= 0).
+func NewServer(t *probe.Tables, searches int) *Server {
+	if searches <= 0 {
+		searches = 2 * runtime.GOMAXPROCS(0)
+	}
+	s := &Server{tables: t, searches: make(chan struct{}, searches), mux: http.NewServeMux()}
+	s.mux.HandleFunc("/api/probe", s.answer(func(q query) (any, error) { return Probe(s.tables, q.pos, q.clocks) }))
+	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) { return BestLine(s.tables, q.pos, q.clocks, q.plies) }))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such page %q: the API is /api/probe?fen=... and /api/line?fen=...", r.URL.Path))
+	})
+	return s
+}
+
+// ServeHTTP serves r.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// answer returns the handler of an API call that computes its answer
+// from the query with f.
+func (s *Server) answer(f func(query) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "only GET is served")
+			return
+		}
+		q, err := parseQuery(r.URL.Query())
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if err := s.acquire(r.Context()); err != nil {
+			return // the client left
+		}
+		v, err := f(q)
+		<-s.searches
+		if err != nil {
+			writeError(w, statusOf(err), err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(v)
+	}
+}
+
+// acquire waits for a search token, or for ctx to end.
+func (s *Server) acquire(ctx context.Context) error {
+	select {
+	case s.searches <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// statusOf returns the HTTP status of an error of Probe or BestLine.
+func statusOf(err error) int {
+	switch {
+	case errors.Is(err, probe.ErrIllegal):
+		return http.StatusBadRequest
+	case errors.Is(err, probe.ErrMissing):
+		return http.StatusNotFound
+	}
+	return http.StatusServiceUnavailable // a damaged table (codec.ErrCorrupt) or one that cannot be read
+
+}
+
+// writeError writes {"error": msg} with the status.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(struct {
+		Error string `json:"error"`
+	}{msg})
+}
+
+// A query is what an API call asks about.
+type query struct {
+	pos    draughts.Position
+	clocks probe.Clocks
+	plies  int
+}
+
+// maxCount bounds the numbers of a query: every clock has run out long
+// before, and no line is longer.
+const maxCount = 1000
+
+// parseQuery parses the parameters of an API call: fen (required), clock,
+// rule2 and plies (counts from 0 to maxCount). Its errors are one line in
+// the user's words.
+func parseQuery(v url.Values) (query, error) {
+	var q query
+	for name := range v {
+		switch name {
+		case "fen", "clock", "rule2", "plies":
+		default:
+			return q, fmt.Errorf("unknown parameter %q: the parameters are fen, clock, rule2 and plies", name)
+		}
+		if len(v[name]) > 1 {
+			return q, fmt.Errorf("parameter %q given %d times", name, len(v[name]))
+		}
+	}
+	fen := strings.TrimSpace(v.Get("fen"))
+	if fen == "" {
+		return q, errors.New(`no position: give one as fen=..., e.g. fen=W:WK10:BK5`)
+	}
+	var err error
+	if q.pos, err = draughts.ParseFEN(fen); err != nil {
+		return q, err
+	}
+	for _, c := range []struct {
+		name string
+		to   *int
+	}{{"clock", &q.clocks.Class}, {"rule2", &q.clocks.Rule2}, {"plies", &q.plies}} {
+		s := v.Get(c.name)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > maxCount {
+			return q, fmt.Errorf("%s=%.20q: want a number of plies from 0 to %d", c.name, s, maxCount)
+		}
+		*c.to = n
+	}
+	return q, nil
+}
