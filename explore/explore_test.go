@@ -2,13 +2,20 @@ package explore_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/explore"
@@ -203,4 +210,100 @@ func FuzzQuery(f *testing.F) {
 			t.Fatalf("%q: not JSON: %q", query, w.Body.String())
 		}
 	})
+}
+
+// loadQueries are the mixed requests of the concurrent test and the load
+// benchmark: valid, malformed and beyond the tables, with their status.
+var loadQueries = []struct {
+	target string
+	code   int
+}{
+	{"/api/probe?fen=W:WK10:BK5", 200},
+	{"/api/probe?fen=W:WK2,6:BK50&clock=3", 200},
+	{"/api/line?fen=W:WK2,6:BK50", 200},
+	{"/api/probe?fen=W:W28:B3", 200},
+	{"/api/probe?fen=W:WK10:BK", 400},
+	{"/api/probe?fen=W:WK10:BK5&clock=zz", 400},
+	{"/api/probe?fen=W:WK1,K2:BK40,K45", 404},
+}
+
+// TestServerConcurrent sends the mixed requests from 32 goroutines at a
+// server that lets 2 probe at once, through a real loopback connection:
+// every answer has its status.
+func TestServerConcurrent(t *testing.T) {
+	srv := httptest.NewServer(explore.NewServer(open(t, tabletest.Golden), 2))
+	defer srv.Close()
+	errs := make(chan error, 32)
+	for g := range 32 {
+		go func() {
+			for i := range 20 {
+				q := loadQueries[(g+i)%len(loadQueries)]
+				resp, err := srv.Client().Get(srv.URL + q.target)
+				if err != nil {
+					errs <- err
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != q.code {
+					errs <- fmt.Errorf("%s: %d, want %d", q.target, resp.StatusCode, q.code)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 32 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// BenchmarkServer sends the mixed requests from 64 clients over loopback
+// and reports requests a second and the 50th and 99th percentile
+// latencies; a request answered with another status than its own fails.
+//
+//	go test ./explore -run '^$' -bench Server -benchtime 30s
+func BenchmarkServer(b *testing.B) {
+	tables, err := probe.Open(tabletest.Golden, probe.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables.Close()
+	srv := httptest.NewServer(explore.NewServer(tables, 0))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	var mu sync.Mutex
+	var latencies []time.Duration
+	var next atomic.Int64
+	b.SetParallelism(64 / runtime.GOMAXPROCS(0))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			q := loadQueries[int(next.Add(1))%len(loadQueries)]
+			start := time.Now()
+			resp, err := client.Get(srv.URL + q.target)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			mine = append(mine, time.Since(start))
+			if resp.StatusCode != q.code {
+				b.Errorf("%s: %d, want %d", q.target, resp.StatusCode, q.code)
+				return
+			}
+		}
+		mu.Lock()
+		latencies = append(latencies, mine...)
+		mu.Unlock()
+	})
+	slices.Sort(latencies)
+	if n := len(latencies); n > 0 {
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "requests/s")
+		b.ReportMetric(float64(latencies[n/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(latencies[n*99/100].Microseconds()), "p99-µs")
+	}
 }
