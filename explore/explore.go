@@ -1,7 +1,8 @@
 // Package explore answers what a player asks of the tables about a
 // position: its category under the rules and in theory, every legal move
 // with what it leads to, best first, and the best line to the end of the
-// game. Server serves the answers as JSON over HTTP (dtb serve).
+// game. Server serves the answers as JSON over HTTP, and the explorer's
+// page that shows them on a board (web/, embedded), for dtb serve.
 //
 //	t, err := probe.Open("tables", probe.Options{})
 //	pos, err := explore.Probe(t, p, probe.Clocks{}) // pos.Category, pos.Moves[0].Move

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -20,6 +22,8 @@ import (
 //
 //	GET /api/probe?fen=F[&clock=N][&rule2=N]  a Position, as JSON
 //	GET /api/line?fen=F[&clock=N][&rule2=N][&plies=N]  a Line, as JSON
+//	GET /?fen=F  the explorer's page: a board, the moves, the best line
+//	GET /static/...  its script and style, embedded in the binary (web/)
 //
 // clock and rule2 are the plies played on the class clock and the rule-2
 // count (probe.Clocks), 0 if left out. Errors are JSON, {"error": "..."},
@@ -43,10 +47,27 @@ func NewServer(t *probe.Tables, searches int) *Server {
 	s := &Server{tables: t, searches: make(chan struct{}, searches), mux: http.NewServeMux()}
 	s.mux.HandleFunc("/api/probe", s.answer(func(q query) (any, error) { return Probe(s.tables, q.pos, q.clocks) }))
 	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) { return BestLine(s.tables, q.pos, q.clocks, q.plies) }))
+	s.mux.Handle("GET /{$}", page("index.html"))
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(webFiles)))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such page %q: the API is /api/probe?fen=... and /api/line?fen=...", r.URL.Path))
 	})
 	return s
+}
+
+// web holds the explorer's page, script and style.
+//
+//go:embed web
+var web embed.FS
+
+// webFiles are the files of web/.
+var webFiles, _ = fs.Sub(web, "web")
+
+// page returns the handler that serves the file name of web/.
+func page(name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, webFiles, name)
+	})
 }
 
 // ServeHTTP serves r.
