@@ -20,6 +20,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/explore"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -306,4 +307,39 @@ func BenchmarkServer(b *testing.B) {
 		b.ReportMetric(float64(latencies[n/2].Microseconds()), "p50-µs")
 		b.ReportMetric(float64(latencies[n*99/100].Microseconds()), "p99-µs")
 	}
+}
+
+// TestLongestLines follows the best line from the longest theoretical
+// win of every table without a clock (the header's longest_dtw_fen): it
+// takes exactly the published dtw, to a position whose side to move has
+// no move. The golden tables up to 3 pieces; under DTB_LONG=1 those up to
+// 4 pieces too.
+func TestLongestLines(t *testing.T) {
+	dirs := []string{tabletest.Golden}
+	if testenv.Long() {
+		dirs = append(dirs, tabletest.Four.Dir(t))
+	}
+	n := 0
+	for _, dir := range dirs {
+		tables := open(t, dir)
+		for _, m := range tables.Materials() {
+			h, err := tables.Header(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := table.HeaderStats(h)
+			if err != nil || table.ClassOf(m) != table.NoClass || s.LongestDTWFEN == "" {
+				continue
+			}
+			line, err := explore.BestLine(tables, fen(t, s.LongestDTWFEN), probe.Clocks{}, 0)
+			if err != nil || len(line.Moves) != s.LongestDTW || line.End != "no move" {
+				t.Errorf("%s, %s: a line of %d plies to %q (%v), want the dtw %d to no move", m, s.LongestDTWFEN, len(line.Moves), line.End, err, s.LongestDTW)
+			}
+			n++
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d lines followed", n)
+	}
+	t.Logf("%d lines followed", n)
 }
