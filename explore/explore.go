@@ -15,10 +15,8 @@
 package explore
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/pdn"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -174,8 +172,8 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (
 		return Line{}, err
 	}
 	line := Line{FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory), Moves: []LineMove{}}
-	var pdn []string
-	q, offset := p, int(p.Side) // a line that Black starts is numbered from "1..."
+	var moves []string
+	q := p
 	for ply := 0; ; ply++ {
 		switch {
 		case r.Value == table.Draw:
@@ -188,24 +186,18 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (
 		if line.End != "" {
 			break
 		}
-		moves, err := t.RootMoves(q, c)
+		root, err := t.RootMoves(q, c)
 		if err != nil {
 			return Line{}, err
 		}
-		best := moves[0]
-		switch n := 1 + (ply+offset)/2; {
-		case q.Side == draughts.White:
-			pdn = append(pdn, fmt.Sprintf("%d.", n))
-		case ply == 0:
-			pdn = append(pdn, fmt.Sprintf("%d...", n))
-		}
-		pdn = append(pdn, q.Notation(best.Move))
+		best := root[0]
+		moves = append(moves, q.Notation(best.Move))
 		q, c = q.Play(best.Move), best.Clocks
 		if r, err = t.Probe(q, c, 0); err != nil {
 			return Line{}, err
 		}
-		line.Moves = append(line.Moves, LineMove{Move: pdn[len(pdn)-1], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
+		line.Moves = append(line.Moves, LineMove{Move: moves[len(moves)-1], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
 	}
-	line.PDN = strings.Join(pdn, " ")
+	line.PDN = pdn.MoveText(p.Side, moves, nil)
 	return line, nil
 }

@@ -144,7 +144,8 @@ func get(t *testing.T, s http.Handler, target string, v any) int {
 
 // TestServer checks the API's answers and its errors: a bad query or
 // position (400), a position beyond the tables (404), a damaged table
-// (503), another method (405), another path (404).
+// (503), another method (405), another path (404); and that the page and
+// its script are served.
 func TestServer(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Golden)
 	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.RulesFlagsResolved)
@@ -172,11 +173,18 @@ func TestServer(t *testing.T) {
 		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK"},
 		{"/api/probe?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/api/line?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
-		{"/", 404, "no such page"},
+		{"/nope", 404, "no such page"},
 	} {
 		var e struct{ Error string }
 		if code := get(t, s, c.target, &e); code != c.code || !strings.Contains(e.Error, c.words) || strings.Contains(e.Error, "\n") {
 			t.Errorf("%s: %d %q, want %d and %q", c.target, code, e.Error, c.code, c.words)
+		}
+	}
+	for target, want := range map[string]string{"/?fen=W:WK10:BK5": `<script src="/static/explorer.js">`, "/static/explorer.js": "function parseFEN("} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
+		if w.Code != 200 || !strings.Contains(w.Body.String(), want) {
+			t.Errorf("%s: %d, want 200 and %q in it", target, w.Code, want)
 		}
 	}
 	w := httptest.NewRecorder()
@@ -342,4 +350,49 @@ func TestLongestLines(t *testing.T) {
 		t.Errorf("%d lines followed", n)
 	}
 	t.Logf("%d lines followed", n)
+}
+
+// TestAnnotate plays the best line of the longest class B win but for
+// White's third move, a drawing one: that move is marked, with the
+// winning move beside it, and no other; an illegal move is an error
+// naming its ply.
+func TestAnnotate(t *testing.T) {
+	tables := open(t, tabletest.Golden)
+	start := fen(t, "W:WK2,6:BK50")
+	line, err := explore.BestLine(tables, start, probe.Clocks{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []string{line.Moves[0].Move, line.Moves[1].Move, line.Moves[2].Move, line.Moves[3].Move}
+	// Ply 5: a draw instead of 11-6.
+	p := start
+	for _, s := range moves {
+		m, _ := p.ParseMove(s)
+		p = p.Play(m)
+	}
+	pos, err := explore.Probe(tables, p, probe.Clocks{Class: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slip string
+	for _, m := range pos.Moves {
+		if m.Category == explore.Draw {
+			slip = m.Move
+			break
+		}
+	}
+	if slip == "" || pos.Moves[0].Category != explore.Win {
+		t.Fatalf("%s: no drawing move beside a win: %+v", p.FEN(), pos.Moves)
+	}
+	marks, err := explore.Annotate(tables, start, append(moves, slip))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := explore.Mark{Ply: 5, Move: slip, Before: explore.Win, After: explore.Draw, Best: pos.Moves[0].Move}
+	if len(marks) != 1 || marks[0] != want {
+		t.Errorf("marks %+v, want %+v", marks, want)
+	}
+	if _, err := explore.Annotate(tables, start, []string{"2-11", "50-46"}); err == nil || !strings.HasPrefix(err.Error(), "ply 2: move \"50-46\" is not legal") {
+		t.Errorf("an illegal move: %v", err)
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -78,5 +80,45 @@ func TestServeCommand(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("dtb serve after SIGINT: %v, want exit status 0", err)
+	}
+}
+
+// TestAnnotateCommand annotates a PDN file of two games, one of which lets
+// a class B win slip, and refuses a game with an illegal move, naming the
+// game, its line and the ply, and a file that is missing.
+func TestAnnotateCommand(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.pdn")
+	if err := os.WriteFile(games, []byte(`[Event "A class B ending"]
+[FEN "W:WK2,6:BK50"]
+1. 2-11 50-45 2. 6-1 45-50 3. 11-16 50-45 *
+
+[FEN "W:W28:B3"]
+1. 28-22 3-9 2. 22-18 *
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := dtb("annotate", "--dir", tabletest.Golden, games)
+	want := `[Event "A class B ending"]
+[FEN "W:WK2,6:BK50"]
+1. 2-11 50-45 2. 6-1 45-50 3. 11-16 {dtb: White turns win into draw; 11-6 keeps the win} 50-45 *
+
+[FEN "W:W28:B3"]
+1. 28-22 3-9 2. 22-18 *
+
+`
+	if code != 0 || out != want || errOut != "dtb annotate: 2 games, 1 moves marked\n" {
+		t.Errorf("annotate: status %d, stdout %q, stderr %q; want\n%s", code, out, errOut, want)
+	}
+	bad := filepath.Join(dir, "bad.pdn")
+	if err := os.WriteFile(bad, []byte("1. 32-28 *\n\n[FEN \"W:WK2,6:BK50\"]\n1. 2-11 50-46 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = dtb("annotate", "--dir", tabletest.Golden, bad)
+	if want := "dtb annotate: " + bad + ", game 2 (line 3): ply 2: move \"50-46\" is not legal in B:W6,K11:BK50\n"; code != 1 || errOut != want {
+		t.Errorf("an illegal move: status %d, stderr %q, want 1 and %q", code, errOut, want)
+	}
+	if _, errOut, code := dtb("annotate", "--dir", tabletest.Golden, filepath.Join(dir, "none.pdn")); code != 2 || !strings.Contains(errOut, "none.pdn") {
+		t.Errorf("a missing file: status %d, stderr %q", code, errOut)
 	}
 }
