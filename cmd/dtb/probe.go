@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/explore"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
@@ -21,7 +22,7 @@ func init() {
 		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the FENs of standard input, one a line, if none is given)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
+			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
 			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover under the clocks after the move (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
@@ -149,10 +150,10 @@ func probeError(p draughts.Position, dir string, err error) string {
 // fenEntry is a position, its table entry (its rules value under the
 // clocks passed), the clock its distance counts and, with --moves, its
 // moves. In JSON it is one object with the entry's keys as table.Entry
-// writes them after the FEN, then the clock ("class A", "class B",
+// writes them after the FEN and its category, then the clock ("class A", "class B",
 // "rule 2" or null), "rule2_tracked":false for a table built before rule
 // 2 was tracked, and the moves last:
-// {"fen":"W:WK10:BK5","rules":"win",…,"clock":"class B","moves":[{"move":"10-46","rules":"win",…},…]}
+// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","moves":[{"move":"10-46","category":"win",…},…]}
 // (dtb claim writes its examples without the clock.)
 type fenEntry struct {
 	FEN       string
@@ -165,7 +166,7 @@ type fenEntry struct {
 
 // moveEntry is a move, its entry seen from the mover (its rules value
 // under the clocks after the move) and the clock of the position after
-// it, in JSON {"move":"10-46","rules":"win",…,"clock":"class B"}.
+// it, in JSON {"move":"10-46","category":"win","rules":"win",…,"clock":"class B"}.
 type moveEntry struct {
 	Move  string
 	Entry table.Entry
@@ -219,7 +220,8 @@ func (m moveEntry) MarshalJSON() ([]byte, error) {
 }
 
 // keyEntry returns the JSON object of e with "key":value in front and,
-// if withClock is set, "clock" last.
+// if withClock is set (a probe's answer), its "category" after it
+// (explore.Category) and "clock" last.
 func keyEntry(key, value string, e table.Entry, clock table.Class, withClock bool) ([]byte, error) {
 	v, err := json.Marshal(value)
 	if err != nil {
@@ -236,7 +238,7 @@ func keyEntry(key, value string, e table.Entry, clock table.Class, withClock boo
 	if clock != table.NoClass {
 		c, _ = json.Marshal(clock.String())
 	}
-	return fmt.Appendf(nil, `{%q:%s,%s,"clock":%s}`, key, v, b[1:len(b)-1], c), nil
+	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, explore.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
 }
 
 // describe returns the values and distances of a probe result in words,
