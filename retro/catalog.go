@@ -142,7 +142,12 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 // sameSums reports whether a and b give the same sizes and CRC-32Cs of
 // the same files.
 func sameSums(a, b codec.ManifestEntry) bool {
-	same := func(a, b codec.ManifestFile) bool { return a.File == b.File && a.Size == b.Size && a.CRC32C == b.CRC32C }
-	return same(codec.ManifestFile{File: a.File, Size: a.Size, CRC32C: a.CRC32C}, codec.ManifestFile{File: b.File, Size: b.Size, CRC32C: b.CRC32C}) &&
-		(a.Distances == nil) == (b.Distances == nil) && (a.Distances == nil || same(*a.Distances, *b.Distances))
+	sums := func(e codec.ManifestEntry) [2]codec.ManifestFile { // header checksums left out
+		s := [2]codec.ManifestFile{{File: e.File, Size: e.Size, CRC32C: e.CRC32C}}
+		if d := e.Distances; d != nil {
+			s[1] = codec.ManifestFile{File: d.File, Size: d.Size, CRC32C: d.CRC32C}
+		}
+		return s
+	}
+	return sums(a) == sums(b)
 }
