@@ -30,8 +30,9 @@
 // docs/format.md specifies the files; Column lists the columns and their
 // encoding. A table is a value file (KKvK.dtb, the value column) and, if
 // it has other columns, a distance file (KKvK.dtbd); Writer writes both,
-// File reads them, Convert makes them from a whole table of format 2. Files written before rule 2 was tracked (RulesNo25Move) are
-// still read: their Rule2 materials have no clock.
+// File reads them, Convert makes them from a whole table of format 2.
+// Files written before rule 2 was tracked (RulesNo25Move) are still read:
+// their Rule2 materials have no clock.
 package table
 
 import (
