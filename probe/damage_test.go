@@ -67,9 +67,7 @@ func TestDamageNeverSilent(t *testing.T) {
 			i := rng.IntN(len(b))
 			clear(b[i:min(len(b), i+1+rng.IntN(64))])
 		case 6: // the rules flags of a work file (table.RulesFlagsResolved), the checksum recomputed
-			rules := 24 + 2 + int(binary.LittleEndian.Uint16(b[24:])) + 1 + 4 // prefix, material, kind, index version
-			b[rules] ^= table.RulesCapturesDontCare
-			binary.LittleEndian.PutUint32(b[end:], crc32.Checksum(b[:end], crc32.MakeTable(crc32.Castagnoli)))
+			b = tabletest.ForgedRules(table.RulesFlagsResolved)(b)
 		case 5: // another table's file
 			other := []string{"KvKK", "KMvK", "KvK"}[rng.IntN(3)]
 			if b, err = os.ReadFile(filepath.Join(tabletest.Golden, other+filepath.Ext(name))); err != nil {
