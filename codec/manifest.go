@@ -14,9 +14,10 @@ import (
 // ManifestName is the name of the manifest file in a table directory.
 const ManifestName = "MANIFEST.json"
 
-// manifestVersion is the version WriteManifest writes; ReadManifest
-// reads version 1 too, whose entries have no Distances.
-const manifestVersion = 2
+// manifestVersion is the version WriteManifest writes, 2 where no entry
+// has Searched; ReadManifest reads version 1 too, whose entries have no
+// Distances.
+const manifestVersion = 3
 
 // ManifestEntry describes one table of a directory: its value file (or
 // whole table, formats 1 and 2) and its distance file, if any.
@@ -30,6 +31,10 @@ type ManifestEntry struct {
 	// a reader compares at open; 0 in manifests of version 1.
 	HeaderCRC32C uint32        `json:"header_crc32c,omitempty"`
 	Distances    *ManifestFile `json:"distances,omitempty"` // the distance file
+	// Searched names the table, Material's colour flip, that the
+	// directory answers by a search through this one: it has no file
+	// (package slim); empty for none. Version 3 only.
+	Searched string `json:"searched,omitempty"`
 }
 
 // ManifestFile describes a file besides a table's value file.
@@ -66,12 +71,18 @@ func checkEntries(entries []ManifestEntry) error {
 	return nil
 }
 
+// searches reports whether e names a table searched through it.
+func searches(e ManifestEntry) bool { return e.Searched != "" }
+
 // WriteManifest writes dir/MANIFEST.json atomically (temporary file, sync,
 // rename), with the entries sorted by File. File names must be local paths
 // relative to dir and unique.
 func WriteManifest(dir string, entries []ManifestEntry) error {
 	path := filepath.Join(dir, ManifestName)
 	m := manifest{Version: manifestVersion, Tables: slices.Clone(entries)}
+	if !slices.ContainsFunc(entries, searches) {
+		m.Version = 2 // what readers before Searched read
+	}
 	if m.Tables == nil {
 		m.Tables = []ManifestEntry{}
 	}
@@ -107,11 +118,14 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "not valid JSON")
 	}
-	if m.Version != 1 && m.Version != manifestVersion {
-		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 and %d", m.Version, manifestVersion)
+	if m.Version < 1 || m.Version > manifestVersion {
+		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 to %d", m.Version, manifestVersion)
 	}
 	if m.Version == 1 && slices.ContainsFunc(m.Tables, func(e ManifestEntry) bool { return e.Distances != nil || e.HeaderCRC32C != 0 }) {
 		return nil, newError(ErrCorrupt, path, nil, "distance files or header checksums in a manifest of version 1")
+	}
+	if m.Version < 3 && slices.ContainsFunc(m.Tables, searches) {
+		return nil, newError(ErrCorrupt, path, nil, "searched tables in a manifest of version %d", m.Version)
 	}
 	if err := checkEntries(m.Tables); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "%v", err)

@@ -100,7 +100,8 @@ func TestManifestReadErrors(t *testing.T) {
 		{`{"version": 1, "tables": [{"file": "../a"}]}`, ErrCorrupt},
 		{`{"version": 1, "tables": [{"file": "a", "crc32c": -1}]}`, ErrCorrupt},
 		{`{"tables": []}`, ErrVersion},
-		{`{"version": 3, "tables": []}`, ErrVersion},
+		{`{"version": 4, "tables": []}`, ErrVersion},
+		{`{"version": 2, "tables": [{"file": "a", "searched": "KvKK"}]}`, ErrCorrupt},
 		{`{"version": 1, "tables": [{"file": "a", "distances": {"file": "b"}}]}`, ErrCorrupt},
 		{`{"version": 2, "tables": [{"file": "a", "distances": {"file": "../b"}}]}`, ErrCorrupt},
 		{`{"version": 2, "tables": [{"file": "a", "distances": {"file": "a"}}]}`, ErrCorrupt},
@@ -111,6 +112,31 @@ func TestManifestReadErrors(t *testing.T) {
 		_, err := ReadManifest(dir)
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), ManifestName) {
 			t.Errorf("%s: got %v, want %v", tc.text, err, tc.want)
+		}
+	}
+}
+
+// TestManifestSearched checks that a manifest naming a searched table is
+// of version 3, and one without of version 2, which older readers read.
+func TestManifestSearched(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		searched, version string
+	}{{"", `"version": 2`}, {"KvKK", `"version": 3`}} {
+		want := []ManifestEntry{{File: "KKvK.dtb", Material: "KKvK", Searched: tc.searched}}
+		if err := WriteManifest(dir, want); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tc.version) {
+			t.Errorf("searched %q: manifest %s, want %s", tc.searched, b, tc.version)
+		}
+		got, err := ReadManifest(dir)
+		if err != nil || len(got) != 1 || got[0] != want[0] {
+			t.Errorf("searched %q: read %+v, %v, want %+v", tc.searched, got, err, want)
 		}
 	}
 }

@@ -449,6 +449,23 @@ func (t *tempFile) commit(path string) error {
 	return nil
 }
 
+// CopyFile copies the file at src to dst atomically, as Write writes a
+// table: dst is the whole copy or as it was.
+func CopyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := writeAtomic(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	}); err != nil {
+		return writeError(dst, err)
+	}
+	return nil
+}
+
 // writeAtomic writes a file through a temporary file in the same
 // directory, then renames it to path and syncs the directory. On error it
 // removes the temporary file and leaves nothing new under path. Its writes

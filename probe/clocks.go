@@ -73,6 +73,13 @@ func (c Clocks) left(class table.Class) int {
 // a fresh rule-2 count.
 func (c Clocks) fresh() bool { return c.Class <= 0 && c.Rule2 <= 0 }
 
+// marked reports whether the value file of f answers c alone: f marks
+// the positions a rule-2 count one ply on draws (table.FreshOnly), and c
+// is that count.
+func (c Clocks) marked(f *file) bool {
+	return f.marked && f.class == table.Rule2 && c.Rule2 == 1
+}
+
 // over reports whether the clock of class runs out at the position: the
 // game is drawn unless its side to move has no move (rule 5).
 func (c Clocks) over(class table.Class) bool {

@@ -12,8 +12,9 @@ import (
 // Preload reads the table of m whole into memory and resolves its capture
 // positions by search, so that from then on a probe of one of its
 // positions needs no search, lock or read: for a prober that probes much
-// of a table, such as the verifier resolving the captures into it. The
-// table stays in memory as long as t, 1 to 4 bytes a position by its
+// of a table, such as the verifier resolving the captures into it. A
+// table answered by a search through its colour flip is searched whole.
+// The table stays in memory as long as t, 1 to 4 bytes a position by its
 // columns. Preloading a table again does nothing.
 func (t *Tables) Preload(m index.Material) error {
 	f, err := t.file(m, false)
@@ -21,21 +22,28 @@ func (t *Tables) Preload(m index.Material) error {
 		return err
 	}
 	b := &block{}
-	if b.cols, err = f.r.ReadColumns(); err != nil {
-		return err
-	}
-	if !f.resolved {
-		if err := t.resolve(f, b); err != nil {
-			return err
+	switch {
+	case f.from != nil:
+		b.cols = table.MakeColumns(m, f.x.Size(), f.layout.Extra())
+		err = t.resolve(f, b, true)
+	case f.resolved:
+		b.cols, err = f.r.ReadColumns()
+	default:
+		if b.cols, err = f.r.ReadColumns(); err == nil {
+			err = t.resolve(f, b, false)
 		}
+	}
+	if err != nil {
+		return err
 	}
 	f.mem.Store(b)
 	return nil
 }
 
 // resolve stores in b, which holds the whole table of f, the entries of
-// its capture positions, searched in parallel chunks.
-func (t *Tables) resolve(f *file, b *block) error {
+// its capture positions, searched in parallel chunks, and of every
+// position if all is set (a table not stored).
+func (t *Tables) resolve(f *file, b *block, all bool) error {
 	const chunk = 1 << 14 // positions
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -47,10 +55,16 @@ func (t *Tables) resolve(f *file, b *block) error {
 					pl, _ = f.x.Next(pl)
 				}
 				p := table.Position(pl)
-				if !p.HasCapture() {
+				var r table.Entry
+				var err error
+				switch {
+				case all:
+					r, err = t.searched(&p, f, Clocks{}, 0)
+				case p.HasCapture():
+					r, err = t.captures(&p, f, 0)
+				default:
 					continue
 				}
-				r, err := t.captures(&p, f, 0)
 				if err != nil {
 					return err
 				}

@@ -123,12 +123,19 @@ type file struct {
 	listed *codec.ManifestEntry // and its entry there, nil for a table added
 	m      index.Material
 
+	// from, for a table not stored, is the table of its colour flip, which
+	// answers its positions by a search (Tables.searched); f itself has no
+	// file.
+	from *file
+
 	once      sync.Once
-	opened    atomic.Bool // once has run: err, class, r, x, blockSize and blocks are set
+	opened    atomic.Bool // once has run: err, class, layout and, for a stored table, r, x, blockSize and blocks are set
 	err       error       // of opening
 	class     table.Class // under the file's rules (table.Info)
 	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
 	resolved  bool        // capture positions hold their entries (table.Info)
+	marked    bool        // the value bytes mark FreshOnly (table.Info)
+	layout    table.Layout
 	r         *table.File
 	x         *index.Index
 	blockSize int64
@@ -150,13 +157,32 @@ func Open(dir string, o Options) (*Tables, error) {
 	for _, e := range entries {
 		m, err := index.ParseMaterial(e.Material)
 		if err == nil {
-			err = t.add(m, &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m})
+			f := &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m}
+			err = t.add(m, f)
+			if err == nil && e.Searched != "" {
+				err = t.addSearched(e.Searched, f)
+			}
 		}
 		if err != nil {
 			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
 		}
 	}
 	return t, nil
+}
+
+// addSearched adds the table of the material named searched, answered by
+// a search through from, the table of its colour flip.
+func (t *Tables) addSearched(searched string, from *file) error {
+	m, err := index.ParseMaterial(searched)
+	switch {
+	case err != nil:
+		return err
+	case m != from.m.Flip() || m == from.m:
+		return fmt.Errorf("searched %s is not the colour flip of %s", m, from.m)
+	case table.ClassOf(m).Carries():
+		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, table.ClassOf(m))
+	}
+	return t.add(m, &file{path: from.path, m: m, from: from})
 }
 
 // New returns Tables without tables; Add adds them. Open is New and Add
@@ -214,11 +240,15 @@ func (f *file) close() error {
 // index.Materials.
 func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
 
-// Header returns the file header of the table of m.
+// Header returns the file header of the table of m; for a table answered
+// by a search through its colour flip, that table's.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	f, err := t.file(m, false)
 	if err != nil {
 		return codec.Header{}, err
+	}
+	if f.from != nil {
+		f = f.from
 	}
 	return f.r.Header(), nil
 }
@@ -230,20 +260,38 @@ func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
 	if f == nil || f.m != m {
 		return nil, &MissingError{Material: m}
 	}
+	return f, f.ensureOpen(cachedOnly)
+}
+
+// ensureOpen opens f unless it is open, or fails with ErrNotCached if
+// cachedOnly is set.
+func (f *file) ensureOpen(cachedOnly bool) error {
 	if !f.opened.Load() {
 		if cachedOnly {
-			return nil, ErrNotCached
+			return ErrNotCached
 		}
 		f.once.Do(func() {
 			f.err = f.open()
 			f.opened.Store(true)
 		})
 	}
-	return f, f.err
+	return f.err
 }
 
-// open opens the file and checks that its header fits its material.
+// open opens the file and checks that its header fits its material; a
+// table not stored takes what it needs from the table it is searched
+// through, which must be marked where its material has a rule-2 count.
 func (f *file) open() (err error) {
+	if g := f.from; g != nil {
+		if err := g.ensureOpen(false); err != nil {
+			return err
+		}
+		if g.class == table.Rule2 && !g.marked {
+			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
+		}
+		f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), g.class, g.rule2, g.resolved, g.layout
+		return nil
+	}
 	if f.listed != nil {
 		f.r, err = table.OpenListed(f.dir, *f.listed, f.m)
 	} else {
@@ -252,7 +300,7 @@ func (f *file) open() (err error) {
 	if err != nil {
 		return err
 	}
-	f.x, f.class, f.rule2, f.resolved = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved
+	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)
@@ -323,17 +371,30 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 		return Result{}, err
 	}
 	var e table.Entry
-	if f.mem.Load() == nil && !f.resolved && p.HasCapture() { // a don't-care on disk
+	fresh := false // e is marked FreshOnly, and read without distances
+	switch {
+	case f.mem.Load() != nil:
+		e, _, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
+	case f.from != nil:
+		e, err = t.searched(&p, f, c, fl)
+	case !f.resolved && p.HasCapture(): // a don't-care on disk
 		e, err = t.captures(&p, f, fl)
-	} else {
-		dist := fl&ValuesOnly == 0 || !c.fresh() || f.class.Carries()
-		e, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
+	default:
+		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
+		e, fresh, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
 	}
 	if err != nil {
 		return Result{}, err
 	}
 	r := Result{Entry: e, Value: e.Rules, Class: f.class, Rule2Tracked: f.rule2}
-	if !c.fresh() { // else c.Value(r.Class, e) is e.Rules
+	switch {
+	case c.marked(f) && e.Distance < 0 && e.Rules != table.Draw:
+		// Read without distances: a count one ply on draws what only a
+		// fresh one wins or loses.
+		if fresh {
+			r.Value = table.Draw
+		}
+	case !c.fresh(): // else c.Value(r.Class, e) is e.Rules
 		r.Value = c.Value(r.Class, e)
 	}
 	return r, nil
@@ -390,8 +451,9 @@ func (e *illegalError) Error() string { return e.msg }
 func (e *illegalError) Unwrap() error { return ErrIllegal }
 
 // stored returns the values stored for entry i of f, and its distances if
-// dist is set, reading their blocks unless cachedOnly is set.
-func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, error) {
+// dist is set, reading their blocks unless cachedOnly is set, and whether
+// the entry is marked FreshOnly.
+func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, bool, error) {
 	b, j := f.mem.Load(), int(i)
 	var cols table.Columns
 	if b != nil {
@@ -399,34 +461,34 @@ func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, e
 	} else {
 		n := i / f.blockSize
 		if b, err := t.cache.get(f, values, n, cachedOnly); err != nil {
-			return table.Entry{}, err
+			return table.Entry{}, false, err
 		} else {
 			cols = b.cols
 		}
 		if dist && f.blocks[distances] != nil {
 			d, err := t.cache.get(f, distances, n, cachedOnly)
 			if err != nil {
-				return table.Entry{}, err
+				return table.Entry{}, false, err
 			}
 			cols[table.DistanceColumn], cols[table.DTWColumn], cols[table.MTCColumn] = d.cols[table.DistanceColumn], d.cols[table.DTWColumn], d.cols[table.MTCColumn]
 		}
 		j = int(i % f.blockSize)
 	}
 	e, ok := cols.Entry(int64(j))
-	if !ok {
-		return table.Entry{}, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, cols[table.ValueColumn][j])}
+	if !ok || !f.marked && cols.FreshOnly(int64(j)) {
+		return table.Entry{}, false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, cols[table.ValueColumn][j])}
 	}
-	return e, nil
+	return e, f.marked && cols.FreshOnly(int64(j)), nil
 }
 
 // captures resolves a capture position of f's material as the generator
-// does (table.Captures): from its successors, each probed in turn; under
+// does (table.Moves): from its successors, each probed in turn; under
 // the rules each successor's outcome is seen through the clock that
 // carries over the capture (table.RulesOutcome). The successors are
 // probed with the flags fl.
 func (t *Tables) captures(p *draughts.Position, f *file, fl Flags) (table.Entry, error) {
-	cs := table.NewCaptures(f.class)
-	dtw := f.r.Layout.Has(table.DTWColumn)
+	cs := table.NewMoves(f.class)
+	dtw := f.layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
 		r, err := t.probe(p.Play(m), Clocks{}, fl)
@@ -434,15 +496,74 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags) (table.Entry,
 			return table.Entry{}, err
 		}
 		s := r.Entry
-		cs.Add(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
 	}
 	e := cs.Entry()
 	if !dtw {
 		e.DTW = -1
 	}
-	if !f.r.Layout.Has(table.MTCColumn) {
+	if !f.layout.Has(table.MTCColumn) {
 		e.MTC = -1
+	}
+	return e, nil
+}
+
+// searched answers a position of a table not stored, searched through the
+// table of its colour flip (Open), as its generator solved it
+// (table.Moves): a capture position from its captures (captures), any
+// other from its quiet moves, whose successors (Black to move) that table
+// holds, but after a crowning. Under the rules, a quiet king move carries
+// the rule-2 count one ply on: with fresh clocks and ValuesOnly, the
+// successor's value one ply on comes from the marks of its value file
+// (table.FreshOnly), with its distances otherwise. Its Entry then lacks
+// the distances, as a stored one read with ValuesOnly, and the search
+// stops at the first move that wins in theory and under the rules.
+func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (table.Entry, error) {
+	if p.HasCapture() {
+		return t.captures(p, f, fl)
+	}
+	values := fl&ValuesOnly != 0 && c.fresh()
+	if !values {
+		fl &^= ValuesOnly
+	}
+	ms := table.NewMoves(f.class)
+	dtw, mtc := f.layout.Has(table.DTWColumn), f.layout.Has(table.MTCColumn)
+	var buf [draughts.MaxMoves]draughts.Move
+	for _, m := range p.Moves(buf[:0]) {
+		king := p.Kings&draughts.Bit(m.FromSquare()) != 0
+		next := Clocks{}
+		if king && values {
+			next = Clocks{Rule2: 1}
+		}
+		r, err := t.probe(p.Play(m), next, fl)
+		if err != nil {
+			return table.Entry{}, err
+		}
+		s := r.Entry
+		switch {
+		case !king:
+			ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+		case values:
+			ms.Add(s.TheoryOutcome(), table.Outcome{Value: r.Value}, s.MTCOutcome())
+		default:
+			ms.AddKingMove(s)
+		}
+		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
+		mtc = mtc && (s.Theory == table.Draw || s.MTC >= 0)
+		if values && ms.Won() {
+			break // the values are known; their distances are not read
+		}
+	}
+	e := ms.Entry()
+	if !dtw {
+		e.DTW = -1
+	}
+	if !mtc {
+		e.MTC = -1
+	}
+	if values && f.class == table.Rule2 {
+		e.Distance = -1
 	}
 	return e, nil
 }

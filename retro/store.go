@@ -326,11 +326,11 @@ func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
 		atomic.OrUint64(&t.final[w], bit)
 		return
 	}
-	cs := table.NewCaptures(t.class)
+	cs := table.NewMoves(t.class)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range q.Moves(buf[:0]) {
 		o := s.outcome(t.class, new(q.Play(m)))
-		cs.Add(o[0], o[1])
+		cs.AddConversion(o[0], o[1])
 	}
 	e := cs.Entry()
 	mu := &s.writing[w%int64(len(s.writing))]

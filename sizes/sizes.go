@@ -89,7 +89,7 @@ func Measure(dir string) ([]Row, error) {
 		if err != nil {
 			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
 		}
-		r, err := measureFile(filepath.Join(dir, e.File), m)
+		r, err := measureFile(filepath.Join(dir, e.File), m, e.Distances != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -110,14 +110,18 @@ func Measure(dir string) ([]Row, error) {
 }
 
 // measureFile returns the row of the one table of m whose value file (or
-// whole table) is at path.
-func measureFile(path string, m index.Material) (Row, error) {
+// whole table) is at path, with its distance file if dist is set (a
+// directory may hold value files alone, such as dtb slim writes).
+func measureFile(path string, m index.Material, dist bool) (Row, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return Row{}, err
 	}
 	defer f.Close()
 	readers, err := f.Readers()
+	if !dist {
+		readers, err = readers[:1], nil // the value file's
+	}
 	if err != nil {
 		return Row{}, err
 	}

@@ -51,33 +51,54 @@ func NewEntry(c Class, theory, rules Outcome) Entry {
 	return e
 }
 
-// A Captures resolves a capture position of class c, one whose every move
-// leaves its table, from the outcomes of its moves, as the generator and
-// the prober resolve the capture positions that a table file holds as
-// don't-cares: the winner chooses the shortest win, the loser the longest
-// loss (see Minimax), under the rules as in theory.
-type Captures struct {
-	class         Class
-	theory, rules Minimax
+// Moves computes the entry of a position of class c from its moves, as
+// the generator solves it and as the prober and the verifier recompute
+// it: the winner chooses the shortest win, the loser the longest loss
+// (see Minimax), under the rules as in theory. A quiet king move keeps
+// the clock running (AddKingMove); a capture or man move converts
+// (AddConversion). A capture position, whose every move leaves its table,
+// is resolved so: the generator and the prober resolve the capture
+// positions that a table file holds as don't-cares.
+type Moves struct {
+	class              Class
+	theory, rules, mtc Minimax
 }
 
-// NewCaptures returns the resolution of a capture position of class c
-// before its moves.
-func NewCaptures(c Class) Captures { return Captures{class: c} }
+// NewMoves returns the moves of a position of class c before any is
+// added.
+func NewMoves(c Class) Moves { return Moves{class: c} }
 
-// Add adds a move to a position of outcomes theory and rules, the latter
-// seen from the class of the capture position (see Entry.RulesOutcome).
-func (c *Captures) Add(theory, rules Outcome) {
-	c.theory.Add(theory)
-	c.rules.Add(rules)
+// Add adds a move whose successor has the outcomes theory, rules (seen
+// through the clock the move carries: Entry.KingMoveOutcome,
+// Entry.RulesOutcome) and mtc (Entry.MTCOutcome, Entry.ConversionOutcome).
+func (m *Moves) Add(theory, rules, mtc Outcome) {
+	m.theory.Add(theory)
+	m.rules.Add(rules)
+	m.mtc.Add(mtc)
 }
 
-// Entry returns the entry of the capture position: every move converts,
-// so a position won or lost has an mtc of 1 ply.
-func (c *Captures) Entry() Entry {
-	e := NewEntry(c.class, c.theory.Outcome(), c.rules.Outcome())
-	if e.Theory != Draw {
-		e.MTC = 1
+// AddKingMove adds a quiet king move to a successor with entry e.
+func (m *Moves) AddKingMove(e Entry) {
+	m.Add(e.TheoryOutcome(), e.KingMoveOutcome(m.class), e.MTCOutcome())
+}
+
+// AddConversion adds a capture or man move to a successor of outcomes
+// theory and rules, the latter seen from the class of the position (see
+// Entry.RulesOutcome).
+func (m *Moves) AddConversion(theory, rules Outcome) {
+	m.Add(theory, rules, Outcome{Value: theory.Value})
+}
+
+// Won reports whether the moves so far win in theory and under the
+// rules: no further move changes the values, only the distances.
+func (m *Moves) Won() bool { return m.theory.win > 0 && m.rules.win > 0 }
+
+// Entry returns the entry of the position, its mtc from the moves (1 ply
+// in a capture position won or lost: every move converts).
+func (m *Moves) Entry() Entry {
+	e := NewEntry(m.class, m.theory.Outcome(), m.rules.Outcome())
+	if o := m.mtc.Outcome(); o.Value != Draw {
+		e.MTC = o.Dist
 	}
 	return e
 }
@@ -237,7 +258,8 @@ type Column int
 
 // The columns, in the order a file lists them.
 const (
-	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2).
+	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2),
+	// and FreshOnly in a marked value file (RulesFreshMarks).
 	ValueColumn Column = iota
 	// DistanceColumn, 1 byte: the distance, NoDistance for none; the
 	// tables of materials with a clock only (class A, B and Rule2).
@@ -322,8 +344,26 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 // those of Entry(i), without its distances. A value byte no entry has
 // gives a value beyond Win.
 func (c *Columns) Values(i int64) (theory, rules Value) {
-	b := c[ValueColumn][i]
+	b := c[ValueColumn][i] &^ FreshOnly
 	return Value(b & 3), Value(b >> 2)
+}
+
+// FreshOnly is the bit of the value byte that marks, in a marked value
+// file (RulesFreshMarks), a position of a Rule2 material won or lost under
+// the rules only with a fresh count: its rule-2 distance is Rule2Plies, so
+// that a count one ply on draws it. A search through the table answers
+// its colour flip from the value file alone with it (package probe).
+const FreshOnly = 1 << 4
+
+// FreshOnly reports whether entry i is marked FreshOnly.
+func (c *Columns) FreshOnly(i int64) bool { return c[ValueColumn][i]&FreshOnly != 0 }
+
+// MarkFreshOnly marks entry i FreshOnly if it is a win or loss under the
+// rules at rule-2 distance Rule2Plies (its distance column read).
+func (c *Columns) MarkFreshOnly(i int64) {
+	if _, rules := c.Values(i); rules != Draw && c[DistanceColumn][i] == Rule2Plies {
+		c[ValueColumn][i] |= FreshOnly
+	}
 }
 
 // Set encodes e as entry i, in the columns present. A distance beyond

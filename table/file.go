@@ -23,6 +23,7 @@ const (
 	RulesCapturesDontCare             // positions with a capture hold no real value on disk
 	Rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
 	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
+	RulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
 )
 
 // RulesFlags are the rules of the tables this version writes.
@@ -38,17 +39,19 @@ const RulesFlagsResolved = RulesFlags &^ RulesCapturesDontCare
 // itself. File converts their mtc bytes as it reads them.
 const RulesFlagsPlain = RulesFlags &^ RulesCompact
 
+// RulesFlagsMarked are the rules of a value file that marks the
+// positions whose rules value only a fresh rule-2 count gives (FreshOnly):
+// those of a table whose colour flip is answered by a search through it
+// (package slim).
+const RulesFlagsMarked = RulesFlags | RulesFreshMarks
+
 // RulesFlagsNo25Move are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
 
-// knownRules reports whether this version reads tables with the rules
-// flags r: RulesFlags, RulesFlagsResolved, RulesFlagsPlain or
-// RulesFlagsNo25Move.
-func knownRules(r uint32) bool {
-	return r == RulesFlags || r == RulesFlagsResolved || r == RulesFlagsPlain || r == RulesFlagsNo25Move
-}
+// knownRules lists the rules flags of the tables this version reads.
+var knownRules = []uint32{RulesFlags, RulesFlagsMarked, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
 
 // TracksRule2 reports whether the rules values of tables with the known
 // rules flags r track the 25-move king rule (rule 2).
@@ -147,6 +150,7 @@ func HasColumn(h codec.Header, col Column) bool {
 // table (formats 1 and 2). A File is safe for concurrent use.
 type File struct {
 	values   *codec.Reader // the value file or the whole table
+	path     string        // of values
 	Material index.Material
 	Info
 	distPath string
@@ -180,7 +184,11 @@ type Info struct {
 	// Resolved reports whether capture positions hold their real entries
 	// (RulesFlagsResolved), not don't-cares.
 	Resolved bool
-	Stats    Stats
+	// Marked reports whether the value bytes mark with FreshOnly the
+	// positions whose rules value only a fresh rule-2 count gives
+	// (RulesFlagsMarked).
+	Marked bool
+	Stats  Stats
 }
 
 // Open opens the table of m whose value file (or whole table) is at path
@@ -195,7 +203,7 @@ func Open(path string, m index.Material) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{values: r, Material: m, distPath: DistancePath(path)}
+	f := &File{values: r, path: path, Material: m, distPath: DistancePath(path)}
 	if f.Info, err = CheckHeader(path, r.Header(), m); err != nil {
 		r.Close()
 		return nil, err
@@ -285,7 +293,8 @@ func (f *File) Check() error {
 
 // Readers returns the codec readers of the table's files: the value file
 // and the distance file of format 3 (opening the latter), or the whole
-// table.
+// table. The value file's comes first, with the error of opening the
+// distance file too.
 func (f *File) Readers() ([]*codec.Reader, error) {
 	if !f.Split || !f.Layout.Distances() {
 		return []*codec.Reader{f.values}, nil
@@ -318,7 +327,7 @@ func (f *File) distances() (*codec.Reader, error) {
 func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error) {
 	r, err := codec.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb"))
+		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb"))}
 	} else if err != nil {
 		return nil, err
 	}
@@ -328,6 +337,13 @@ func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error)
 	}
 	return r, nil
 }
+
+// missingError is the error of a distance file that is not there, in
+// words; it wraps fs.ErrNotExist.
+type missingError struct{ msg string }
+
+func (e *missingError) Error() string { return e.msg }
+func (e *missingError) Unwrap() error { return fs.ErrNotExist }
 
 // checkDistanceHeader checks h, the header of the distance file at path,
 // against v, the header of its value file of layout l.
@@ -344,7 +360,7 @@ func checkDistanceHeader(path string, h, v codec.Header, l Layout) error {
 	switch {
 	case h.Kind != codec.Distances:
 		return bad("a %v, want a distance file", h.Kind)
-	case h.Material != v.Material || h.IndexVersion != v.IndexVersion || h.Rules != v.Rules || h.Positions != v.Positions || h.BlockSize != v.BlockSize:
+	case h.Material != v.Material || h.IndexVersion != v.IndexVersion || h.Rules != v.Rules&^RulesFreshMarks || h.Positions != v.Positions || h.BlockSize != v.BlockSize:
 		return bad("material %q, index version %d, rules %#x, %d positions, blocks of %d; its value file says %q, %d, %#x, %d, %d",
 			h.Material, h.IndexVersion, h.Rules, h.Positions, h.BlockSize, v.Material, v.IndexVersion, v.Rules, v.Positions, v.BlockSize)
 	case !slices.Equal(h.Columns, want):
@@ -367,13 +383,14 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 		return bad(codec.ErrCorrupt, "a distance file, want a value file")
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
-	case !knownRules(h.Rules):
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x, %#x, %#x and %#x", h.Rules, RulesFlags, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move)
+	case !slices.Contains(knownRules, h.Rules):
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x", h.Rules, knownRules)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
 	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
 	t.Resolved = h.Rules&RulesCapturesDontCare == 0
+	t.Marked = h.Rules&RulesFreshMarks != 0
 	t.Split = h.Kind == codec.Values
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
@@ -551,4 +568,44 @@ func Convert(path string, m index.Material) (bool, error) {
 		}
 	}
 	return true, w.Close()
+}
+
+// WriteMarked writes to path the value file of f, a table of a Rule2
+// material, marked (RulesFlagsMarked): each value byte with FreshOnly set
+// where the distance file gives a win or loss at Rule2Plies, the header
+// f's otherwise. With the marks, a search through the table answers its
+// colour flip with fresh clocks from the value file alone (package
+// slim). The file is written atomically (codec.Write).
+func WriteMarked(f *File, path string) error {
+	if !f.Split || f.Class != Rule2 || f.Marked || f.Resolved {
+		return fmt.Errorf("%s: not the value file of a table of a material with a rule-2 count (rules flags %#x)", f.path, f.Header().Rules)
+	}
+	h := f.Header()
+	h.Rules = RulesFlagsMarked
+	w, err := codec.NewWriter(path, h)
+	if err != nil {
+		return err
+	}
+	w.SetCompression(codec.Smallest)
+	for b := range f.values.Blocks() {
+		v, err := f.ReadValues(b)
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		d, err := f.ReadDistances(b)
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		v[DistanceColumn] = d[DistanceColumn]
+		for i := range int64(len(v[ValueColumn])) {
+			v.MarkFreshOnly(i)
+		}
+		if _, err := w.Write(0, v[ValueColumn]); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
 }

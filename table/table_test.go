@@ -129,13 +129,13 @@ func TestNewEntry(t *testing.T) {
 	}
 }
 
-// captureEntry returns the entry that Captures gives a capture position
+// captureEntry returns the entry that Moves gives a capture position
 // of class c with two moves, to positions whose outcomes for their side to
 // move make theory and rules the outcomes of the position.
 func captureEntry(c Class, theory, rules Outcome) Entry {
-	cs := NewCaptures(c)
-	cs.Add(successor(theory), successor(rules))
-	cs.Add(Outcome{Value: Win, Dist: 0}, Outcome{Value: Win, Dist: 0}) // a move that loses at once
+	cs := NewMoves(c)
+	cs.AddConversion(successor(theory), successor(rules))
+	cs.AddConversion(Outcome{Value: Win, Dist: 0}, Outcome{Value: Win, Dist: 0}) // a move that loses at once
 	return cs.Entry()
 }
 

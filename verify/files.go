@@ -14,8 +14,9 @@ import (
 
 // checkFile checks the table of m in dir against its manifest entry e:
 // size and CRC-32C of its files, headers, and the checksum of every
-// block. It returns every problem it finds.
-func checkFile(dir string, e codec.ManifestEntry, m index.Material) []error {
+// block. In a slim directory (package slim) a value file may come
+// without its distance file. It returns every problem it finds.
+func checkFile(dir string, e codec.ManifestEntry, m index.Material, slim bool) []error {
 	path := filepath.Join(dir, e.File)
 	errs := checkSum(path, e.Size, e.CRC32C)
 	if n := index.New(m).Size(); e.Positions != n {
@@ -32,10 +33,13 @@ func checkFile(dir string, e codec.ManifestEntry, m index.Material) []error {
 		return append(errs, err)
 	}
 	defer f.Close()
-	if f.Split && f.Layout.Distances() && e.Distances == nil {
+	if f.Split && f.Layout.Distances() && e.Distances == nil && !slim {
 		errs = append(errs, fmt.Errorf("%s: %s lists no distance file for it, and it has one", path, codec.ManifestName))
 	}
 	readers, err := f.Readers()
+	if e.Distances == nil {
+		readers, err = readers[:1], nil // the value file's (table.File.Readers)
+	}
 	if err != nil && !slices.ContainsFunc(errs, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }) {
 		errs = append(errs, err)
 	}

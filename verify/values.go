@@ -52,7 +52,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	for _, n := range captureTables(m) { // so that resolving t's capture positions reads memory only
-		if _, ok := v.entries[n]; ok {
+		if _, ok := v.entries[n]; ok || v.searched[n] != (index.Material{}) {
 			if err := v.pt.Preload(n); err != nil {
 				return nil, err
 			}
@@ -92,6 +92,59 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	return t, nil
+}
+
+// loadSearched returns the table of m of a slim directory, answered by a
+// search through its colour flip: every position searched (probe's
+// Preload), its stats counted from the entries, as its header's.
+func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTable, error) {
+	if err := v.pt.Preload(m); err != nil {
+		return nil, err
+	}
+	h, err := v.pt.Header(m)
+	if err != nil {
+		return nil, err
+	}
+	x := index.New(m)
+	class, err := v.pt.Class(m)
+	if err != nil {
+		return nil, err
+	}
+	layout := table.Layout{}
+	for col := range table.NumColumns {
+		layout[col] = -1
+		if table.HasColumn(h, col) {
+			layout[col] = 0
+		}
+	}
+	t := &memTable{m: m, x: x, class: class, cols: table.MakeColumns(m, x.Size(), layout.Extra()), captures: make([]uint64, (x.Size()+63)/64)}
+	var mu sync.Mutex
+	err = parallel.Range(ctx, x.Size(), v.o.Threads, func(lo, hi int64) error {
+		var s table.Stats
+		pl := x.Unrank(lo)
+		for i := lo; i < hi; i++ {
+			if i > lo {
+				pl, _ = x.Next(pl)
+			}
+			p := table.Position(pl)
+			r, err := v.pt.Probe(p, probe.Clocks{}, 0)
+			if err != nil {
+				return err
+			}
+			t.cols.Set(i, r.Entry)
+			capture := p.HasCapture()
+			if capture {
+				t.captures[i/64] |= 1 << (i % 64)
+			}
+			s.Add(class, r.Entry, capture, nil)
+		}
+		mu.Lock()
+		t.stats.Merge(s)
+		mu.Unlock()
+		return nil
+	})
+	t.header = t.stats
+	return t, err
 }
 
 // captureTables returns the tables that the captures from m's positions
@@ -162,7 +215,7 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 	flip := table.FlipPlacement(pl)
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
-	var theory, rules, mtc table.Minimax
+	ms := table.NewMoves(c.class)
 	for _, mv := range moves {
 		from, to := mv.FromSquare(), mv.ToSquare()
 		mfrom, mto := uint64(1)<<(50-from), uint64(1)<<(50-to) // square 51-s in a square set
@@ -183,21 +236,18 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 			i = s.x.Rank(q)
 		}
 		e := s.entry(i)
-		theory.Add(e.TheoryOutcome())
 		if king { // the clocks run on
-			rules.Add(e.KingMoveOutcome(c.class))
-			mtc.Add(e.MTCOutcome())
+			ms.AddKingMove(e)
 		} else {
-			rules.Add(e.RulesOutcome(c.class, s.class))
-			mtc.Add(e.ConversionOutcome())
+			ms.AddConversion(e.TheoryOutcome(), e.RulesOutcome(c.class, s.class))
 		}
 	}
-	r := table.NewEntry(c.class, theory.Outcome(), rules.Outcome())
+	r := ms.Entry()
 	if !c.dtw {
 		r.DTW = -1
 	}
-	if o := mtc.Outcome(); c.mtc && o.Value != table.Draw {
-		r.MTC = o.Dist
+	if !c.mtc {
+		r.MTC = -1
 	}
 	return r
 }

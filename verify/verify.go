@@ -56,6 +56,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -95,7 +96,7 @@ type Progress struct {
 // Report is the result of checking one table file.
 type Report struct {
 	Material   index.Material // zero for a file the manifest does not list
-	File       string         // path of the file
+	File       string         // path of the file; "" for a table answered by a search (Note)
 	Positions  int64          // positions of the table
 	Checked    int64          // stored positions whose values were recomputed
 	Mismatches int64          // stored positions whose values disagree with their successors'
@@ -103,7 +104,13 @@ type Report struct {
 	// Errors are the file's damage (a *codec.FileError of File) and
 	// whatever kept its values from being checked, each naming the file
 	// (and block) at fault: a *SourceError for a damaged table they read.
-	Errors  []error
+	Errors []error
+	// Note says why the values were not recomputed where that is no
+	// fault: a table of a slim directory (package slim) answered by a
+	// search, checked with the table it is searched through; a table of a
+	// slim directory that lacks the distance files its check reads, whose
+	// files alone are checked.
+	Note    string
 	Elapsed time.Duration
 }
 
@@ -141,7 +148,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	plan := v.pt.Materials()
 	if o.Only != nil {
 		for _, m := range o.Only {
-			if _, ok := v.entries[m]; !ok {
+			if _, ok := v.entries[m]; !ok && v.searched[m] == (index.Material{}) {
 				return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, m, dir)
 			}
 		}
@@ -195,6 +202,9 @@ type verifier struct {
 	o       Options
 	pt      *probe.Tables
 	entries map[index.Material]codec.ManifestEntry
+	// searched maps each table of a slim directory answered by a search
+	// to the table it is searched through (codec.ManifestEntry.Searched).
+	searched map[index.Material]index.Material
 
 	// Used by Verify's goroutine only:
 	loaded map[index.Material]*loadResult // tables decoded so far
@@ -223,11 +233,14 @@ func newVerifier(dir string, o Options) (*verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{},
+	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
 		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}}
 	for _, e := range entries {
 		m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
 		v.entries[m] = e
+		if e.Searched != "" {
+			v.searched[m.Flip()] = m
+		}
 	}
 	return v, nil
 }
@@ -249,16 +262,28 @@ func needs(m index.Material) []index.Material {
 // check checks the table of m: its file, then its values.
 func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	start := time.Now()
-	e := v.entries[m]
-	r = Report{Material: m, File: v.path(e), Positions: index.New(m).Size()}
+	r = Report{Material: m, Positions: index.New(m).Size()}
 	defer func() { r.Elapsed = time.Since(start) }()
-	if r.Errors = checkFile(v.dir, e, m); len(r.Errors) > 0 {
+	if from, ok := v.searched[m]; ok {
+		r.Note = fmt.Sprintf("answered by a search through %s, checked with it", from)
+		v.positionsDone.Add(r.Positions)
+		return r
+	}
+	e := v.entries[m]
+	r.File = v.path(e)
+	if r.Errors = checkFile(v.dir, e, m, len(v.searched) > 0); len(r.Errors) > 0 {
 		v.positionsDone.Add(r.Positions)
 		return r
 	}
 	var tables []*memTable
 	for _, n := range needs(m) {
 		t, err := v.table(ctx, n)
+		if err != nil && len(v.searched) > 0 && errors.Is(err, fs.ErrNotExist) {
+			// A slim directory may hold value files alone.
+			r.Note = "values not recomputed: a distance file they read is not here (dtb slim --distances writes them)"
+			v.positionsDone.Add(r.Positions)
+			return r
+		}
 		if err != nil {
 			r.Errors = append(r.Errors, notChecked(r.File, err))
 			v.positionsDone.Add(r.Positions)
@@ -324,6 +349,8 @@ func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, erro
 	l := &loadResult{}
 	if e, ok := v.entries[m]; ok {
 		l.t, l.err = v.load(ctx, v.path(e), m)
+	} else if _, ok := v.searched[m]; ok {
+		l.t, l.err = v.loadSearched(ctx, m)
 	} else {
 		l.err = fmt.Errorf("%w for %s", probe.ErrMissing, m)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/slim"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
 )
@@ -302,5 +303,73 @@ func TestGolden(t *testing.T) {
 		if !r.OK() || r.Checked == 0 {
 			t.Errorf("%s: %d of %d positions checked, %d mismatches %v, errors %v", name, r.Checked, r.Positions, r.Mismatches, r.Examples, r.Errors)
 		}
+	}
+}
+
+// TestSlim verifies slim directories (package slim) of the golden tables
+// and of the Rule2 set:
+// with distance files, every stored table recomputed through the tables
+// searched, each of those noted; without them, the files alone, each
+// table noted. A value changed in a stored table before the slim tables
+// are written is a mismatch there.
+func TestSlim(t *testing.T) {
+	ctx := context.Background()
+	write := func(dir string, o slim.Options) string {
+		out := filepath.Join(t.TempDir(), "slim")
+		if err := slim.Write(ctx, dir, out, o); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		dir string
+		o   slim.Options
+	}{{tabletest.Golden, slim.Options{Distances: true}}, {tabletest.Golden, slim.Options{}}, {tabletest.Rule2.Dir(t), slim.Options{Distances: true}}} {
+		o := c.o
+		reports, err := verify.Verify(ctx, write(c.dir, o), verify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		searched, unchecked := 0, 0
+		for _, r := range reports {
+			if !r.OK() {
+				t.Errorf("distances %v: %s: %+v", o.Distances, r.Material, r)
+			}
+			if r.Checked == 0 && r.Note == "" || r.Checked > 0 && r.Note != "" {
+				t.Errorf("distances %v: %s: %d checked, note %q", o.Distances, r.Material, r.Checked, r.Note)
+			}
+			if r.File == "" {
+				searched++
+			} else if r.Note != "" {
+				unchecked++
+			}
+		}
+		if searched == 0 || (unchecked > 0) == o.Distances {
+			t.Errorf("distances %v: %d tables searched, %d not recomputed", o.Distances, searched, unchecked)
+		}
+	}
+	dir := copyTables(t)
+	m, _ := index.ParseMaterial("KKvM")
+	x := index.New(m)
+	rewrite(t, dir, m.String(), func(col string, b []byte) {
+		if col != table.ValueColumn.Name() {
+			return
+		}
+		for i, v := range b { // the first quiet position won
+			if p := table.Position(x.Unrank(int64(i))); v == byte(table.Win)|byte(table.Win)<<2 && !p.HasCapture() {
+				b[i] = byte(table.Draw) | byte(table.Draw)<<2
+				return
+			}
+		}
+	})
+	if _, err := table.Convert(filepath.Join(dir, table.FileName(m)), m); err != nil {
+		t.Fatal(err)
+	}
+	if err := retro.WriteManifest(dir); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, write(dir, slim.Options{Distances: true}), verify.Options{})["KKvM.dtb"]
+	if r.Mismatches == 0 {
+		t.Errorf("KKvM with a win made a draw: %+v", r)
 	}
 }

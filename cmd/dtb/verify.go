@@ -85,6 +85,9 @@ func printReport(w io.Writer, r verify.Report) {
 	for _, err := range r.Errors {
 		fmt.Fprintf(w, "  %v\n", err)
 	}
+	if r.Note != "" {
+		fmt.Fprintf(w, "  %s\n", r.Note)
+	}
 	for _, m := range r.Examples {
 		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, table.NoClass), describe(m.Recomputed, table.NoClass))
 	}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dtb-draughts/dtb/slim"
+)
+
+func init() {
+	register(&command{
+		name: "slim", args: "", summary: "write the tables an engine's search reads: value files, one side to move per colour pair",
+		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
+			dir := fs.StringP("dir", "d", "tables", "table directory that dtb gen built")
+			out := fs.StringP("out", "o", "", "directory to write the slim tables to (required)")
+			dist := fs.Bool("distances", false, "copy the distance files of the tables kept too (running clocks, dtw, mtc)")
+			return func(e *env, args []string) error {
+				if len(args) != 0 {
+					return badInput("unexpected arguments %q", args)
+				}
+				if *out == "" {
+					return badInput("--out is required: the directory for the slim tables, e.g. dtb slim --dir %s --out engine", *dir)
+				}
+				var kept, searched int
+				var bytes int64
+				err := interruptible(func(ctx context.Context) error {
+					return slim.Write(ctx, *dir, *out, slim.Options{Distances: *dist, Done: func(t slim.Table) {
+						if t.Bytes == 0 {
+							searched++
+							fmt.Fprintf(e.stdout, "%-8s searched through %s\n", t.Material, t.SearchedIn)
+							return
+						}
+						kept++
+						bytes += t.Bytes
+						marked := ""
+						if t.Marked {
+							marked = ", marked"
+						}
+						fmt.Fprintf(e.stdout, "%-8s %d bytes%s\n", t.Material, t.Bytes, marked)
+					}})
+				})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "dtb slim: %d tables in %d bytes, %d more answered by search, in %s\n", kept, bytes, searched, *out)
+				return nil
+			}
+		},
+	})
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/internal/tabletest"
+)
+
+// TestSlimCommand writes the slim tables of the golden ones, probes a
+// position of a table left out there and in the golden tables alike, and
+// checks the usage errors.
+func TestSlimCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "engine")
+	stdout, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out, "--distances")
+	if code != 0 || !strings.Contains(stdout, "MvKK     searched through KKvM\n") || !strings.HasPrefix(stderr, "dtb slim: 11 tables in ") || !strings.HasSuffix(stderr, ", 5 more answered by search, in "+out+"\n") {
+		t.Fatalf("slim: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	const fen = "W:W20:BK1,K10" // MvKK, left out
+	want, _, code := dtb("probe", "--dir", tabletest.Golden, fen)
+	got, stderr, code2 := dtb("probe", "--dir", out, fen)
+	if code != 0 || code2 != 0 || got != want {
+		t.Errorf("probe %s: slim %q (%d, %q), golden %q (%d)", fen, got, code2, stderr, want, code)
+	}
+	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden); code != 2 || !strings.Contains(stderr, "--out is required") {
+		t.Errorf("no --out: status %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := dtb("slim", "--dir", out, "--out", out+"2"); code != 1 || stderr != "dtb slim: "+out+" is a slim directory already: write from the directory dtb gen built\n" {
+		t.Errorf("slim of a slim directory: status %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,199 @@
+// Package slim writes the tables an engine's search reads, from a
+// directory that dtb gen built: the value files, and of each colour pair
+// of tables (KKvK and KvKK) only one, the other answered by a search
+// through it.
+//
+//	err := slim.Write(ctx, "tables", "engine", slim.Options{})
+//	t, err := probe.Open("engine", probe.Options{}) // answers every position
+//
+// A table and its colour flip hold the same positions with the other side
+// to move, so each answers the other by a one-ply search (package probe):
+// a position of the table left out is answered from its moves, whose
+// successors the kept table holds. Write keeps the smaller value file of
+// each pair. Where both sides have a king (table.Rule2), a quiet king move
+// carries the rule-2 count one ply on; the kept value file marks the
+// positions that count draws (table.WriteMarked), so that a search with
+// fresh clocks reads value files alone; every value file of such a
+// material is marked, so that a probe with the count at 1 needs no
+// distance either. Class A and B keep both tables
+// and their distance files, which their rules values need; symmetric
+// materials (KvK, KMvKM) have no pair.
+//
+// The build directory keeps every table: the next piece count's build and
+// dtb verify read both sides whole. The slim directory is for probing
+// (engines, dtb probe, dtb serve); its manifest names each table left out
+// beside the one that answers it (codec.ManifestEntry.Searched).
+package slim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// Options configure Write.
+type Options struct {
+	// Distances copies the distance files of the tables kept, which
+	// probes with running clocks, dtw and mtc read; class A and B always
+	// have theirs.
+	Distances bool
+	// Done, if not nil, is called with each table written or left out.
+	Done func(Table)
+}
+
+// Table is what Write did with one table.
+type Table struct {
+	Material index.Material
+	// SearchedIn is the table that answers this one by a search, its
+	// colour flip; the zero Material for a table written.
+	SearchedIn index.Material
+	Marked     bool  // its value file was written marked (table.WriteMarked)
+	Bytes      int64 // of the files written, 0 for a table left out
+}
+
+// Write writes to out the tables of dir, as the package doc says, then
+// out's manifest. Each file is written atomically; a Write interrupted
+// and run again writes every file anew. dir must hold tables of format 3
+// with a manifest (dtb convert rewrites older ones).
+func Write(ctx context.Context, dir, out string, o Options) error {
+	entries, err := codec.ReadManifest(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s has no %s: build tables there with: dtb gen --out %s", dir, codec.ManifestName, dir)
+	} else if err != nil {
+		return err
+	}
+	if same, err := sameDir(dir, out); err != nil || same {
+		return errors.Join(err, fmt.Errorf("%s: the slim tables must go to another directory", out))
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	// No manifest until every file is written: an interrupted Write
+	// leaves a directory that vouches for nothing.
+	if err := os.Remove(filepath.Join(out, codec.ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	byMat := map[index.Material]codec.ManifestEntry{}
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			return fmt.Errorf("%s: entry %q: %v", filepath.Join(dir, codec.ManifestName), e.File, err)
+		}
+		if e.Searched != "" {
+			return fmt.Errorf("%s is a slim directory already: write from the directory dtb gen built", dir)
+		}
+		byMat[m] = e
+	}
+	var listed []codec.ManifestEntry
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, _ := index.ParseMaterial(e.Material)
+		if keeper(m, byMat) != m {
+			continue // written with its flip
+		}
+		w, err := write(dir, out, e, m, byMat, o)
+		if err != nil {
+			return err
+		}
+		listed = append(listed, w)
+		if o.Done != nil {
+			o.Done(Table{Material: m, Marked: table.ClassOf(m) == table.Rule2, Bytes: w.Size + distanceSize(w)})
+			if w.Searched != "" {
+				o.Done(Table{Material: m.Flip(), SearchedIn: m})
+			}
+		}
+	}
+	return codec.WriteManifest(out, listed)
+}
+
+// keeper returns the material whose table answers the positions of m in
+// the slim directory: m itself, or its colour flip where that is listed,
+// m's class has no class clock, and the flip's value file is the smaller
+// (by material order on a tie).
+func keeper(m index.Material, byMat map[index.Material]codec.ManifestEntry) index.Material {
+	f := m.Flip()
+	e, ok := byMat[f]
+	if f == m || !ok || table.ClassOf(m).Carries() {
+		return m
+	}
+	if s, t := e.Size, byMat[m].Size; s < t || s == t && index.Compare(f, m) < 0 {
+		return f
+	}
+	return m
+}
+
+// write writes the table of m, the manifest entry e of dir, to out, and
+// returns its entry there: its value file, marked where the rule-2 count
+// runs, and its distance file if asked for or of class A or B.
+func write(dir, out string, e codec.ManifestEntry, m index.Material, byMat map[index.Material]codec.ManifestEntry, o Options) (codec.ManifestEntry, error) {
+	src, dst := filepath.Join(dir, e.File), filepath.Join(out, e.File)
+	f, err := table.OpenListed(dir, e, m)
+	if err != nil {
+		return e, err
+	}
+	defer f.Close()
+	if !f.Split {
+		return e, fmt.Errorf("%s is a table of format 2: convert it first with: dtb convert --dir %s", src, dir)
+	}
+	searched := m != m.Flip() && keeper(m.Flip(), byMat) == m
+	if f.Class == table.Rule2 {
+		err = table.WriteMarked(f, dst)
+	} else {
+		err = codec.CopyFile(dst, src)
+	}
+	if err != nil {
+		return e, err
+	}
+	w := codec.ManifestEntry{File: e.File, Material: e.Material, Positions: e.Positions}
+	if w.Size, w.CRC32C, err = codec.FileCRC(dst); err != nil {
+		return e, err
+	}
+	r, err := codec.Open(dst)
+	if err != nil {
+		return e, err
+	}
+	w.HeaderCRC32C = r.HeaderCRC()
+	r.Close()
+	if searched {
+		w.Searched = m.Flip().String()
+	}
+	if d := e.Distances; d != nil && (o.Distances || f.Class.Carries()) {
+		if err := codec.CopyFile(filepath.Join(out, d.File), filepath.Join(dir, d.File)); err != nil {
+			return e, err
+		}
+		w.Distances = d
+	}
+	return w, nil
+}
+
+// distanceSize returns the bytes of e's distance file, 0 for none.
+func distanceSize(e codec.ManifestEntry) int64 {
+	if e.Distances == nil {
+		return 0
+	}
+	return e.Distances.Size
+}
+
+// sameDir reports whether a and b name one directory; b need not exist.
+func sameDir(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
+}

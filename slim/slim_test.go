@@ -1,0 +1,254 @@
+package slim_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/slim"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
+
+// write writes the slim tables of dir to a temporary directory.
+func write(t testing.TB, dir string, o slim.Options) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "slim")
+	if err := slim.Write(context.Background(), dir, out, o); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func open(t testing.TB, dir string) *probe.Tables {
+	t.Helper()
+	tb, err := probe.Open(dir, probe.Options{CacheBytes: 256 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	return tb
+}
+
+// positions calls f with positions of m (White to move): every one of a
+// table of up to limit positions, else every k-th for about limit.
+func positions(m index.Material, limit int64, f func(p draughts.Position)) {
+	x := index.New(m)
+	step := max(x.Size()/limit, 1)
+	for i := int64(0); i < x.Size(); i += step {
+		p := table.Position(x.Unrank(i))
+		if probe.Check(p) == nil {
+			f(p)
+		}
+	}
+}
+
+// TestSearchedAnswers checks that a slim directory answers every position
+// as the directory it was written from: the positions of the tables left
+// out, found by a search through their colour flips, with their whole
+// entry (distances, dtw and mtc included) under fresh and running clocks
+// and with ValuesOnly; the kept tables' positions under a rule-2 count
+// one ply on with ValuesOnly (the marks) and without distance files.
+func TestSearchedAnswers(t *testing.T) {
+	sets := map[string]string{"golden": tabletest.Golden, "rule2": tabletest.Rule2.Dir(t)}
+	limit := int64(20000)
+	if os.Getenv("DTB_LONG") != "" {
+		sets["four"], limit = tabletest.Four.Dir(t), 1<<40
+	}
+	for name, dir := range sets {
+		t.Run(name, func(t *testing.T) {
+			full := open(t, dir)
+			withDist := open(t, write(t, dir, slim.Options{Distances: true}))
+			valuesOnly := open(t, write(t, dir, slim.Options{}))
+			searched, rule2 := 0, 0
+			for _, m := range full.Materials() {
+				class, err := full.Class(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				isSearched := !stored(withDist, m)
+				if isSearched {
+					searched++
+					if class == table.Rule2 {
+						rule2++
+					}
+				}
+				clocks := []probe.Clocks{{}}
+				if class == table.Rule2 {
+					clocks = append(clocks, probe.Clocks{Rule2: 1}, probe.Clocks{Rule2: 30}, probe.Clocks{Rule2: 49})
+				}
+				checked := 0
+				positions(m, limit, func(p draughts.Position) {
+					for _, c := range clocks {
+						want, err := full.Probe(p, c, 0)
+						if err != nil {
+							t.Fatalf("%s: %v", p.FEN(), err)
+						}
+						if isSearched {
+							got, err := withDist.Probe(p, c, 0)
+							if err != nil || got != want {
+								t.Fatalf("%s %+v: searched %+v, %v; stored %+v", p.FEN(), c, got, err, want)
+							}
+						}
+						if c.Rule2 > 1 || c.Rule2 == 1 && isSearched {
+							continue // ValuesOnly reads the distances
+						}
+						got, err := valuesOnly.Probe(p, c, probe.ValuesOnly)
+						if err != nil || got.Value != want.Value || got.Entry.Theory != want.Entry.Theory || got.Entry.Rules != want.Entry.Rules {
+							t.Fatalf("%s %+v: values only %+v, %v; stored %+v", p.FEN(), c, got, err, want)
+						}
+					}
+					checked++
+				})
+				if checked == 0 {
+					t.Errorf("%s: no position checked", m)
+				}
+			}
+			if searched == 0 || name == "rule2" && rule2 == 0 {
+				t.Errorf("%d tables searched, %d of them with a rule-2 count: the test checks nothing", searched, rule2)
+			}
+		})
+	}
+}
+
+// stored reports whether t has a file of m's table, not a search through
+// its colour flip (whose header Header returns).
+func stored(t *probe.Tables, m index.Material) bool {
+	h, err := t.Header(m)
+	return err == nil && h.Material == m.String()
+}
+
+// TestKeepsSmaller checks which table of a pair Write keeps: the smaller
+// value file, both of a class A or B pair, a table without a pair.
+func TestKeepsSmaller(t *testing.T) {
+	dir := tabletest.Golden
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := map[string]int64{}
+	for _, e := range entries {
+		size[e.Material] = e.Size
+	}
+	out := write(t, dir, slim.Options{})
+	got, err := codec.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, e := range got {
+		listed[e.Material] = true
+		if e.Searched != "" {
+			listed[e.Searched] = false
+		}
+	}
+	for _, e := range entries {
+		m, _ := index.ParseMaterial(e.Material)
+		f := m.Flip()
+		_, paired := size[f.String()]
+		want := true
+		if paired && f != m && !table.ClassOf(m).Carries() {
+			want = size[e.Material] < size[f.String()] || size[e.Material] == size[f.String()] && index.Compare(m, f) < 0
+		}
+		if stored, ok := listed[e.Material]; !ok || stored != want {
+			t.Errorf("%s (%d bytes, flip %d): stored %v (listed %v), want %v", m, e.Size, size[f.String()], stored, ok, want)
+		}
+		if _, err := os.Stat(filepath.Join(out, e.File)); (err == nil) != want {
+			t.Errorf("%s: file %v, want stored %v", e.File, err, want)
+		}
+	}
+}
+
+// TestWriteErrors checks the refusals: the same directory, a slim one, one
+// without a manifest.
+func TestWriteErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := tabletest.Copy(t, tabletest.Golden)
+	out := write(t, dir, slim.Options{})
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		dir, out, want string
+	}{
+		{dir, dir, "another directory"},
+		{out, filepath.Join(t.TempDir(), "again"), "slim directory already"},
+		{empty, filepath.Join(t.TempDir(), "x"), "dtb gen --out " + empty},
+	} {
+		err := slim.Write(ctx, tc.dir, tc.out, slim.Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Write(%s, %s) = %v, want %q", tc.dir, tc.out, err, tc.want)
+		}
+	}
+	if _, err := codec.ReadManifest(dir); err != nil {
+		t.Errorf("the source's manifest: %v", err)
+	}
+	if err := slim.Write(ctx, dir, out, slim.Options{}); err != nil {
+		t.Errorf("written again over itself: %v", err)
+	}
+}
+
+// TestMarks checks the marks on which a search with ValuesOnly relies,
+// on tables where they matter: no table up to 5 pieces has a rule-2
+// distance of 50, so the test forges one. In both tables of the pair
+// KMvKK and KKvKM every third quiet position won or lost under the rules
+// gets distance 50. A slim directory of the forged tables must answer the
+// positions of the table it searches with ValuesOnly and fresh clocks (the
+// marks) as without (the distances), and the kept table's positions with
+// ValuesOnly under a count of 1 as under the distances.
+func TestMarks(t *testing.T) {
+	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
+	pair := []index.Material{{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, {WhiteKings: 2, BlackKings: 1, BlackMen: 1}}
+	forged := 0
+	for _, m := range pair {
+		x := index.New(m)
+		tabletest.Rewrite(t, dir, m, func(h *codec.Header, cols *table.Columns) {
+			for i := range x.Size() {
+				p := table.Position(x.Unrank(i))
+				if _, rules := cols.Values(i); rules != table.Draw && !p.HasCapture() && i%3 == 0 {
+					cols[table.DistanceColumn][i] = table.Rule2Plies
+					forged++
+				}
+			}
+		})
+		if _, err := table.Convert(filepath.Join(dir, table.FileName(m)), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := retro.WriteManifest(dir); err != nil {
+		t.Fatal(err)
+	}
+	tb := open(t, write(t, dir, slim.Options{Distances: true}))
+	changed := 0
+	for _, m := range pair {
+		searched := !stored(tb, m)
+		c := probe.Clocks{}
+		if !searched {
+			c.Rule2 = 1
+		}
+		positions(m, 50000, func(p draughts.Position) {
+			want, err := tb.Probe(p, c, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tb.Probe(p, c, probe.ValuesOnly)
+			if err != nil || got.Value != want.Value {
+				t.Fatalf("%s %+v: values only %+v, %v; with distances %+v", p.FEN(), c, got, err, want)
+			}
+			if want.Value != want.Entry.Theory {
+				changed++ // drawn by the count where theory decides
+			}
+		})
+	}
+	if changed == 0 {
+		t.Errorf("%d distances forged, no value changed: the test checks nothing", forged)
+	}
+	t.Logf("%d distances forged, %d values drawn by the count", forged, changed)
+}
