@@ -79,6 +79,8 @@ func status(err error) C.int {
 		return C.DTB_OK
 	case errors.Is(err, probe.ErrNotCached):
 		return C.DTB_NOT_CACHED
+	case errors.Is(err, probe.ErrNotStored):
+		return C.DTB_NOT_STORED
 	case errors.Is(err, probe.ErrMissing):
 		return C.DTB_NO_TABLE
 	case errors.Is(err, codec.ErrCorrupt):
@@ -92,11 +94,11 @@ func status(err error) C.int {
 }
 
 // fail records err as the latest failure of s (a nil s has none) unless
-// it is ErrNotCached, which a search meets at every node, and returns
-// its status.
+// it is ErrNotCached or ErrNotStored, which a search meets at every
+// node, and returns its status.
 func (s *state) fail(err error) C.int {
 	st := status(err)
-	if s != nil && st != C.DTB_NOT_CACHED {
+	if s != nil && st != C.DTB_NOT_CACHED && st != C.DTB_NOT_STORED {
 		msg := err.Error()
 		s.last.Store(&msg)
 	}
@@ -201,6 +203,9 @@ func probeFlags(flags C.int) probe.Flags {
 	if flags&C.DTB_VALUES_ONLY != 0 {
 		f |= probe.ValuesOnly
 	}
+	if flags&C.DTB_STORED_ONLY != 0 {
+		f |= probe.StoredOnly
+	}
 	return f
 }
 
@@ -212,7 +217,7 @@ func args(h handle, flags C.int, pos *C.dtb_position, posPassed bool) (*state, d
 	switch {
 	case s == nil:
 		return nil, draughts.Position{}, fmt.Errorf("dtb: %w: handle %#x is not open", errBadArgument, uint64(h))
-	case flags&^(C.DTB_CACHED_ONLY|C.DTB_VALUES_ONLY) != 0:
+	case flags&^(C.DTB_CACHED_ONLY|C.DTB_VALUES_ONLY|C.DTB_STORED_ONLY) != 0:
 		return s, draughts.Position{}, fmt.Errorf("dtb: %w: unknown flags %#x", errBadArgument, flags)
 	case !posPassed:
 		return s, draughts.Position{}, nil

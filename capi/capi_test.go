@@ -349,7 +349,8 @@ func TestCClassA(t *testing.T) {
 // the same and 2, dtb_open_version refuses a program compiled against
 // another version, saying to rebuild it, and dtb_open opens; a probe with
 // DTB_VALUES_ONLY gives the values without the dtw, with DTB_CACHED_ONLY
-// too once its block is cached, and an unknown flag is refused.
+// too once its block is cached, DTB_STORED_ONLY answers a quiet position
+// and DTB_NOT_STORED for a capture, and an unknown flag is refused.
 func TestCABI(t *testing.T) {
 	build(t)
 	checkOutput(t, built.abi, "header 2 library 2\n"+
@@ -360,7 +361,10 @@ func TestCABI(t *testing.T) {
 		"flags 0: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
 		"flags 2: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
 		"flags 3: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
-		"flags 4: -5 rules -9 theory -9 distance -9 dtw -9 mtc -9\n", golden)
+		"flags 4: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
+		"flags 8: -5 rules -9 theory -9 distance -9 dtw -9 mtc -9\n"+
+		"capture, flags 0: 0 rules 2\n"+
+		"capture, flags 4: -7 rules -9\n", golden)
 }
 
 // checkOutput runs the program prog with args and checks that it succeeds

@@ -49,6 +49,7 @@ const char *dtb_status_string(int status) {
     case DTB_NOT_CACHED: return "not in cache";
     case DTB_BAD_ARGUMENT: return "bad argument";
     case DTB_IO_ERROR: return "i/o error";
+    case DTB_NOT_STORED: return "not stored";
     }
     return "unknown status";
 }

@@ -86,7 +86,8 @@ enum {
     DTB_ILLEGAL = -3,      /* not a legal position, or its game is over, or a bad FEN */
     DTB_NOT_CACHED = -4,   /* DTB_CACHED_ONLY, and a table block needed is not in the cache */
     DTB_BAD_ARGUMENT = -5, /* a NULL, closed or foreign handle, a NULL pointer, an unknown flag */
-    DTB_IO_ERROR = -6      /* a table file could not be read */
+    DTB_IO_ERROR = -6,     /* a table file could not be read */
+    DTB_NOT_STORED = -7    /* DTB_STORED_ONLY, and the position must capture or its table is answered by a search */
 };
 
 /* Flags of the probe functions. */
@@ -100,7 +101,11 @@ enum {
      * clocks read the distances they need. For probes in a search: the
      * cache then holds value blocks alone, and a directory may hold the
      * value files (*.dtb) without the distance files (*.dtbd). */
-    DTB_VALUES_ONLY = 2
+    DTB_VALUES_ONLY = 2,
+    /* Answer only positions a file stores: DTB_NOT_STORED for a position
+     * that must capture, or of a table a slim directory (dtb slim)
+     * answers by a search, for an engine that searches those itself. */
+    DTB_STORED_ONLY = 4
 };
 
 /* A position: four square sets, bit i-1 for square i of the standard
@@ -197,8 +202,8 @@ dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, cha
 void dtb_close(dtb_tables *t);
 
 /* dtb_probe fills r with what the tables say of pos, under the clocks
- * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0,
- * DTB_CACHED_ONLY, DTB_VALUES_ONLY or both. */
+ * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0 or
+ * any of DTB_CACHED_ONLY, DTB_VALUES_ONLY and DTB_STORED_ONLY. */
 int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
               dtb_result *r);
 

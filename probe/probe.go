@@ -105,6 +105,11 @@ var ErrIllegal = errors.New("not a legal position")
 // have to read a table file.
 var ErrNotCached = errors.New("not in the cache")
 
+// ErrNotStored is the error of a probe with StoredOnly of a position that
+// the files do not store: one that must capture, or one of a table
+// answered by a search through its colour flip.
+var ErrNotStored = errors.New("not stored")
+
 // maxPieces is the most pieces a material may have: the index of some
 // materials with more does not fit in an int64.
 const maxPieces = 14
@@ -328,6 +333,13 @@ const CacheOnly Flags = 1
 // blocks alone.
 const ValuesOnly Flags = 2
 
+// StoredOnly makes a probe answer only positions whose entry a file
+// stores: a position that must capture (a don't-care on disk) or of a
+// table answered by a search (a slim directory, package slim) fails with
+// ErrNotStored instead of being searched, for an engine that searches
+// them itself.
+const StoredOnly Flags = 4
+
 // Result is what the tables say of a position under the running clocks.
 type Result struct {
 	// Entry is the position's entry, exactly as the generator computed it:
@@ -375,6 +387,8 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 	switch {
 	case f.mem.Load() != nil:
 		e, _, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
+	case fl&StoredOnly != 0 && (f.from != nil || !f.resolved && p.HasCapture()):
+		return Result{}, ErrNotStored
 	case f.from != nil:
 		e, err = t.searched(&p, f, c, fl)
 	case !f.resolved && p.HasCapture(): // a don't-care on disk

@@ -2,6 +2,7 @@ package slim_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,4 +252,31 @@ func TestMarks(t *testing.T) {
 		t.Errorf("%d distances forged, no value changed: the test checks nothing", forged)
 	}
 	t.Logf("%d distances forged, %d values drawn by the count", forged, changed)
+}
+
+// TestStoredOnly checks that a probe with StoredOnly answers a stored
+// quiet position and fails with ErrNotStored for a position of a table
+// answered by a search and for one that must capture.
+func TestStoredOnly(t *testing.T) {
+	tb := open(t, write(t, tabletest.Golden, slim.Options{}))
+	for _, c := range []struct {
+		fen    string
+		stored bool
+	}{
+		{"W:W20:BK1,K10", false}, // MvKK, searched through KKvM
+		{"B:W20:BK1,K10", true},  // KKvM
+		{"W:W28:B23", false},     // must capture
+	} {
+		p, err := draughts.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tb.Probe(p, probe.Clocks{}, probe.StoredOnly|probe.ValuesOnly)
+		if (err == nil) != c.stored || err != nil && !errors.Is(err, probe.ErrNotStored) {
+			t.Errorf("%s: %v, want stored %v", c.fen, err, c.stored)
+		}
+		if _, err := tb.Probe(p, probe.Clocks{}, probe.ValuesOnly); err != nil {
+			t.Errorf("%s without StoredOnly: %v", c.fen, err)
+		}
+	}
 }

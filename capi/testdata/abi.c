@@ -2,7 +2,7 @@
  * abi: prints what TestCABI (capi_test.go) checks of the ABI version of
  * libdtb: the versions of the header and the library, that dtb_open
  * refuses a program of another version and opens for this one, and what
- * the probe flags do to a probe of a quiet position.
+ * the probe flags do to a probe of a quiet position and of a capture.
  *
  *     abi DIR
  */
@@ -26,12 +26,18 @@ int main(int argc, char **argv) {
     dtb_tables *t = dtb_open(argv[1], 0, msg, sizeof msg);
     printf("dtb_open: %s\n", t ? "opened" : msg);
     if (!t) return 1;
-    int flags[] = {0, DTB_VALUES_ONLY, DTB_CACHED_ONLY | DTB_VALUES_ONLY, 4};
-    for (int i = 0; i < 4; i++) {
+    int flags[] = {0, DTB_VALUES_ONLY, DTB_CACHED_ONLY | DTB_VALUES_ONLY, DTB_STORED_ONLY, 8};
+    for (int i = 0; i < 5; i++) {
         dtb_result r = {-9, -9, -9, -9, -9};
         int status = dtb_probe_fen(t, "W:W28:B3", NULL, flags[i], &r);
         printf("flags %d: %d rules %d theory %d distance %d dtw %d mtc %d\n", flags[i], status, r.rules, r.theory,
                r.distance, r.dtw, r.mtc);
+    }
+    /* White must capture 28x19: not stored. */
+    for (int i = 0; i < 4; i += 3) {
+        dtb_result r = {-9, -9, -9, -9, -9};
+        int status = dtb_probe_fen(t, "W:W28:B23", NULL, flags[i], &r);
+        printf("capture, flags %d: %d rules %d\n", flags[i], status, r.rules);
     }
     dtb_close(t);
     return 0;
