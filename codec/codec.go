@@ -588,8 +588,17 @@ var bufPool sync.Pool // *[]byte scratch for compressed blocks
 // (the result is dst[:0] with the block appended). Block b holds positions
 // [b*BlockSize, min((b+1)*BlockSize, Positions)).
 func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
+	out, _, err := r.ReadBlockValues(col, block, dst)
+	return out, err
+}
+
+// ReadBlockValues is ReadBlock that also returns the block's values,
+// ascending, where its stored form is packed (at most 4 values), nil
+// where it is stored as is: a reader that codes the block anew learns
+// them without a pass over it.
+func (r *Reader) ReadBlockValues(col, block int, dst []byte) (out, values []byte, err error) {
 	if col < 0 || col >= len(r.h.Columns) || block < 0 || block >= r.nblocks {
-		return nil, fmt.Errorf("%s: column %d block %d out of range (%d columns, %d blocks)",
+		return nil, nil, fmt.Errorf("%s: column %d block %d out of range (%d columns, %d blocks)",
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
 	n := r.h.blockLen(col, block)
@@ -601,7 +610,18 @@ func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
 	default:
 		dst = make([]byte, 0, n+decodeSlack)
 	}
-	return r.decode(col, block, dst, n)
+	var pal palette
+	if out, err = r.decode(col, block, dst, n, &pal); err != nil || pal.k == 0 {
+		return out, nil, err
+	}
+	return out, pal.v[:pal.k:pal.k], nil
+}
+
+// palette is the values of a packed block, v[:k]; k is 0 for a block
+// stored as is.
+type palette struct {
+	v [maxPalette]byte
+	k int
 }
 
 // decodeSlack is the room past a block that lets zstd's decoder copy in
@@ -611,8 +631,9 @@ const decodeSlack = 64
 
 // decode appends the decoded block, want bytes, to dst, whose capacity
 // limits the decoder: room for exactly the block, or for decodeSlack more
-// where nothing else writes there.
-func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
+// where nothing else writes there. A packed block's values go to pal,
+// where it is not nil.
+func (r *Reader) decode(col, block int, dst []byte, want int, pal *palette) ([]byte, error) {
 	e := r.entries[col*r.nblocks+block]
 	bp, _ := bufPool.Get().(*[]byte)
 	if bp == nil {
@@ -635,6 +656,9 @@ func (r *Reader) decode(col, block int, dst []byte, want int) ([]byte, error) {
 		return nil, r.blockError(col, block, err, "data that does not decode")
 	}
 	if got := len(out) - len(dst); got < want && r.version > 1 && got > 0 && cap(out)-len(dst) >= want {
+		if k := int(out[len(out)-1]); pal != nil && k <= maxPalette && k < got {
+			pal.k = copy(pal.v[:k], out[len(out)-1-k:len(out)-1])
+		}
 		if err := unpack(out[len(dst):], got, want); err != nil {
 			return nil, r.blockError(col, block, err, "data that does not decode")
 		}
@@ -660,7 +684,7 @@ func (r *Reader) ReadColumn(col int) ([]byte, error) {
 	err := forEach(r.nblocks, func(b int) error {
 		lo := b * step
 		hi := lo + r.h.blockLen(col, b)
-		_, err := r.decode(col, b, out[lo:lo:hi], hi-lo)
+		_, err := r.decode(col, b, out[lo:lo:hi], hi-lo, nil)
 		return err
 	})
 	if err != nil {
@@ -683,7 +707,7 @@ func (r *Reader) Check() error {
 		if cap(*bp) < n {
 			*bp = make([]byte, n)
 		}
-		_, err := r.decode(col, b, (*bp)[:0:n], n)
+		_, err := r.decode(col, b, (*bp)[:0:n], n, nil)
 		return err
 	})
 }

@@ -130,10 +130,35 @@ func TestRoundTrip(t *testing.T) {
 					if &got[:1][0] != &buf[:1][0] {
 						t.Fatalf("ReadBlock did not reuse dst")
 					}
+					got, values, err := r.ReadBlockValues(c, b, nil)
+					if err != nil || !bytes.Equal(got, data[c][lo:hi]) {
+						t.Fatalf("column %q block %d: ReadBlockValues differs (%v)", col.Name, b, err)
+					}
+					if want := blockValues(got); !bytes.Equal(values, want) {
+						t.Fatalf("column %q block %d: values %v, want %v", col.Name, b, values, want)
+					}
 				}
 			}
 		})
 	}
+}
+
+// blockValues returns what ReadBlockValues gives with block b: its
+// values, ascending, where its stored form is packed (see pack), else nil.
+func blockValues(b []byte) []byte {
+	seen := map[byte]bool{}
+	var values []byte
+	for _, v := range b {
+		if !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	if len(values) > maxPalette || packedLen(len(b), len(values)) >= len(b) {
+		return nil
+	}
+	slices.Sort(values)
+	return values
 }
 
 func TestHeaderIsCopy(t *testing.T) {

@@ -3,18 +3,21 @@ package probe
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// cache keeps decoded blocks within a byte budget. Each file has a slot
-// per block and part (file.blocks: its values, its distances), so a probe whose block is cached takes no lock:
-// it loads the slot and marks the block used. A miss reads and decodes the
-// block outside any lock, then takes the cache's lock for the few steps
-// of storing it: evicting blocks by the clock algorithm (a block used
-// since the hand last passed gets another round) and filling the slot.
-// Two goroutines missing the same block may both decode it; the first to
-// store it wins.
+// cache keeps blocks within a byte budget: a block of values in the
+// compact form of runs.go (a 64 Ki-position block of a 5-piece value
+// column in about 2 KB), a block of distances decoded. Each file has a
+// slot per block and part (file.blocks: its values, its distances), so a
+// probe whose block is cached takes no lock: it loads the slot and marks
+// the block used. A miss reads and decodes the block outside any lock,
+// then takes the cache's lock for the few steps of storing it: evicting
+// blocks by the clock algorithm (a block used since the hand last passed
+// gets another round) and filling the slot. Two goroutines missing the
+// same block may both decode it; the first to store it wins.
 type cache struct {
 	limit int64 // bytes
 
@@ -33,12 +36,43 @@ const (
 	distances
 )
 
-// block is one block of a part of a table, its columns decoded.
+// block is one block of a part of a table: its value column in the
+// compact form (values), or its other columns decoded (distances).
 type block struct {
-	cols table.Columns
-	size int64
-	slot *atomic.Pointer[block] // the file's slot that holds it
-	used atomic.Bool            // probed since the hand last passed
+	value runs
+	cols  table.Columns
+	size  int64                  // bytes, the block's fixed part included
+	slot  *atomic.Pointer[block] // the file's slot that holds it
+	used  atomic.Bool            // probed since the hand last passed
+}
+
+// decoded holds a block of values while read makes its runs.
+var decoded = sync.Pool{New: func() any { return new([]byte) }}
+
+// read reads block n of part p of f in the form the cache keeps.
+func read(f *file, p part, n int64) (*block, error) {
+	b := &block{size: int64(unsafe.Sizeof(block{}))}
+	if p == distances {
+		cols, err := f.r.ReadDistances(int(n))
+		if err != nil {
+			return nil, err
+		}
+		b.cols = cols
+		for _, c := range cols {
+			b.size += int64(len(c))
+		}
+		return b, nil
+	}
+	buf := decoded.Get().(*[]byte)
+	defer decoded.Put(buf)
+	d, values, err := f.r.ReadValueBlock(int(n), *buf)
+	if err != nil {
+		return nil, err
+	}
+	*buf = d
+	b.value = compact(d, values)
+	b.size += b.value.size()
+	return b, nil
 }
 
 // get returns block n of part p of f, reading it unless cachedOnly is
@@ -55,18 +89,11 @@ func (c *cache) get(f *file, p part, n int64, cachedOnly bool) (*block, error) {
 	if cachedOnly {
 		return nil, ErrNotCached
 	}
-	read := f.r.ReadValues
-	if p == distances {
-		read = f.r.ReadDistances
-	}
-	cols, err := read(int(n))
+	b, err := read(f, p, n)
 	if err != nil {
 		return nil, err
 	}
-	b := &block{cols: cols, slot: slot}
-	for _, c := range cols {
-		b.size += int64(len(c))
-	}
+	b.slot = slot
 	return c.store(b), nil
 }
 

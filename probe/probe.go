@@ -12,7 +12,8 @@
 // Open reads the directory's manifest; each table is opened on its first
 // use: its value file, and its distance file when a probe first needs a
 // distance. A Tables is safe for concurrent use by many goroutines: files
-// are opened once, and decoded blocks are kept in a bounded cache that a
+// are opened once, and blocks are kept in a bounded cache (value blocks
+// in a compact form of about 25 to 50 positions a byte) that a
 // probe of a cached block reads without taking a lock (see cache.go).
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
@@ -76,7 +77,7 @@ import (
 
 // Options configure Open.
 type Options struct {
-	// CacheBytes bounds the decoded blocks kept in memory; 0 (or less)
+	// CacheBytes bounds the blocks kept in memory (cache.go); 0 (or less)
 	// means 64 MiB.
 	CacheBytes int64
 }
@@ -116,7 +117,7 @@ const maxPieces = 14
 
 // Tables is a directory of tables opened for probing.
 type Tables struct {
-	files map[int]*file    // by Material.Slot
+	files []*file          // by Material.Slot: index.Slots of them
 	mats  []index.Material // index.Materials order
 	cache cache
 }
@@ -196,7 +197,7 @@ func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20
 	}
-	return &Tables{files: map[int]*file{}, cache: cache{limit: o.CacheBytes}}
+	return &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
 }
 
 // Add adds the table of m in the file at path, which is opened on its
@@ -225,8 +226,8 @@ func (t *Tables) add(m index.Material, f *file) error {
 // Close closes the table files. The Tables must not be used afterwards.
 func (t *Tables) Close() error {
 	var errs []error
-	for _, f := range t.files {
-		errs = append(errs, f.close())
+	for _, m := range t.mats {
+		errs = append(errs, t.files[m.Slot()].close())
 	}
 	return errors.Join(errs...)
 }
@@ -261,7 +262,10 @@ func (t *Tables) Header(m index.Material) (codec.Header, error) {
 // file returns the opened table of m, opening it unless cachedOnly is
 // set, in which case a table not yet opened is ErrNotCached.
 func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
-	f := t.files[m.Slot()]
+	var f *file
+	if s := m.Slot(); s < len(t.files) { // a material of more than 15 pieces of a kind has none
+		f = t.files[s]
+	}
 	if f == nil || f.m != m {
 		return nil, &MissingError{Material: m}
 	}
@@ -468,31 +472,33 @@ func (e *illegalError) Unwrap() error { return ErrIllegal }
 // dist is set, reading their blocks unless cachedOnly is set, and whether
 // the entry is marked FreshOnly.
 func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, bool, error) {
-	b, j := f.mem.Load(), int(i)
-	var cols table.Columns
-	if b != nil {
-		cols = b.cols
+	var v byte
+	var cols table.Columns // the distance columns, if read
+	j := i
+	if b := f.mem.Load(); b != nil {
+		v, cols = b.cols[table.ValueColumn][i], b.cols
 	} else {
 		n := i / f.blockSize
-		if b, err := t.cache.get(f, values, n, cachedOnly); err != nil {
+		j = i % f.blockSize
+		b, err := t.cache.get(f, values, n, cachedOnly)
+		if err != nil {
 			return table.Entry{}, false, err
-		} else {
-			cols = b.cols
 		}
+		v = byte(b.value.at(int(j)))
 		if dist && f.blocks[distances] != nil {
 			d, err := t.cache.get(f, distances, n, cachedOnly)
 			if err != nil {
 				return table.Entry{}, false, err
 			}
-			cols[table.DistanceColumn], cols[table.DTWColumn], cols[table.MTCColumn] = d.cols[table.DistanceColumn], d.cols[table.DTWColumn], d.cols[table.MTCColumn]
+			cols = d.cols
 		}
-		j = int(i % f.blockSize)
 	}
-	e, ok := cols.Entry(int64(j))
-	if !ok || !f.marked && cols.FreshOnly(int64(j)) {
-		return table.Entry{}, false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, cols[table.ValueColumn][j])}
+	e, ok := cols.EntryAt(v, j)
+	fresh := v&table.FreshOnly != 0
+	if !ok || fresh && !f.marked {
+		return table.Entry{}, false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, v)}
 	}
-	return e, f.marked && cols.FreshOnly(int64(j)), nil
+	return e, fresh, nil
 }
 
 // captures resolves a capture position of f's material as the generator

@@ -243,6 +243,10 @@ func TestErrors(t *testing.T) {
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "KKKvKK") {
 		t.Errorf("5 pieces: %v, want ErrMissing naming KKKvKK", err)
 	}
+	many := draughts.Position{White: draughts.Board &^ draughts.WhiteCrown &^ draughts.Bit(25), Black: draughts.Bit(25)}
+	if _, err := tables.Probe(many, Clocks{}, 0); !errors.Is(err, ErrMissing) {
+		t.Errorf("44 white men (beyond Material.Slot): %v, want ErrMissing", err)
+	}
 	if _, err := tables.Header(index.Material{WhiteKings: 5, BlackKings: 1}); !errors.Is(err, ErrMissing) {
 		t.Errorf("Header of a missing table: %v, want ErrMissing", err)
 	}

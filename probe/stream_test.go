@@ -54,8 +54,8 @@ func searchStream(t *Tables, n int) []draughts.Position {
 
 // BenchmarkSearchStream probes the positions of random play from random
 // starts of the largest tables of benchDir (a search stream), as an
-// engine's search does (ValuesOnly), through caches of 1%, 10% and 100%
-// of the bytes of the value files, and of the whole decoded values:
+// engine's search does (ValuesOnly), through caches of 1%, 10%, 100% and
+// 200% of the bytes of the value files, and of a byte a position:
 // ns/probe, and the bytes the cache holds at the end.
 //
 //	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench SearchStream -cpu 1
@@ -73,7 +73,7 @@ func BenchmarkSearchStream(b *testing.B) {
 	for _, c := range []struct {
 		name  string
 		bytes int64
-	}{{"1%", valueBytes / 100}, {"10%", valueBytes / 10}, {"100%", valueBytes}, {"decoded", positions}} {
+	}{{"1%", valueBytes / 100}, {"10%", valueBytes / 10}, {"100%", valueBytes}, {"200%", 2 * valueBytes}, {"decoded", positions}} {
 		b.Run(fmt.Sprintf("cache=%s", c.name), func(b *testing.B) {
 			t := open(b, benchDir(), Options{CacheBytes: c.bytes})
 			for _, p := range stream { // opens the files, fills the cache

@@ -318,9 +318,13 @@ func (c *Columns) Has(col Column) bool { return c[col] != nil }
 // Entry decodes entry i; ok is false for a value byte no entry has. A
 // theoretical draw has no distance, dtw or mtc, whatever their bytes say
 // (see RulesCompact).
-func (c *Columns) Entry(i int64) (e Entry, ok bool) {
+func (c *Columns) Entry(i int64) (e Entry, ok bool) { return c.EntryAt(c[ValueColumn][i], i) }
+
+// EntryAt is Entry with v as the value byte of entry i, for columns kept
+// without their value column (the prober keeps the values apart).
+func (c *Columns) EntryAt(v byte, i int64) (e Entry, ok bool) {
 	e = Entry{Distance: -1, DTW: -1, MTC: -1}
-	e.Theory, e.Rules = c.Values(i)
+	e.Theory, e.Rules = valuesOf(v)
 	if e.Theory == Draw {
 		return e, e.Rules <= Win
 	}
@@ -343,9 +347,12 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 // Values decodes the values of entry i, theoretical and under the rules:
 // those of Entry(i), without its distances. A value byte no entry has
 // gives a value beyond Win.
-func (c *Columns) Values(i int64) (theory, rules Value) {
-	b := c[ValueColumn][i] &^ FreshOnly
-	return Value(b & 3), Value(b >> 2)
+func (c *Columns) Values(i int64) (theory, rules Value) { return valuesOf(c[ValueColumn][i]) }
+
+// valuesOf decodes the value byte v (see Values).
+func valuesOf(v byte) (theory, rules Value) {
+	v &^= FreshOnly
+	return Value(v & 3), Value(v >> 2)
 }
 
 // FreshOnly is the bit of the value byte that marks, in a marked value

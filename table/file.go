@@ -467,6 +467,13 @@ func (f *File) ReadValues(b int) (Columns, error) {
 	return f.read(ValueColumn, DistanceColumn, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
+// ReadValueBlock decodes the value column of block b, in dst's storage
+// where it is large enough, with its values, ascending, where the file
+// stores it packed (codec.Reader.ReadBlockValues), else nil.
+func (f *File) ReadValueBlock(b int, dst []byte) (out, values []byte, err error) {
+	return f.values.ReadBlockValues(f.at[ValueColumn], b, dst)
+}
+
 // ReadDistances decodes the columns of block b besides the value (none
 // for a table without them), from the distance file.
 func (f *File) ReadDistances(b int) (Columns, error) {
