@@ -246,15 +246,16 @@ func (f *file) close() error {
 // index.Materials.
 func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
 
-// Header returns the file header of the table of m; for a table answered
-// by a search through its colour flip, that table's.
+// Header returns the file header of the table of m; a table answered by
+// a search through its colour flip has none: an error wrapping
+// ErrNotStored.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	f, err := t.file(m, false)
 	if err != nil {
 		return codec.Header{}, err
 	}
 	if f.from != nil {
-		f = f.from
+		return codec.Header{}, fmt.Errorf("%s: %w: answered by a search through %s", m, ErrNotStored, f.from.m)
 	}
 	return f.r.Header(), nil
 }

@@ -101,7 +101,7 @@ func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTabl
 	if err := v.pt.Preload(m); err != nil {
 		return nil, err
 	}
-	h, err := v.pt.Header(m)
+	h, err := v.pt.Header(v.searched[m]) // its layout: the table it is searched through has the same
 	if err != nil {
 		return nil, err
 	}

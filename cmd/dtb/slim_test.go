@@ -30,3 +30,18 @@ func TestSlimCommand(t *testing.T) {
 		t.Errorf("slim of a slim directory: status %d, stderr %q", code, stderr)
 	}
 }
+
+// TestSlimStats checks that dtb stats of a slim directory lists the
+// tables stored and names those answered by a search, rather than show a
+// table's stats under its colour flip's name.
+func TestSlimStats(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "engine")
+	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out); code != 0 {
+		t.Fatalf("slim: status %d, %s", code, stderr)
+	}
+	stdout, stderr, code := dtb("stats", "--dir", out)
+	if code != 0 || strings.Contains(stdout, "MvKK") || !strings.Contains(stdout, "KKvM") ||
+		stderr != "dtb stats: 5 tables answered by a search through their colour flips (dtb slim) are not listed: [MvK MvKK MMvK MvKM MvMM]\n" {
+		t.Errorf("stats: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -29,8 +30,13 @@ func init() {
 				}
 				defer t.Close()
 				var rows []statsRow
+				var searched []index.Material
 				for _, m := range t.Materials() {
 					h, err := t.Header(m)
+					if errors.Is(err, probe.ErrNotStored) {
+						searched = append(searched, m)
+						continue
+					}
 					if err != nil {
 						return err
 					}
@@ -41,6 +47,9 @@ func init() {
 					rows = append(rows, statsRow{m: m, Stats: s,
 						distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
 						mtc: table.HasColumn(h, table.MTCColumn), rule2: table.TracksRule2(h.Rules)})
+				}
+				if len(searched) > 0 {
+					fmt.Fprintf(e.stderr, "dtb stats: %d tables answered by a search through their colour flips (dtb slim) are not listed: %v\n", len(searched), searched)
 				}
 				if *asJSON {
 					enc := json.NewEncoder(e.stdout)
