@@ -255,7 +255,7 @@ func (t *Tables) Header(m index.Material) (codec.Header, error) {
 		return codec.Header{}, err
 	}
 	if f.from != nil {
-		return codec.Header{}, fmt.Errorf("%s: %w: answered by a search through %s", m, ErrNotStored, f.from.m)
+		return codec.Header{}, fmt.Errorf("%s: %w in this slim directory: a search through %s answers it (the directory dtb gen built has its file)", m, ErrNotStored, f.from.m)
 	}
 	return f.r.Header(), nil
 }
