@@ -110,14 +110,8 @@ func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTabl
 	if err != nil {
 		return nil, err
 	}
-	layout := table.Layout{}
-	for col := range table.NumColumns {
-		layout[col] = -1
-		if table.HasColumn(h, col) {
-			layout[col] = 0
-		}
-	}
-	t := &memTable{m: m, x: x, class: class, cols: table.MakeColumns(m, x.Size(), layout.Extra()), captures: make([]uint64, (x.Size()+63)/64)}
+	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
+	t := &memTable{m: m, x: x, class: class, cols: table.MakeColumns(m, x.Size(), extra), captures: make([]uint64, (x.Size()+63)/64)}
 	var mu sync.Mutex
 	err = parallel.Range(ctx, x.Size(), v.o.Threads, func(lo, hi int64) error {
 		var s table.Stats
