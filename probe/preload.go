@@ -12,8 +12,11 @@ import (
 // Preload reads the table of m whole into memory and resolves its capture
 // positions by search, so that from then on a probe of one of its
 // positions needs no search, lock or read: for a prober that probes much
-// of a table, such as the verifier resolving the captures into it. A
-// table answered by a search through its colour flip is searched whole.
+// of a table, such as the verifier resolving the captures into it. The
+// short rule-2 distances that a slim directory's distance file leaves out
+// are searched too. A table answered by a search through its colour flip
+// is searched whole, after its colour flip is preloaded if that has
+// short distances.
 // The table stays in memory as long as t, 1 to 4 bytes a position by its
 // columns. Preloading a table again does nothing.
 func (t *Tables) Preload(m index.Material) error {
@@ -24,6 +27,11 @@ func (t *Tables) Preload(m index.Material) error {
 	b := &block{}
 	switch {
 	case f.from != nil:
+		if f.from.short {
+			if err := t.Preload(f.from.m); err != nil {
+				return err
+			}
+		}
 		b.cols = table.MakeColumns(m, f.x.Size(), f.layout.Extra())
 		err = t.resolve(f, b, true)
 	case f.resolved:
@@ -41,8 +49,9 @@ func (t *Tables) Preload(m index.Material) error {
 }
 
 // resolve stores in b, which holds the whole table of f, the entries of
-// its capture positions, searched in parallel chunks, and of every
-// position if all is set (a table not stored).
+// its capture positions, searched in parallel chunks, the short
+// distances of a table with them (exactDistance), and every position's
+// entry if all is set (a table not stored).
 func (t *Tables) resolve(f *file, b *block, all bool) error {
 	const chunk = 1 << 14 // positions
 	var g errgroup.Group
@@ -62,6 +71,11 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 					r, err = t.searched(&p, f, Clocks{}, 0)
 				case p.HasCapture():
 					r, err = t.captures(&p, f, 0)
+				case f.short:
+					if r, _ = b.cols.Entry(i); r.Theory == table.Draw {
+						continue
+					}
+					_, err = t.exactDistance(&p, &r, Clocks{}, 0)
 				default:
 					continue
 				}

@@ -141,6 +141,7 @@ type file struct {
 	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
 	resolved  bool        // capture positions hold their entries (table.Info)
 	marked    bool        // the value bytes mark FreshOnly (table.Info)
+	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
 	layout    table.Layout
 	r         *table.File
 	x         *index.Index
@@ -311,6 +312,7 @@ func (f *file) open() (err error) {
 		return err
 	}
 	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
+	f.short = f.r.Short && f.class == table.Rule2
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)
@@ -389,6 +391,7 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 	}
 	var e table.Entry
 	fresh := false // e is marked FreshOnly, and read without distances
+	exact := true  // e's distance is known (see exactDistance)
 	switch {
 	case f.mem.Load() != nil:
 		e, _, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
@@ -401,6 +404,9 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 	default:
 		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
 		e, fresh, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
+		if err == nil && dist && f.short && e.Theory != table.Draw {
+			exact, err = t.exactDistance(&p, &e, c, fl)
+		}
 	}
 	if err != nil {
 		return Result{}, err
@@ -413,6 +419,8 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 		if fresh {
 			r.Value = table.Draw
 		}
+	case !exact: // the count leaves more plies than the distance can be
+		r.Value = e.Theory
 	case !c.fresh(): // else c.Value(r.Class, e) is e.Rules
 		r.Value = c.Value(r.Class, e)
 	}
@@ -587,4 +595,103 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (ta
 		e.Distance = -1
 	}
 	return e, nil
+}
+
+// exactDistance sets the distance of e, the entry of p read from f, a
+// table whose distance file leaves out the short rule-2 distances
+// (table.RulesShortDistances), to the exact one: the distance a search
+// finds if it is at most table.ShortDistance plies (shortDistance), else
+// the byte read. With ValuesOnly, where the running count leaves at least
+// as many plies as the byte read and table.ShortDistance, neither the
+// search nor the distance is needed: the position has its theoretical
+// value; e's distance is then left out (-1) and exact is false.
+func (t *Tables) exactDistance(p *draughts.Position, e *table.Entry, c Clocks, fl Flags) (exact bool, err error) {
+	stored := e.Distance
+	if stored < 0 {
+		stored = table.NoDistance
+	}
+	if left := c.left(table.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
+		e.Distance = -1
+		return false, nil
+	}
+	d, err := t.shortDistance(p, e.Theory, table.ShortDistance, fl)
+	if err == nil && d >= 0 {
+		e.Distance = d
+	}
+	return true, err
+}
+
+// shortDistance returns the rule-2 distance of p, a position of a Rule2
+// material of theoretical value theory (a win or a loss), if it is at
+// most k plies, and -1 if it is longer or there is none: the minimax of
+// table.Moves, searched k plies deep with the successors' values under
+// the rules. A capture or man move counts 1 ply if its successor is won
+// for the side that made it (its stored rules value: the count starts
+// afresh); a quiet king move 1 ply more than its successor's distance.
+// The winner's search stops at its first 1-ply win and looks no deeper
+// than its best so far; the loser's stops at the first move that escapes
+// the bound.
+func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, fl Flags) (int, error) {
+	var buf [draughts.MaxMoves]draughts.Move
+	moves := p.Moves(buf[:0])
+	switch {
+	case len(moves) == 0:
+		return 0, nil // lost
+	case k == 0:
+		return -1, nil
+	}
+	fl = fl&CacheOnly | ValuesOnly
+	capture := p.HasCapture()
+	quiet := func(m draughts.Move) bool { return !capture && p.Kings&draughts.Bit(m.FromSquare()) != 0 }
+	// The winner tries its conversions first, each a win in 1 ply or
+	// none; the loser its quiet moves, which most often escape the bound.
+	order := [2]bool{true, false} // conversions, then quiet moves
+	if theory == table.Loss {
+		order = [2]bool{false, true}
+	}
+	best := -1
+	for _, conversions := range order {
+		for _, m := range moves {
+			if quiet(m) == conversions {
+				continue
+			}
+			d := -1 // the move's distance, -1 for none within the bound
+			if conversions {
+				r, err := t.probe(p.Play(m), Clocks{}, fl)
+				if err != nil {
+					return -1, err
+				}
+				if r.Entry.Rules == theory.Neg() {
+					d = 1
+				}
+			} else {
+				limit := k - 1
+				if theory == table.Win && best >= 0 {
+					limit = min(limit, best-2) // to beat best
+				}
+				if limit < 0 {
+					break
+				}
+				q := p.Play(m)
+				dq, err := t.shortDistance(&q, theory.Neg(), limit, fl)
+				if err != nil {
+					return -1, err
+				}
+				if dq >= 0 {
+					d = 1 + dq
+				}
+			}
+			switch {
+			case theory == table.Loss && d < 0:
+				return -1, nil // an escape
+			case theory == table.Loss:
+				best = max(best, d)
+			case d == 1:
+				return 1, nil
+			case d >= 0 && (best < 0 || d < best):
+				best = d
+			}
+		}
+	}
+	return best, nil
 }

@@ -12,10 +12,13 @@
 // successors the kept table holds. Write keeps the smaller value file of
 // each pair. Where both sides have a king (table.Rule2), a quiet king move
 // carries the rule-2 count one ply on; the kept value file marks the
-// positions that count draws (table.WriteMarked), so that a search with
+// positions that count draws (table.WriteSlim), so that a search with
 // fresh clocks reads value files alone; every value file of such a
 // material is marked, so that a probe with the count at 1 needs no
-// distance either. Class A and B keep both tables
+// distance either. Their distance files, where copied, leave out the
+// rule-2 distances of at most table.ShortDistance plies, which the prober
+// finds by a search (as Syzygy's DTZ files leave out what a search
+// gives). Class A and B keep both tables
 // and their distance files, which their rules values need; symmetric
 // materials (KvK, KMvKM) have no pair.
 //
@@ -54,7 +57,7 @@ type Table struct {
 	// SearchedIn is the table that answers this one by a search, its
 	// colour flip; the zero Material for a table written.
 	SearchedIn index.Material
-	Marked     bool  // its value file was written marked (table.WriteMarked)
+	Marked     bool  // its value file was written marked (table.WriteSlim)
 	Bytes      int64 // of the files written, 0 for a table left out
 }
 
@@ -145,34 +148,49 @@ func write(dir, out string, e codec.ManifestEntry, m index.Material, byMat map[i
 		return e, fmt.Errorf("%s is a table of format 2: convert it first with: dtb convert --dir %s", src, dir)
 	}
 	searched := m != m.Flip() && keeper(m.Flip(), byMat) == m
+	copyDistances := e.Distances != nil && (o.Distances || f.Class.Carries())
 	if f.Class == table.Rule2 {
-		err = table.WriteMarked(f, dst)
+		err = table.WriteSlim(f, dst, copyDistances)
 	} else {
-		err = codec.CopyFile(dst, src)
+		if copyDistances {
+			err = codec.CopyFile(table.DistancePath(dst), table.DistancePath(src))
+		}
+		if err == nil {
+			err = codec.CopyFile(dst, src)
+		}
 	}
 	if err != nil {
 		return e, err
 	}
 	w := codec.ManifestEntry{File: e.File, Material: e.Material, Positions: e.Positions}
-	if w.Size, w.CRC32C, err = codec.FileCRC(dst); err != nil {
+	if w.Size, w.CRC32C, w.HeaderCRC32C, err = listing(dst); err != nil {
 		return e, err
 	}
-	r, err := codec.Open(dst)
-	if err != nil {
-		return e, err
-	}
-	w.HeaderCRC32C = r.HeaderCRC()
-	r.Close()
 	if searched {
 		w.Searched = m.Flip().String()
 	}
-	if d := e.Distances; d != nil && (o.Distances || f.Class.Carries()) {
-		if err := codec.CopyFile(filepath.Join(out, d.File), filepath.Join(dir, d.File)); err != nil {
+	if copyDistances {
+		d := codec.ManifestFile{File: e.Distances.File}
+		if d.Size, d.CRC32C, d.HeaderCRC32C, err = listing(table.DistancePath(dst)); err != nil {
 			return e, err
 		}
-		w.Distances = d
+		w.Distances = &d
 	}
 	return w, nil
+}
+
+// listing returns what a manifest lists of the file at path: its size,
+// its CRC-32C and its header's.
+func listing(path string) (size int64, crc, headerCRC uint32, err error) {
+	if size, crc, err = codec.FileCRC(path); err != nil {
+		return 0, 0, 0, err
+	}
+	r, err := codec.Open(path)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer r.Close()
+	return size, crc, r.HeaderCRC(), nil
 }
 
 // distanceSize returns the bytes of e's distance file, 0 for none.

@@ -55,10 +55,11 @@ func positions(m index.Material, limit int64, f func(p draughts.Position)) {
 
 // TestSearchedAnswers checks that a slim directory answers positions as
 // the directory it was written from: the positions of the tables left
-// out, found by a search through their colour flips, with their whole
+// out, found by a search through their colour flips, and of the kept
+// ones, whose short rule-2 distances a search finds, with their whole
 // entry (distances, dtw and mtc included) under fresh and running clocks
-// and with ValuesOnly; the kept tables' positions under a rule-2 count
-// one ply on with ValuesOnly (the marks) and without distance files.
+// and their value with ValuesOnly; without distance files, the values
+// with ValuesOnly under a rule-2 count one ply on (the marks).
 // Every position of a table of up to 20,000, evenly spaced ones of a
 // larger; under DTB_LONG also the tables of 4 pieces, up to 300,000
 // positions of each (about a tenth of the largest).
@@ -97,16 +98,18 @@ func TestSearchedAnswers(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s: %v", p.FEN(), err)
 						}
-						if isSearched {
-							got, err := withDist.Probe(p, c, 0)
-							if err != nil || got != want {
-								t.Fatalf("%s %+v: searched %+v, %v; stored %+v", p.FEN(), c, got, err, want)
-							}
+						got, err := withDist.Probe(p, c, 0)
+						if err != nil || got != want {
+							t.Fatalf("%s %+v: slim %+v, %v; built %+v (searched: %v)", p.FEN(), c, got, err, want, isSearched)
+						}
+						got, err = withDist.Probe(p, c, probe.ValuesOnly)
+						if err != nil || got.Value != want.Value {
+							t.Fatalf("%s %+v: slim values only %+v, %v; built %+v (searched: %v)", p.FEN(), c, got, err, want, isSearched)
 						}
 						if c.Rule2 > 1 || c.Rule2 == 1 && isSearched {
 							continue // ValuesOnly reads the distances
 						}
-						got, err := valuesOnly.Probe(p, c, probe.ValuesOnly)
+						got, err = valuesOnly.Probe(p, c, probe.ValuesOnly)
 						if err != nil || got.Value != want.Value || got.Entry.Theory != want.Entry.Theory || got.Entry.Rules != want.Entry.Rules {
 							t.Fatalf("%s %+v: values only %+v, %v; stored %+v", p.FEN(), c, got, err, want)
 						}
@@ -203,7 +206,8 @@ func TestWriteErrors(t *testing.T) {
 // on tables where they matter: no table up to 5 pieces has a rule-2
 // distance of 50, so the test forges one. In both tables of the pair
 // KMvKK and KKvKM every third quiet position won or lost under the rules
-// gets distance 50. A slim directory of the forged tables must answer the
+// at a distance a search does not find (over table.ShortDistance) gets
+// distance 50. A slim directory of the forged tables must answer the
 // positions of the table it searches with ValuesOnly and fresh clocks (the
 // marks) as without (the distances), and the kept table's positions with
 // ValuesOnly under a count of 1 as under the distances.
@@ -216,7 +220,7 @@ func TestMarks(t *testing.T) {
 		tabletest.Rewrite(t, dir, m, func(h *codec.Header, cols *table.Columns) {
 			for i := range x.Size() {
 				p := table.Position(x.Unrank(i))
-				if _, rules := cols.Values(i); rules != table.Draw && !p.HasCapture() && i%3 == 0 {
+				if _, rules := cols.Values(i); rules != table.Draw && !p.HasCapture() && i%3 == 0 && cols[table.DistanceColumn][i] > table.ShortDistance {
 					cols[table.DistanceColumn][i] = table.Rule2Plies
 					forged++
 				}
@@ -282,4 +286,56 @@ func TestStoredOnly(t *testing.T) {
 			t.Errorf("%s without StoredOnly: %v", c.fen, err)
 		}
 	}
+}
+
+// TestShortDistances checks the distance files of a slim directory's
+// Rule2 tables against those they were written from: every entry keeps
+// its bytes but the rule-2 distances of at most table.ShortDistance plies
+// (don't-cares), some of which are left out. TestSearchedAnswers checks
+// that a probe finds them.
+func TestShortDistances(t *testing.T) {
+	dir := tabletest.Rule2.Dir(t)
+	out := write(t, dir, slim.Options{Distances: true})
+	left := 0
+	for _, m := range open(t, out).Materials() {
+		if table.ClassOf(m) != table.Rule2 || !stored(open(t, out), m) {
+			continue
+		}
+		built, short := columns(t, dir, m), columns(t, out, m)
+		for i := range int64(len(built[table.ValueColumn])) {
+			b, _ := built.Entry(i)
+			s, _ := short.Entry(i)
+			if b.Distance >= 0 && b.Distance <= table.ShortDistance && b.Theory != table.Draw {
+				if s.Distance != b.Distance {
+					left++
+				}
+				s.Distance = b.Distance
+			}
+			if s != b {
+				t.Fatalf("%s entry %d: %+v in the slim directory, %+v built", m, i, s, b)
+			}
+		}
+	}
+	if left == 0 {
+		t.Error("no short distance left out")
+	}
+}
+
+// columns returns the entries of the table of m in dir, as its files hold
+// them.
+func columns(t *testing.T, dir string, m index.Material) table.Columns {
+	t.Helper()
+	f, err := table.Open(filepath.Join(dir, table.FileName(m)), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if info := f.Info; info.Short != (dir != tabletest.Rule2.Dir(t)) {
+		t.Fatalf("%s in %s: short distances %v", m, dir, info.Short)
+	}
+	cols, err := f.ReadColumns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols
 }

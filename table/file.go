@@ -24,7 +24,13 @@ const (
 	Rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
 	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
 	RulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
+	RulesShortDistances               // rule-2 distances up to ShortDistance are don't-cares, found by a search
 )
+
+// ShortDistance is the longest rule-2 distance that a table with
+// RulesShortDistances leaves out of its distance file: a search of that
+// many plies finds it (package probe).
+const ShortDistance = 3
 
 // RulesFlags are the rules of the tables this version writes.
 const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare | RulesCompact
@@ -45,13 +51,17 @@ const RulesFlagsPlain = RulesFlags &^ RulesCompact
 // (package slim).
 const RulesFlagsMarked = RulesFlags | RulesFreshMarks
 
+// RulesFlagsShort are the rules of a marked table whose distance file
+// leaves out the short rule-2 distances (RulesShortDistances, WriteSlim).
+const RulesFlagsShort = RulesFlagsMarked | RulesShortDistances
+
 // RulesFlagsNo25Move are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
 
 // knownRules lists the rules flags of the tables this version reads.
-var knownRules = []uint32{RulesFlags, RulesFlagsMarked, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
+var knownRules = []uint32{RulesFlags, RulesFlagsMarked, RulesFlagsShort, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
 
 // TracksRule2 reports whether the rules values of tables with the known
 // rules flags r track the 25-move king rule (rule 2).
@@ -188,7 +198,11 @@ type Info struct {
 	// positions whose rules value only a fresh rule-2 count gives
 	// (RulesFlagsMarked).
 	Marked bool
-	Stats  Stats
+	// Short reports whether the distance file leaves out the rule-2
+	// distances of at most ShortDistance plies (RulesFlagsShort): those
+	// bytes are don't-cares, and a search finds the distance.
+	Short bool
+	Stats Stats
 }
 
 // Open opens the table of m whose value file (or whole table) is at path
@@ -391,6 +405,7 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
 	t.Resolved = h.Rules&RulesCapturesDontCare == 0
 	t.Marked = h.Rules&RulesFreshMarks != 0
+	t.Short = h.Rules&RulesShortDistances != 0
 	t.Split = h.Kind == codec.Values
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
@@ -558,12 +573,17 @@ func Convert(path string, m index.Material) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return true, w.copyFrom(f)
+}
+
+// copyFrom writes the entries of f and the stats of its header, and
+// closes w.
+func (w *Writer) copyFrom(f *File) error {
 	w.given = &f.Stats
 	// Block by block, marking no capture: each capture position's entry
 	// is already a copy of the entry before it, which the Writer then
 	// leaves as it is or fills as the entry before was filled.
-	h := f.Header()
-	none := make([]uint64, (h.BlockSize+63)/64)
+	none := make([]uint64, (f.Header().BlockSize+63)/64)
 	for b := range f.values.Blocks() {
 		cols, err := f.ReadBlock(b)
 		if err == nil {
@@ -571,48 +591,32 @@ func Convert(path string, m index.Material) (bool, error) {
 		}
 		if err != nil {
 			w.Abort()
-			return false, err
-		}
-	}
-	return true, w.Close()
-}
-
-// WriteMarked writes to path the value file of f, a table of a Rule2
-// material, marked (RulesFlagsMarked): each value byte with FreshOnly set
-// where the distance file gives a win or loss at Rule2Plies, the header
-// f's otherwise. With the marks, a search through the table answers its
-// colour flip with fresh clocks from the value file alone (package
-// slim). The file is written atomically (codec.Write).
-func WriteMarked(f *File, path string) error {
-	if !f.Split || f.Class != Rule2 || f.Marked || f.Resolved {
-		return fmt.Errorf("%s: not the value file of a table of a material with a rule-2 count (rules flags %#x)", f.path, f.Header().Rules)
-	}
-	h := f.Header()
-	h.Rules = RulesFlagsMarked
-	w, err := codec.NewWriter(path, h)
-	if err != nil {
-		return err
-	}
-	w.SetCompression(codec.Smallest)
-	for b := range f.values.Blocks() {
-		v, err := f.ReadValues(b)
-		if err != nil {
-			w.Abort()
-			return err
-		}
-		d, err := f.ReadDistances(b)
-		if err != nil {
-			w.Abort()
-			return err
-		}
-		v[DistanceColumn] = d[DistanceColumn]
-		for i := range int64(len(v[ValueColumn])) {
-			v.MarkFreshOnly(i)
-		}
-		if _, err := w.Write(0, v[ValueColumn]); err != nil {
-			w.Abort()
 			return err
 		}
 	}
 	return w.Close()
+}
+
+// WriteSlim writes to path the table of f, of a Rule2 material, as a slim
+// directory holds it (package slim): its value file marked
+// (RulesFlagsMarked), each value byte with FreshOnly set where the
+// distance file gives a win or loss at Rule2Plies, and, if distances is
+// set, its distance file with the rule-2 distances of at most
+// ShortDistance plies left out (RulesFlagsShort, Writer). With the marks,
+// a search through the table answers its colour flip with fresh clocks
+// from the value file alone. The entries are f's; the files are written
+// atomically (codec.Write), the distance file first.
+func WriteSlim(f *File, path string, distances bool) error {
+	if !f.Split || f.Class != Rule2 || f.Marked || f.Resolved {
+		return fmt.Errorf("%s: not the value file of a table of a material with a rule-2 count (rules flags %#x)", f.path, f.Header().Rules)
+	}
+	rules := uint32(RulesFlagsMarked)
+	if distances {
+		rules = RulesFlagsShort
+	}
+	w, err := newWriter(path, f.Material, f.Layout.Extra(), rules, distances)
+	if err != nil {
+		return err
+	}
+	return w.copyFrom(f)
 }

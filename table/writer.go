@@ -22,11 +22,16 @@ var batch = 1 << 16
 // entries. The blocks are compressed at codec.Smallest.
 //
 // A Writer from NewResolvedWriter passes every entry on as given, the
-// real entries of capture positions included, and counts no stats.
+// real entries of capture positions included, and counts no stats. One
+// of WriteSlim marks the value bytes (FreshOnly) and, where it writes a
+// distance file, fills the rule-2 distances of at most ShortDistance
+// plies as don't-cares too (RulesShortDistances): the distance byte of
+// the entry before, the mtc byte changed to keep the mtc.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
 	path     string
+	rules    uint32                    // the rules flags of the value file
 	resolved bool                      // capture positions keep their entries
 	values   *codec.Writer             // the value file, or the whole table
 	dist     *codec.Writer             // the distance file, or nil
@@ -48,7 +53,7 @@ type Writer struct {
 // a distance file beside it (DistancePath). The caller must end with
 // Close or Abort.
 func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
-	return newWriter(path, m, x, false)
+	return newWriter(path, m, x, RulesFlags, true)
 }
 
 // NewResolvedWriter is NewWriter for a resolved table: one whose capture
@@ -58,23 +63,28 @@ func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 // NewWriter writes and quicker to write and to probe: the generator
 // keeps such a copy of a table it built while later tables read it.
 func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
-	return newWriter(path, m, x, true)
+	return newWriter(path, m, x, RulesFlagsResolved, true)
 }
 
-func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, error) {
+// newWriter returns a Writer of the table of m, with the optional columns
+// of x, whose value file has the rules flags rules: a resolved table
+// (RulesFlagsResolved) is one whole file, and the other tables have a
+// distance file if they have distance columns and distances is set.
+func newWriter(path string, m index.Material, x Extra, rules uint32, distances bool) (*Writer, error) {
 	ix := index.New(m)
 	l := NewLayout(m, x)
-	w := &Writer{path: path, resolved: resolved, x: ix, class: ClassOf(m), layout: l}
+	resolved := rules == RulesFlagsResolved
+	w := &Writer{path: path, rules: rules, resolved: resolved, x: ix, class: ClassOf(m), layout: l}
 	h := codec.Header{
 		Material:     m.String(),
 		Kind:         codec.Values,
 		IndexVersion: IndexVersion,
-		Rules:        RulesFlags,
+		Rules:        rules,
 		Positions:    ix.Size(),
 	}
 	compression := codec.Smallest
 	if resolved {
-		h.Kind, h.Rules, compression = codec.Whole, RulesFlagsResolved, codec.Fastest
+		h.Kind, compression = codec.Whole, codec.Fastest
 	}
 	var dist []string
 	for col := range NumColumns {
@@ -98,12 +108,12 @@ func newWriter(path string, m index.Material, x Extra, resolved bool) (*Writer, 
 	vw.SetCompression(compression)
 	w.values = vw
 	for col := range NumColumns {
-		if l.Has(col) {
+		if l.Has(col) && (h.Kind == codec.Whole || col == ValueColumn) {
 			w.w[col] = vw
 		}
 	}
-	if len(dist) > 0 {
-		h.Kind, h.Columns, h.Meta = codec.Distances, nil, nil
+	if len(dist) > 0 && distances {
+		h.Kind, h.Columns, h.Meta, h.Rules = codec.Distances, nil, nil, rules&^RulesFreshMarks
 		for col := DistanceColumn; col < NumColumns; col++ {
 			if l.Has(col) {
 				w.at[col] = len(h.Columns)
@@ -199,7 +209,7 @@ func (w *Writer) flush() error {
 		w.countAndFill()
 	}
 	for col, b := range w.buf {
-		if b != nil {
+		if b != nil && w.w[col] != nil {
 			wd := Column(col).Width()
 			if _, err := w.w[col].Write(w.at[col], b[wd:(w.n+1)*wd]); err != nil {
 				return err
@@ -227,14 +237,29 @@ func (w *Writer) countAndFill() {
 		}
 		e, _ := w.buf.Entry(j)
 		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
+		if w.rules&RulesFreshMarks != 0 {
+			w.buf.MarkFreshOnly(j)
+		}
 		switch {
 		case i == 0:
 		case capture:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
+		case w.rules&RulesShortDistances != 0 && w.class == Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance:
+			w.buf.copyDistance(j, j-1)
 		}
 	}
+}
+
+// copyDistance copies the distance byte of entry src to entry dst,
+// keeping dst's mtc (stored less the distance byte).
+func (c *Columns) copyDistance(dst, src int64) {
+	d := c[DistanceColumn]
+	if m := c[MTCColumn]; m != nil {
+		m[dst] += d[dst] - d[src]
+	}
+	d[dst] = d[src]
 }
 
 // copyEntry copies entry src to entry dst.

@@ -39,7 +39,8 @@ func (t *memTable) entry(i int64) table.Entry {
 }
 
 // load decodes the table of m at path, resolves its capture positions
-// with the prober and counts its stats.
+// with the prober, and the short rule-2 distances of a slim directory's
+// table (table.Info.Short), and counts its stats.
 func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
@@ -47,6 +48,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 	}
 	defer f.Close()
 	t := &memTable{m: m, x: index.New(m), class: f.Class, header: f.Stats}
+	short := f.Short && f.Layout.Distances()
 	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
 	if t.cols, err = f.ReadColumns(); err != nil {
 		return nil, err
@@ -69,12 +71,14 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			}
 			p := table.Position(pl)
 			capture := p.HasCapture()
-			if capture {
+			if theory, _ := t.cols.Values(i); capture || short && theory != table.Draw {
 				r, err := v.pt.Probe(p, probe.Clocks{}, 0)
 				if err != nil {
-					return fmt.Errorf("capture position %s of %s: %w", p.FEN(), path, err)
+					return fmt.Errorf("position %s of %s: %w", p.FEN(), path, err)
 				}
 				t.cols.Set(i, r.Entry)
+			}
+			if capture {
 				t.captures[i/64] |= 1 << (i % 64) // a chunk holds whole words
 			}
 			e, ok := t.cols.Entry(i)

@@ -372,4 +372,33 @@ func TestSlim(t *testing.T) {
 	if r.Mismatches == 0 {
 		t.Errorf("KKvM with a win made a draw: %+v", r)
 	}
+
+	// A rule-2 distance that the distance file keeps, one ply too long,
+	// in both tables of a pair: the one kept is wrong.
+	dir = tabletest.Copy(t, tabletest.Rule2.Dir(t))
+	pair := []index.Material{{WhiteKings: 1, WhiteMen: 1, BlackKings: 2}, {WhiteKings: 2, BlackKings: 1, BlackMen: 1}}
+	for _, m := range pair {
+		x := index.New(m)
+		tabletest.Rewrite(t, dir, m, func(h *codec.Header, cols *table.Columns) {
+			for i := range x.Size() {
+				d := cols[table.DistanceColumn][i]
+				p := table.Position(x.Unrank(i))
+				if theory, _ := cols.Values(i); theory != table.Draw && d > table.ShortDistance && d < table.NoDistance-1 && !p.HasCapture() {
+					cols[table.DistanceColumn][i]++
+					return
+				}
+			}
+			t.Fatalf("%s: no distance over %d", m, table.ShortDistance)
+		})
+		if _, err := table.Convert(filepath.Join(dir, table.FileName(m)), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := retro.WriteManifest(dir); err != nil {
+		t.Fatal(err)
+	}
+	reports := run(t, write(dir, slim.Options{Distances: true}), verify.Options{})
+	if r := reports[table.FileName(pair[0])]; r.Mismatches+reports[table.FileName(pair[1])].Mismatches == 0 {
+		t.Errorf("%s with a distance one ply too long: %+v", pair[0], r)
+	}
 }

@@ -15,7 +15,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory that dtb gen built")
 			out := fs.StringP("out", "o", "", "directory to write the slim tables to (required)")
-			dist := fs.Bool("distances", false, "copy the distance files of the tables kept too (running clocks, dtw, mtc)")
+			dist := fs.Bool("distances", false, "write the distance files of the tables kept too (running clocks, dtw, mtc), short rule-2 distances left to a search")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
