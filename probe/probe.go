@@ -344,7 +344,10 @@ const ValuesOnly Flags = 2
 // stores: a position that must capture (a don't-care on disk) or of a
 // table answered by a search (a slim directory, package slim) fails with
 // ErrNotStored instead of being searched, for an engine that searches
-// them itself.
+// them itself; so does a win or loss of a table whose distance file
+// leaves out the short rule-2 distances (table.RulesShortDistances)
+// wherever the probe needs its distance. A table preloaded into memory
+// (Preload) answers all its positions: none needs a search.
 const StoredOnly Flags = 4
 
 // Result is what the tables say of a position under the running clocks.
@@ -604,7 +607,8 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (ta
 // the byte read. With ValuesOnly, where the running count leaves at least
 // as many plies as the byte read and table.ShortDistance, neither the
 // search nor the distance is needed: the position has its theoretical
-// value; e's distance is then left out (-1) and exact is false.
+// value; e's distance is then left out (-1) and exact is false. Else
+// StoredOnly fails with ErrNotStored.
 func (t *Tables) exactDistance(p *draughts.Position, e *table.Entry, c Clocks, fl Flags) (exact bool, err error) {
 	stored := e.Distance
 	if stored < 0 {
@@ -613,6 +617,9 @@ func (t *Tables) exactDistance(p *draughts.Position, e *table.Entry, c Clocks, f
 	if left := c.left(table.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
 		e.Distance = -1
 		return false, nil
+	}
+	if fl&StoredOnly != 0 {
+		return true, ErrNotStored // the byte read may be a don't-care
 	}
 	d, err := t.shortDistance(p, e.Theory, table.ShortDistance, fl)
 	if err == nil && d >= 0 {

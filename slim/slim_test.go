@@ -286,6 +286,38 @@ func TestStoredOnly(t *testing.T) {
 			t.Errorf("%s without StoredOnly: %v", c.fen, err)
 		}
 	}
+
+	// The wins and losses of a table with short distances: their
+	// distance is not stored where it may be short, their value is
+	// where the count leaves more plies than the distance can be (most).
+	tb = open(t, write(t, tabletest.Rule2.Dir(t), slim.Options{Distances: true}))
+	m := index.Material{WhiteKings: 2, BlackKings: 2} // KKvKK, its own colour flip
+	checked, answered := 0, 0
+	positions(m, 20000, func(p draughts.Position) {
+		if p.HasCapture() {
+			return
+		}
+		r, err := tb.Probe(p, probe.Clocks{}, probe.StoredOnly|probe.ValuesOnly)
+		if err != nil {
+			t.Fatalf("%s fresh: %v", p.FEN(), err)
+		}
+		if r.Entry.Theory == table.Draw {
+			return
+		}
+		checked++
+		if _, err := tb.Probe(p, probe.Clocks{Rule2: 40}, probe.StoredOnly); !errors.Is(err, probe.ErrNotStored) {
+			t.Fatalf("%s at count 40: %v, want %v", p.FEN(), err, probe.ErrNotStored)
+		}
+		switch r, err := tb.Probe(p, probe.Clocks{Rule2: 2}, probe.StoredOnly|probe.ValuesOnly); {
+		case err == nil && r.Value == r.Entry.Theory:
+			answered++
+		case !errors.Is(err, probe.ErrNotStored):
+			t.Fatalf("%s at count 2, values only: %+v, %v", p.FEN(), r, err)
+		}
+	})
+	if checked == 0 || answered == 0 {
+		t.Errorf("%d wins and losses in %s, %d answered at count 2", checked, m, answered)
+	}
 }
 
 // TestShortDistances checks the distance files of a slim directory's

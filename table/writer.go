@@ -26,7 +26,8 @@ var batch = 1 << 16
 // of WriteSlim marks the value bytes (FreshOnly) and, where it writes a
 // distance file, fills the rule-2 distances of at most ShortDistance
 // plies as don't-cares too (RulesShortDistances): the distance byte of
-// the entry before, the mtc byte changed to keep the mtc.
+// the entry before (0 in entry 0, a draw's there too), the mtc byte
+// changed to keep the mtc.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -240,26 +241,32 @@ func (w *Writer) countAndFill() {
 		if w.rules&RulesFreshMarks != 0 {
 			w.buf.MarkFreshOnly(j)
 		}
+		short := w.rules&RulesShortDistances != 0 && w.class == Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
 		switch {
 		case i == 0:
+			if short || e.Theory == Draw && w.rules&RulesShortDistances != 0 {
+				// The fills copy it on: 0 keeps every fill byte low,
+				// so a running count rarely needs the search.
+				w.buf.setDistanceByte(j, 0)
+			}
 		case capture:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
-		case w.rules&RulesShortDistances != 0 && w.class == Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance:
-			w.buf.copyDistance(j, j-1)
+		case short:
+			w.buf.setDistanceByte(j, w.buf[DistanceColumn][j-1])
 		}
 	}
 }
 
-// copyDistance copies the distance byte of entry src to entry dst,
-// keeping dst's mtc (stored less the distance byte).
-func (c *Columns) copyDistance(dst, src int64) {
+// setDistanceByte sets the distance byte of entry i to b, keeping its
+// mtc (stored less the distance byte).
+func (c *Columns) setDistanceByte(i int64, b byte) {
 	d := c[DistanceColumn]
 	if m := c[MTCColumn]; m != nil {
-		m[dst] += d[dst] - d[src]
+		m[i] += d[i] - b
 	}
-	d[dst] = d[src]
+	d[i] = b
 }
 
 // copyEntry copies entry src to entry dst.
