@@ -328,9 +328,9 @@ func TestStoredOnly(t *testing.T) {
 func TestShortDistances(t *testing.T) {
 	dir := tabletest.Rule2.Dir(t)
 	out := write(t, dir, slim.Options{Distances: true})
-	left := 0
-	for _, m := range open(t, out).Materials() {
-		if table.ClassOf(m) != table.Rule2 || !stored(open(t, out), m) {
+	left, tb := 0, open(t, out)
+	for _, m := range tb.Materials() {
+		if table.ClassOf(m) != table.Rule2 || !stored(tb, m) {
 			continue
 		}
 		built, short := columns(t, dir, m), columns(t, out, m)

@@ -48,7 +48,6 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 	}
 	defer f.Close()
 	t := &memTable{m: m, x: index.New(m), class: f.Class, header: f.Stats}
-	short := f.Short && f.Layout.Distances()
 	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
 	if t.cols, err = f.ReadColumns(); err != nil {
 		return nil, err
@@ -71,7 +70,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			}
 			p := table.Position(pl)
 			capture := p.HasCapture()
-			if theory, _ := t.cols.Values(i); capture || short && theory != table.Draw {
+			if theory, _ := t.cols.Values(i); capture || f.Short && theory != table.Draw {
 				r, err := v.pt.Probe(p, probe.Clocks{}, 0)
 				if err != nil {
 					return fmt.Errorf("position %s of %s: %w", p.FEN(), path, err)
