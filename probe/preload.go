@@ -68,9 +68,9 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				var err error
 				switch {
 				case all:
-					r, err = t.searched(&p, f, Clocks{}, 0)
+					r, err = t.searched(&p, f, Clocks{}, 0, exact)
 				case p.HasCapture():
-					r, err = t.captures(&p, f, 0)
+					r, err = t.captures(&p, f, 0, exact)
 				case f.short:
 					if r, _ = b.cols.Entry(i); r.Theory == table.Draw {
 						continue

@@ -381,6 +381,38 @@ func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
 
 // probe is Probe.
 func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) {
+	return t.probeCut(p, c, fl, exact)
+}
+
+// A cut bounds the search of a position whose values only matter to its
+// caller, with ValuesOnly, below a theoretical and a rules value (for the
+// side to move): once the moves searched reach both, the other moves
+// cannot change what the caller computes (the caller's own best so far,
+// seen from the other side), so the search stops, and the entry it
+// returns holds values no higher than the position's, without distances
+// that mean anything. This is the cut of alpha-beta search on the
+// caller's best. Entries found under a cut are never returned by Probe.
+type cut struct{ theory, rules table.Value }
+
+// exact is the cut of a search that must find the position's entry.
+var exact = cut{table.Win + 1, table.Win + 1}
+
+// reached reports whether moves whose values are theory and rules reach
+// the cut.
+func (c cut) reached(theory, rules table.Value) bool {
+	return theory >= c.theory && rules >= c.rules
+}
+
+// cutBelow returns the cut of a successor of a position whose moves so far
+// are ms: the successor's values matter only where they are low enough to
+// raise those of ms.
+func cutBelow(ms *table.Moves) cut {
+	theory, rules := ms.Values()
+	return cut{theory.Neg(), rules.Neg()}
+}
+
+// probeCut is probe under the cut k.
+func (t *Tables) probeCut(p draughts.Position, c Clocks, fl Flags, k cut) (Result, error) {
 	if err := Check(p); err != nil {
 		return Result{}, err
 	}
@@ -401,9 +433,9 @@ func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) 
 	case fl&StoredOnly != 0 && (f.from != nil || !f.resolved && p.HasCapture()):
 		return Result{}, ErrNotStored
 	case f.from != nil:
-		e, err = t.searched(&p, f, c, fl)
+		e, err = t.searched(&p, f, c, fl, k)
 	case !f.resolved && p.HasCapture(): // a don't-care on disk
-		e, err = t.captures(&p, f, fl)
+		e, err = t.captures(&p, f, fl, k)
 	default:
 		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
 		e, fresh, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
@@ -517,19 +549,29 @@ func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, b
 // does (table.Moves): from its successors, each probed in turn; under
 // the rules each successor's outcome is seen through the clock that
 // carries over the capture (table.RulesOutcome). The successors are
-// probed with the flags fl.
-func (t *Tables) captures(p *draughts.Position, f *file, fl Flags) (table.Entry, error) {
+// probed with the flags fl. Under a cut other than exact, with
+// ValuesOnly and a class whose rules values need no distance, it stops
+// where the cut says (see cut), and so does the search of each successor.
+func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table.Entry, error) {
 	cs := table.NewMoves(f.class)
+	cutting := k != exact && fl&ValuesOnly != 0 && !f.class.Carries()
 	dtw := f.layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
-		r, err := t.probe(p.Play(m), Clocks{}, fl)
+		next := exact
+		if cutting {
+			next = cutBelow(&cs)
+		}
+		r, err := t.probeCut(p.Play(m), Clocks{}, fl, next)
 		if err != nil {
 			return table.Entry{}, err
 		}
 		s := r.Entry
 		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
+		if cutting && k.reached(cs.Values()) {
+			break
+		}
 	}
 	e := cs.Entry()
 	if !dtw {
@@ -550,10 +592,12 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags) (table.Entry,
 // successor's value one ply on comes from the marks of its value file
 // (table.FreshOnly), with its distances otherwise. Its Entry then lacks
 // the distances, as a stored one read with ValuesOnly, and the search
-// stops at the first move that wins in theory and under the rules.
-func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (table.Entry, error) {
+// stops at the first move that wins in theory and under the rules, or
+// where the cut k says; each successor is searched under the cut of the
+// moves before it.
+func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (table.Entry, error) {
 	if p.HasCapture() {
-		return t.captures(p, f, fl)
+		return t.captures(p, f, fl, k)
 	}
 	values := fl&ValuesOnly != 0 && c.fresh()
 	if !values {
@@ -568,7 +612,11 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (ta
 		if king && values {
 			next = Clocks{Rule2: 1}
 		}
-		r, err := t.probe(p.Play(m), next, fl)
+		sk := exact
+		if values {
+			sk = cutBelow(&ms)
+		}
+		r, err := t.probeCut(p.Play(m), next, fl, sk)
 		if err != nil {
 			return table.Entry{}, err
 		}
@@ -583,8 +631,8 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags) (ta
 		}
 		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
 		mtc = mtc && (s.Theory == table.Draw || s.MTC >= 0)
-		if values && ms.Won() {
-			break // the values are known; their distances are not read
+		if values && (ms.Won() || k.reached(ms.Values())) {
+			break // the values are known, or matter no more; their distances are not read
 		}
 	}
 	e := ms.Entry()

@@ -93,6 +93,12 @@ func (m *Moves) AddConversion(theory, rules Outcome) {
 // rules: no further move changes the values, only the distances.
 func (m *Moves) Won() bool { return m.theory.win > 0 && m.rules.win > 0 }
 
+// Values returns the values of the moves so far, in theory and under the
+// rules: a loss before any move. Each further move can only raise them.
+func (m *Moves) Values() (theory, rules Value) {
+	return m.theory.Outcome().Value, m.rules.Outcome().Value
+}
+
 // Entry returns the entry of the position, its mtc from the moves (1 ply
 // in a capture position won or lost: every move converts).
 func (m *Moves) Entry() Entry {
