@@ -1,0 +1,19 @@
+package probe
+
+import (
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// ProbeCut is probe under the cut of the given values, for the tests of
+// package probe_test.
+func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, rules table.Value) (Result, error) {
+	return t.probeCut(p, c, fl, cut{theory, rules})
+}
+
+// Searched reports whether the table of m is answered by a search.
+func (t *Tables) Searched(m index.Material) bool {
+	f, err := t.file(m, false)
+	return err == nil && f.from != nil
+}
