@@ -10,7 +10,7 @@ import (
 )
 
 // Preload reads the table of m whole into memory and resolves its capture
-// positions by search, so that from then on a probe of one of its
+// positions (and the forced threats of a slim directory) by search, so that from then on a probe of one of its
 // positions needs no search, lock or read: for a prober that probes much
 // of a table, such as the verifier resolving the captures into it. The
 // short rule-2 distances that a slim directory's distance file leaves out
@@ -49,7 +49,7 @@ func (t *Tables) Preload(m index.Material) error {
 }
 
 // resolve stores in b, which holds the whole table of f, the entries of
-// its capture positions, searched in parallel chunks, the short
+// its capture positions and forced threats, searched in parallel chunks, the short
 // distances of a table with them (exactDistance), and every position's
 // entry if all is set (a table not stored).
 func (t *Tables) resolve(f *file, b *block, all bool) error {
@@ -67,10 +67,8 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				var r table.Entry
 				var err error
 				switch {
-				case all:
+				case all || p.HasCapture() || f.threats && table.ForcedThreat(&p):
 					r, err = t.searched(&p, f, Clocks{}, 0, exact)
-				case p.HasCapture():
-					r, err = t.captures(&p, f, 0, exact)
 				case f.short:
 					if r, _ = b.cols.Entry(i); r.Theory == table.Draw {
 						continue

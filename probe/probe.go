@@ -107,8 +107,9 @@ var ErrIllegal = errors.New("not a legal position")
 var ErrNotCached = errors.New("not in the cache")
 
 // ErrNotStored is the error of a probe with StoredOnly of a position that
-// the files do not store: one that must capture, or one of a table
-// answered by a search through its colour flip.
+// the files do not store: one that must capture, a forced threat of a
+// slim directory, or one of a table answered by a search through its
+// colour flip.
 var ErrNotStored = errors.New("not stored")
 
 // maxPieces is the most pieces a material may have: the index of some
@@ -142,6 +143,7 @@ type file struct {
 	resolved  bool        // capture positions hold their entries (table.Info)
 	marked    bool        // the value bytes mark FreshOnly (table.Info)
 	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
+	threats   bool        // forced threats are don't-cares on disk (table.Info)
 	layout    table.Layout
 	r         *table.File
 	x         *index.Index
@@ -313,6 +315,7 @@ func (f *file) open() (err error) {
 	}
 	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
 	f.short = f.r.Short && f.class == table.Rule2
+	f.threats = f.r.Threats
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)
@@ -341,9 +344,10 @@ const CacheOnly Flags = 1
 const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
-// stores: a position that must capture (a don't-care on disk) or of a
-// table answered by a search (a slim directory, package slim) fails with
-// ErrNotStored instead of being searched, for an engine that searches
+// stores: a position that must capture (a don't-care on disk), a forced
+// threat of a slim directory's table (table.ForcedThreat) or a position
+// of a table answered by a search (package slim) fails with ErrNotStored
+// instead of being searched, for an engine that searches
 // them itself; so does a win or loss of a table whose distance file
 // leaves out the short rule-2 distances (table.RulesShortDistances)
 // wherever the probe needs its distance. A table preloaded into memory
@@ -430,12 +434,11 @@ func (t *Tables) probeCut(p draughts.Position, c Clocks, fl Flags, k cut) (Resul
 	switch {
 	case f.mem.Load() != nil:
 		e, _, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
-	case fl&StoredOnly != 0 && (f.from != nil || !f.resolved && p.HasCapture()):
-		return Result{}, ErrNotStored
-	case f.from != nil:
+	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(&p): // not stored
+		if fl&StoredOnly != 0 {
+			return Result{}, ErrNotStored
+		}
 		e, err = t.searched(&p, f, c, fl, k)
-	case !f.resolved && p.HasCapture(): // a don't-care on disk
-		e, err = t.captures(&p, f, fl, k)
 	default:
 		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
 		e, fresh, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
@@ -583,11 +586,12 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 	return e, nil
 }
 
-// searched answers a position of a table not stored, searched through the
-// table of its colour flip (Open), as its generator solved it
-// (table.Moves): a capture position from its captures (captures), any
-// other from its quiet moves, whose successors (Black to move) that table
-// holds, but after a crowning. Under the rules, a quiet king move carries
+// searched answers a position that no file stores, as its generator
+// solved it (table.Moves): a capture position from its captures
+// (captures), any other from its moves: a position of a table searched
+// through the table of its colour flip (Open), which holds its
+// successors (Black to move) but after a crowning, or a forced threat
+// (table.ForcedThreat), whose successors must capture. Under the rules, a quiet king move carries
 // the rule-2 count one ply on: with fresh clocks and ValuesOnly, the
 // successor's value one ply on comes from the marks of its value file
 // (table.FreshOnly), with its distances otherwise. Its Entry then lacks
@@ -600,7 +604,10 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		return t.captures(p, f, fl, k)
 	}
 	values := fl&ValuesOnly != 0 && c.fresh()
-	if !values {
+	if !values && f.from != nil {
+		// Under a running count a king move's successor needs its
+		// distance; a forced threat's successors, which must capture,
+		// find theirs.
 		fl &^= ValuesOnly
 	}
 	ms := table.NewMoves(f.class)

@@ -27,9 +27,15 @@ import (
 type valueTable struct {
 	values []byte   // as stored: a capture position holds the value of the position before
 	caps   []uint64 // bit i%64 of word i/64: position i is a capture position, a don't-care
+	// threats marks the positions without a capture whose other side has
+	// one (a threat), forced the forced threats (table.ForcedThreat),
+	// which the value files of a slim directory leave out.
+	threats, forced []uint64
 }
 
-func (v *valueTable) capture(i int) bool { return v.caps[i/64]&(1<<(i%64)) != 0 }
+func (v *valueTable) capture(i int) bool { return isSet(v.caps, i) }
+
+func isSet(bits []uint64, i int) bool { return bits[i/64]&(1<<(i%64)) != 0 }
 
 // loadValues returns the value columns of the tables of dir with the
 // given number of pieces, or nil if it has none.
@@ -62,13 +68,25 @@ func loadValue(tb testing.TB, path string, m index.Material) valueTable {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	values := cols[table.ValueColumn]
 	x := index.New(m)
-	caps := make([]uint64, (x.Size()+63)/64)
-	err = parallel.Range(context.Background(), x.Size(), runtime.GOMAXPROCS(0), func(lo, hi int64) error {
-		for i := lo; i < hi; i++ {
-			if p := table.Position(x.Unrank(i)); p.HasCapture() {
-				caps[i/64] |= 1 << (i % 64)
+	words := (x.Size() + 63) / 64
+	v := valueTable{cols[table.ValueColumn], make([]uint64, words), make([]uint64, words), make([]uint64, words)}
+	// Whole words to each goroutine: none writes another's.
+	err = parallel.Range(context.Background(), words, runtime.GOMAXPROCS(0), func(lo, hi int64) error {
+		for i := lo * 64; i < min(hi*64, x.Size()); i++ {
+			p := table.Position(x.Unrank(i))
+			bit := uint64(1) << (i % 64)
+			if p.HasCapture() {
+				v.caps[i/64] |= bit
+				continue
+			}
+			q := p
+			q.Side = q.Side.Opponent()
+			if q.HasCapture() {
+				v.threats[i/64] |= bit
+			}
+			if table.ForcedThreat(&p) {
+				v.forced[i/64] |= bit
 			}
 		}
 		return nil
@@ -76,7 +94,7 @@ func loadValue(tb testing.TB, path string, m index.Material) valueTable {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return valueTable{values, caps}
+	return v
 }
 
 // A fill gives the don't-care entries of a value column other values.
@@ -88,15 +106,11 @@ type fill struct {
 var fills = []fill{
 	// prev: the value of the last position before without a capture, as
 	// table.Writer writes them.
-	{"prev", func(v *valueTable, _ int) []byte {
-		out := slices.Clone(v.values)
-		for i := 1; i < len(out); i++ {
-			if v.capture(i) {
-				out[i] = out[i-1]
-			}
-		}
-		return out
-	}},
+	{"prev", func(v *valueTable, _ int) []byte { return fillPrev(v, v.caps) }},
+	// threats: prev, with every threat a don't-care too.
+	{"threats", func(v *valueTable, _ int) []byte { return fillPrev(v, v.threats) }},
+	// forced: prev, with the threats no move parries don't-cares too.
+	{"forced", func(v *valueTable, _ int) []byte { return fillPrev(v, v.forced) }},
 	// next: the value of the first position after without a capture
 	// (prev after the last one).
 	{"next", func(v *valueTable, _ int) []byte {
@@ -138,6 +152,18 @@ var fills = []fill{
 		}
 		return out
 	}},
+}
+
+// fillPrev returns the values of v with each capture position and each
+// position of more given the value of the position before.
+func fillPrev(v *valueTable, more []uint64) []byte {
+	out := slices.Clone(v.values)
+	for i := 1; i < len(out); i++ {
+		if v.capture(i) || isSet(more, i) {
+			out[i] = out[i-1]
+		}
+	}
+	return out
 }
 
 // pack returns values packed 4 to a byte (2 bits each, codes given to the

@@ -18,12 +18,13 @@ import (
 
 // BenchmarkSearched probes random quiet positions of a slim directory as
 // a search does, with ValuesOnly and CacheOnly, their blocks cached: per
-// piece count, 1024 positions of the tables stored (stored) and of those
-// answered by a search through their colour flips (searched), each drawn
-// from a table chosen at random. ns/probe is the mean; p50-ns the median
-// over the positions of each one's mean over 32 probes. The directory is
-// $DTB_BENCH_DIR (written by dtb slim), else the slim tables of the Rule2
-// test set.
+// piece count, 1024 positions of the tables stored (stored), as many
+// forced threats of them (threats: table.ForcedThreat, searched), and
+// 1024 positions of the tables answered by a search through their colour
+// flips (searched), each drawn from a table chosen at random. ns/probe
+// is the mean; p50-ns the median over the positions of each one's mean
+// over 32 probes. The directory is $DTB_BENCH_DIR (written by dtb slim),
+// else the slim tables of the Rule2 test set.
 //
 //	DTB_BENCH_DIR=engine go test ./slim -run '^$' -bench Searched -cpu 1
 func BenchmarkSearched(b *testing.B) {
@@ -44,16 +45,21 @@ func BenchmarkSearched(b *testing.B) {
 				kinds[k] = append(kinds[k], m)
 			}
 		}
-		for k, name := range []string{"stored", "searched"} {
-			if len(kinds[k]) == 0 {
+		for k, name := range []string{"stored", "threats", "searched"} {
+			ms := kinds[min(k, 1)]
+			if len(ms) == 0 {
 				continue
 			}
 			var ps []draughts.Position
-			for len(ps) < 1024 {
-				x := index.New(kinds[k][rng.IntN(len(kinds[k]))])
-				if p := table.Position(x.Unrank(rng.Int64N(x.Size()))); probe.Check(p) == nil && !p.HasCapture() {
+			for tries := 0; len(ps) < 1024 && tries < 1<<26; tries++ {
+				x := index.New(ms[rng.IntN(len(ms))])
+				p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+				if probe.Check(p) == nil && !p.HasCapture() && (k == 2 || table.ForcedThreat(&p) == (k == 1)) {
 					ps = append(ps, p)
 				}
+			}
+			if len(ps) < 1024 {
+				continue // too few forced threats
 			}
 			b.Run(fmt.Sprintf("pieces=%d/%s", n, name), func(b *testing.B) {
 				measure(b, t, ps, probe.Clocks{}, probe.CacheOnly|probe.ValuesOnly)

@@ -10,7 +10,10 @@
 // to move, so each answers the other by a one-ply search (package probe):
 // a position of the table left out is answered from its moves, whose
 // successors the kept table holds. Write keeps the smaller value file of
-// each pair. Where both sides have a king (table.Rule2), a quiet king move
+// each pair. The value files kept leave out the entries of forced
+// threats too (table.ForcedThreat: every move leaves the other side a
+// capture), which the prober finds from their moves' captures. Where
+// both sides have a king (table.Rule2), a quiet king move
 // carries the rule-2 count one ply on; the kept value file marks the
 // positions that count draws (table.WriteSlim), so that a search with
 // fresh clocks reads value files alone; every value file of such a
@@ -136,7 +139,8 @@ func keeper(m index.Material, byMat map[index.Material]codec.ManifestEntry) inde
 
 // write writes the table of m, the manifest entry e of dir, to out, and
 // returns its entry there: its value file, marked where the rule-2 count
-// runs, and its distance file if asked for or of class A or B.
+// runs, forced threats left out but in class A and B, and its distance
+// file if asked for or of class A or B.
 func write(dir, out string, e codec.ManifestEntry, m index.Material, byMat map[index.Material]codec.ManifestEntry, o Options) (codec.ManifestEntry, error) {
 	src, dst := filepath.Join(dir, e.File), filepath.Join(out, e.File)
 	f, err := table.OpenListed(dir, e, m)
@@ -149,7 +153,7 @@ func write(dir, out string, e codec.ManifestEntry, m index.Material, byMat map[i
 	}
 	searched := m != m.Flip() && keeper(m.Flip(), byMat) == m
 	copyDistances := e.Distances != nil && (o.Distances || f.Class.Carries())
-	if f.Class == table.Rule2 {
+	if !f.Class.Carries() {
 		err = table.WriteSlim(f, dst, copyDistances)
 	} else {
 		if copyDistances {

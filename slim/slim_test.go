@@ -293,11 +293,19 @@ func TestStoredOnly(t *testing.T) {
 	tb = open(t, write(t, tabletest.Rule2.Dir(t), slim.Options{Distances: true}))
 	m := index.Material{WhiteKings: 2, BlackKings: 2} // KKvKK, its own colour flip
 	checked, answered := 0, 0
+	threats := 0
 	positions(m, 20000, func(p draughts.Position) {
 		if p.HasCapture() {
 			return
 		}
 		r, err := tb.Probe(p, probe.Clocks{}, probe.StoredOnly|probe.ValuesOnly)
+		if table.ForcedThreat(&p) {
+			if !errors.Is(err, probe.ErrNotStored) {
+				t.Fatalf("%s, a forced threat: %v, want %v", p.FEN(), err, probe.ErrNotStored)
+			}
+			threats++
+			return
+		}
 		if err != nil {
 			t.Fatalf("%s fresh: %v", p.FEN(), err)
 		}
@@ -315,26 +323,33 @@ func TestStoredOnly(t *testing.T) {
 			t.Fatalf("%s at count 2, values only: %+v, %v", p.FEN(), r, err)
 		}
 	})
-	if checked == 0 || answered == 0 {
-		t.Errorf("%d wins and losses in %s, %d answered at count 2", checked, m, answered)
+	if checked == 0 || answered == 0 || threats == 0 {
+		t.Errorf("%d wins and losses in %s, %d answered at count 2, %d forced threats", checked, m, answered, threats)
 	}
 }
 
-// TestShortDistances checks the distance files of a slim directory's
-// Rule2 tables against those they were written from: every entry keeps
-// its bytes but the rule-2 distances of at most table.ShortDistance plies
-// (don't-cares), some of which are left out. TestSearchedAnswers checks
-// that a probe finds them.
+// TestShortDistances checks the files of a slim directory's Rule2 tables
+// against those they were written from: every entry keeps its bytes but
+// those of capture positions and forced threats and the rule-2 distances
+// of at most table.ShortDistance plies (don't-cares), some of which are
+// left out. TestSearchedAnswers checks that a probe finds them.
 func TestShortDistances(t *testing.T) {
 	dir := tabletest.Rule2.Dir(t)
 	out := write(t, dir, slim.Options{Distances: true})
-	left, tb := 0, open(t, out)
+	left, threats, tb := 0, 0, open(t, out)
 	for _, m := range tb.Materials() {
 		if table.ClassOf(m) != table.Rule2 || !stored(tb, m) {
 			continue
 		}
 		built, short := columns(t, dir, m), columns(t, out, m)
+		x := index.New(m)
 		for i := range int64(len(built[table.ValueColumn])) {
+			if p := table.Position(x.Unrank(i)); p.HasCapture() {
+				continue
+			} else if table.ForcedThreat(&p) {
+				threats++
+				continue
+			}
 			b, _ := built.Entry(i)
 			s, _ := short.Entry(i)
 			if b.Distance >= 0 && b.Distance <= table.ShortDistance && b.Theory != table.Draw {
@@ -348,8 +363,8 @@ func TestShortDistances(t *testing.T) {
 			}
 		}
 	}
-	if left == 0 {
-		t.Error("no short distance left out")
+	if left == 0 || threats == 0 {
+		t.Errorf("%d short distances left out, %d forced threats", left, threats)
 	}
 }
 

@@ -25,6 +25,7 @@ const (
 	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
 	RulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
 	RulesShortDistances               // rule-2 distances up to ShortDistance are don't-cares, found by a search
+	RulesForcedThreats                // the entries of forced threats (ForcedThreat) are don't-cares, found by a search
 )
 
 // ShortDistance is the longest rule-2 distance that a table with
@@ -45,23 +46,28 @@ const RulesFlagsResolved = RulesFlags &^ RulesCapturesDontCare
 // itself. File converts their mtc bytes as it reads them.
 const RulesFlagsPlain = RulesFlags &^ RulesCompact
 
-// RulesFlagsMarked are the rules of a value file that marks the
-// positions whose rules value only a fresh rule-2 count gives (FreshOnly):
-// those of a table whose colour flip is answered by a search through it
-// (package slim).
-const RulesFlagsMarked = RulesFlags | RulesFreshMarks
-
-// RulesFlagsShort are the rules of a marked table whose distance file
-// leaves out the short rule-2 distances (RulesShortDistances, WriteSlim).
-const RulesFlagsShort = RulesFlagsMarked | RulesShortDistances
-
 // RulesFlagsNo25Move are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
 const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
 
-// knownRules lists the rules flags of the tables this version reads.
-var knownRules = []uint32{RulesFlags, RulesFlagsMarked, RulesFlagsShort, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
+// RulesSlim are the rules flags that a slim directory's files add to
+// RulesFlags (package slim): RulesFreshMarks, RulesShortDistances (only
+// with RulesFreshMarks) and RulesForcedThreats.
+const RulesSlim = RulesFreshMarks | RulesShortDistances | RulesForcedThreats
+
+// knownRules lists the rules flags of the tables this version reads, but
+// for RulesSlim (knownRulesFlags).
+var knownRules = []uint32{RulesFlags, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
+
+// knownRulesFlags reports whether this version reads the value file of a
+// table with the rules flags r.
+func knownRulesFlags(r uint32) bool {
+	if r&RulesSlim == 0 {
+		return slices.Contains(knownRules, r)
+	}
+	return r&^RulesSlim == RulesFlags && (r&RulesShortDistances == 0 || r&RulesFreshMarks != 0)
+}
 
 // TracksRule2 reports whether the rules values of tables with the known
 // rules flags r track the 25-move king rule (rule 2).
@@ -196,13 +202,17 @@ type Info struct {
 	Resolved bool
 	// Marked reports whether the value bytes mark with FreshOnly the
 	// positions whose rules value only a fresh rule-2 count gives
-	// (RulesFlagsMarked).
+	// (RulesFreshMarks).
 	Marked bool
 	// Short reports whether the distance file leaves out the rule-2
-	// distances of at most ShortDistance plies (RulesFlagsShort): those
+	// distances of at most ShortDistance plies (RulesShortDistances): those
 	// bytes are don't-cares, and a search finds the distance.
 	Short bool
-	Stats Stats
+	// Threats reports whether the entries of forced threats are
+	// don't-cares (RulesForcedThreats), which a search over their moves
+	// finds (ForcedThreat).
+	Threats bool
+	Stats   Stats
 }
 
 // Open opens the table of m whose value file (or whole table) is at path
@@ -397,8 +407,8 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 		return bad(codec.ErrCorrupt, "a distance file, want a value file")
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
-	case !slices.Contains(knownRules, h.Rules):
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x", h.Rules, knownRules)
+	case !knownRulesFlags(h.Rules):
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x with some of %#x", h.Rules, knownRules, RulesFlags, RulesSlim)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
@@ -406,9 +416,13 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	t.Resolved = h.Rules&RulesCapturesDontCare == 0
 	t.Marked = h.Rules&RulesFreshMarks != 0
 	t.Short = h.Rules&RulesShortDistances != 0
+	t.Threats = h.Rules&RulesForcedThreats != 0
 	t.Split = h.Kind == codec.Values
 	if !t.Rule2 && t.Class == Rule2 {
 		t.Class = NoClass
+	}
+	if t.Threats && t.Class.Carries() {
+		return bad(codec.ErrCorrupt, "rules flags %#x: forced threats left out of a table of class %v, whose rules values need its distances", h.Rules, t.Class)
 	}
 	names := make([]string, len(h.Columns))
 	for i, c := range h.Columns {
@@ -597,22 +611,28 @@ func (w *Writer) copyFrom(f *File) error {
 	return w.Close()
 }
 
-// WriteSlim writes to path the table of f, of a Rule2 material, as a slim
-// directory holds it (package slim): its value file marked
-// (RulesFlagsMarked), each value byte with FreshOnly set where the
-// distance file gives a win or loss at Rule2Plies, and, if distances is
-// set, its distance file with the rule-2 distances of at most
-// ShortDistance plies left out (RulesFlagsShort, Writer). With the marks,
-// a search through the table answers its colour flip with fresh clocks
-// from the value file alone. The entries are f's; the files are written
+// WriteSlim writes to path the table of f, of a material without a
+// class clock or with a rule-2 count, as a slim directory holds it
+// (package slim): the entries of its forced threats left out
+// (RulesForcedThreats: ForcedThreat), which a search over their moves
+// finds; for a Rule2 material its value bytes marked (RulesFreshMarks),
+// each with FreshOnly set where the distance file gives a win or loss at
+// Rule2Plies, so that a search through the table answers its colour
+// flip with fresh clocks from the value file alone. If distances is set
+// it writes the distance file too, for a Rule2 material with the rule-2
+// distances of at most ShortDistance plies left out
+// (RulesShortDistances). The entries are f's; the files are written
 // atomically (codec.Write), the distance file first.
 func WriteSlim(f *File, path string, distances bool) error {
-	if !f.Split || f.Class != Rule2 || f.Marked || f.Resolved {
-		return fmt.Errorf("%s: not the value file of a table of a material with a rule-2 count (rules flags %#x)", f.path, f.Header().Rules)
+	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
+		return fmt.Errorf("%s: not the value file of a table that dtb gen builds of a material without a class clock (rules flags %#x)", f.path, f.Header().Rules)
 	}
-	rules := uint32(RulesFlagsMarked)
-	if distances {
-		rules = RulesFlagsShort
+	rules := uint32(RulesFlags | RulesForcedThreats)
+	if f.Class == Rule2 {
+		rules |= RulesFreshMarks
+		if distances {
+			rules |= RulesShortDistances
+		}
 	}
 	w, err := newWriter(path, f.Material, f.Layout.Extra(), rules, distances)
 	if err != nil {

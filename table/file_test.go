@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -496,6 +497,55 @@ func TestConvert(t *testing.T) {
 		}
 		if ok, err := Convert(path, m); ok || err != nil {
 			t.Errorf("Convert %s again: %v, %v; want nothing done", m, ok, err)
+		}
+	}
+}
+
+// TestRulesFlags checks which rules flags a value file may have: those of
+// a build and of the earlier versions, and a build's with the flags of a
+// slim directory (RulesSlim), short distances only with marks, and
+// forced threats left out of no table of class A or B.
+func TestRulesFlags(t *testing.T) {
+	for _, c := range []struct {
+		rules uint32
+		known bool
+	}{
+		{RulesFlags, true},
+		{RulesFlagsResolved, true},
+		{RulesFlagsPlain, true},
+		{RulesFlagsNo25Move, true},
+		{RulesFlags | RulesForcedThreats, true},
+		{RulesFlags | RulesFreshMarks | RulesForcedThreats, true},
+		{RulesFlags | RulesSlim, true},
+		{RulesFlags | RulesShortDistances, false},
+		{RulesFlagsResolved | RulesForcedThreats, false},
+		{RulesFlagsPlain | RulesFreshMarks, false},
+		{RulesFlags | RulesForcedThreats<<1, false},
+	} {
+		if got := knownRulesFlags(c.rules); got != c.known {
+			t.Errorf("rules flags %#x: known %v, want %v", c.rules, got, c.known)
+		}
+	}
+	for _, c := range []struct {
+		material string
+		ok       bool
+	}{{"KvM", true}, {"KMvKK", true}, {"KKvK", false}} { // none, rule 2, class B
+		m, _ := index.ParseMaterial(c.material)
+		cols, captures := testEntries(m, Extra{})
+		path := filepath.Join(t.TempDir(), FileName(m))
+		if _, err := Write(path, m, cols, captures); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(path, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := f.Header()
+		f.Close()
+		h.Rules |= RulesForcedThreats
+		info, err := CheckHeader(path, h, m)
+		if (err == nil) != c.ok || err == nil && !info.Threats || err != nil && !errors.Is(err, codec.ErrCorrupt) {
+			t.Errorf("%s with forced threats left out: %+v, %v; want accepted %v", m, info, err, c.ok)
 		}
 	}
 }

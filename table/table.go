@@ -238,3 +238,26 @@ func Position(pl index.Placement) draughts.Position {
 		Kings: draughts.FromSquareSet(pl.WhiteKings | pl.BlackKings),
 	}
 }
+
+// ForcedThreat reports whether p, whose side to move has no capture, is a
+// forced threat: the other side has a capture, and every move of p but a
+// crowning leaves it one. Its entry follows from its moves alone, each
+// leading to a capture position or into a material with more kings,
+// never to a position of its own table that needs a search: the value
+// files of a slim directory leave it out (RulesForcedThreats), and a
+// probe finds it by that search.
+func ForcedThreat(p *draughts.Position) bool {
+	q := *p
+	q.Side = q.Side.Opponent()
+	if !q.HasCapture() {
+		return false
+	}
+	kings := bits.OnesCount64(p.Kings)
+	var buf [draughts.MaxMoves]draughts.Move
+	for _, m := range p.Moves(buf[:0]) {
+		if s := p.Play(m); bits.OnesCount64(s.Kings) == kings && !s.HasCapture() {
+			return false // m parries the threat
+		}
+	}
+	return true
+}

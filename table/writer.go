@@ -1,12 +1,15 @@
 package table
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/parallel"
 )
 
 // batch is the number of entries a Writer holds before it passes them on.
@@ -23,11 +26,13 @@ var batch = 1 << 16
 //
 // A Writer from NewResolvedWriter passes every entry on as given, the
 // real entries of capture positions included, and counts no stats. One
-// of WriteSlim marks the value bytes (FreshOnly) and, where it writes a
-// distance file, fills the rule-2 distances of at most ShortDistance
-// plies as don't-cares too (RulesShortDistances): the distance byte of
-// the entry before (0 in entry 0, a draw's there too), the mtc byte
-// changed to keep the mtc.
+// of WriteSlim fills the entries of forced threats (ForcedThreat) as
+// those of capture positions (RulesForcedThreats), finding both itself;
+// for a Rule2 material it marks the value bytes (FreshOnly) and, where it
+// writes a distance file, fills the rule-2 distances of at most
+// ShortDistance plies as don't-cares too (RulesShortDistances): the
+// distance byte of the entry before (0 in entry 0, a draw's there too),
+// the mtc byte changed to keep the mtc.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -43,6 +48,7 @@ type Writer struct {
 	layout   Layout
 	buf      Columns  // entry 0: the last entry passed on; 1 to n: the held ones
 	caps     []uint64 // bit j: entry j+1 of buf is a capture position's
+	threats  []uint64 // bit j: entry j+1 of buf is a forced threat's; nil without RulesForcedThreats
 	n        int      // entries held
 	next     int64    // index of the first entry held
 	stats    Stats
@@ -136,6 +142,9 @@ func newWriter(path string, m index.Material, x Extra, rules uint32, distances b
 	}
 	k := min(int64(batch), ix.Size())
 	w.buf, w.caps = MakeColumns(m, k+1, x), make([]uint64, (k+63)/64)
+	if rules&RulesForcedThreats != 0 {
+		w.threats = make([]uint64, len(w.caps))
+	}
 	return w, nil
 }
 
@@ -227,10 +236,14 @@ func (w *Writer) flush() error {
 // countAndFill counts the held entries in the stats and fills their
 // don't-cares.
 func (w *Writer) countAndFill() {
+	if w.threats != nil {
+		w.findThreats()
+	}
 	for j := int64(1); j <= int64(w.n); j++ {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
-		if v := w.buf[ValueColumn][j]; v&3 == byte(Draw) && v>>2 <= byte(Win) && !capture && i > 0 {
+		threat := w.threats != nil && isSet(w.threats, j-1)
+		if v := w.buf[ValueColumn][j]; v&3 == byte(Draw) && v>>2 <= byte(Win) && !capture && !threat && i > 0 {
 			// Most entries: a quiet draw, which Stats.Add only counts.
 			w.stats.count(Draw, Value(v>>2), false)
 			w.buf.copyColumns(j, j-1, DistanceColumn)
@@ -249,7 +262,7 @@ func (w *Writer) countAndFill() {
 				// so a running count rarely needs the search.
 				w.buf.setDistanceByte(j, 0)
 			}
-		case capture:
+		case capture || threat:
 			w.buf.copyEntry(j, j-1)
 		case e.Theory == Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
@@ -257,6 +270,30 @@ func (w *Writer) countAndFill() {
 			w.buf.setDistanceByte(j, w.buf[DistanceColumn][j-1])
 		}
 	}
+}
+
+// findThreats marks the capture positions and the forced threats among
+// the held entries, in caps and threats, on every core: a table with
+// RulesForcedThreats leaves out both, and WriteSlim marks no capture.
+func (w *Writer) findThreats() {
+	n := int64(w.n)
+	clear(w.threats)
+	// Whole words to each goroutine: none writes another's.
+	parallel.Range(context.Background(), (n+63)/64, runtime.GOMAXPROCS(0), func(lo, hi int64) error {
+		pl := w.x.Unrank(w.next + lo*64)
+		for k := lo * 64; k < min(hi*64, n); k++ {
+			if k > lo*64 {
+				pl, _ = w.x.Next(pl)
+			}
+			p := Position(pl)
+			if p.HasCapture() {
+				w.caps[k/64] |= 1 << (k % 64)
+			} else if ForcedThreat(&p) {
+				w.threats[k/64] |= 1 << (k % 64)
+			}
+		}
+		return nil
+	})
 }
 
 // setDistanceByte sets the distance byte of entry i to b, keeping its

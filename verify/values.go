@@ -39,8 +39,9 @@ func (t *memTable) entry(i int64) table.Entry {
 }
 
 // load decodes the table of m at path, resolves its capture positions
-// with the prober, and the short rule-2 distances of a slim directory's
-// table (table.Info.Short), and counts its stats.
+// with the prober, and the forced threats and short rule-2 distances of
+// a slim directory's table (table.Info.Threats, Short), and counts its
+// stats.
 func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
@@ -70,7 +71,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			}
 			p := table.Position(pl)
 			capture := p.HasCapture()
-			if theory, _ := t.cols.Values(i); capture || f.Short && theory != table.Draw {
+			if theory, _ := t.cols.Values(i); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
 				r, err := v.pt.Probe(p, probe.Clocks{}, 0)
 				if err != nil {
 					return fmt.Errorf("position %s of %s: %w", p.FEN(), path, err)
