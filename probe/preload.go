@@ -10,14 +10,14 @@ import (
 )
 
 // Preload reads the table of m whole into memory and resolves its capture
-// positions (and the forced threats of a slim directory) by search, so that from then on a probe of one of its
+// positions by search, so that from then on a probe of one of its
 // positions needs no search, lock or read: for a prober that probes much
 // of a table, such as the verifier resolving the captures into it. The
-// short rule-2 distances that a slim directory's distance file leaves out
-// are searched too. A table answered by a search through its colour flip
-// is searched whole, after its colour flip is preloaded if that has
-// short distances.
-// The table stays in memory as long as t, 1 to 4 bytes a position by its
+// forced threats that a slim directory's files leave out, and the short
+// rule-2 distances its distance files leave out, are searched too. A
+// table answered by a search through its colour flip is searched whole,
+// after its colour flip is preloaded if that has short distances. The
+// table stays in memory as long as t, 1 to 4 bytes a position by its
 // columns. Preloading a table again does nothing.
 func (t *Tables) Preload(m index.Material) error {
 	f, err := t.file(m, false)
@@ -49,9 +49,9 @@ func (t *Tables) Preload(m index.Material) error {
 }
 
 // resolve stores in b, which holds the whole table of f, the entries of
-// its capture positions and forced threats, searched in parallel chunks, the short
-// distances of a table with them (exactDistance), and every position's
-// entry if all is set (a table not stored).
+// its capture positions and forced threats, searched in parallel chunks,
+// the short distances of a table with them (exactDistance), and every
+// position's entry if all is set (a table not stored).
 func (t *Tables) resolve(f *file, b *block, all bool) error {
 	const chunk = 1 << 14 // positions
 	var g errgroup.Group

@@ -591,14 +591,15 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 // (captures), any other from its moves: a position of a table searched
 // through the table of its colour flip (Open), which holds its
 // successors (Black to move) but after a crowning, or a forced threat
-// (table.ForcedThreat), whose successors must capture. Under the rules, a quiet king move carries
-// the rule-2 count one ply on: with fresh clocks and ValuesOnly, the
-// successor's value one ply on comes from the marks of its value file
-// (table.FreshOnly), with its distances otherwise. Its Entry then lacks
-// the distances, as a stored one read with ValuesOnly, and the search
-// stops at the first move that wins in theory and under the rules, or
-// where the cut k says; each successor is searched under the cut of the
-// moves before it.
+// (table.ForcedThreat), whose successors must capture. Under the rules,
+// a quiet king move carries the rule-2 count one ply on: with fresh
+// clocks and ValuesOnly, the successor's value one ply on comes from the
+// marks of its value file (table.FreshOnly), with its distances
+// otherwise (a successor that must capture finds its own). Its Entry
+// then lacks the distances, as a stored one read with ValuesOnly, and
+// the search stops at the first move that wins in theory and under the
+// rules, or where the cut k says; each successor is searched under the
+// cut of the moves before it.
 func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (table.Entry, error) {
 	if p.HasCapture() {
 		return t.captures(p, f, fl, k)
