@@ -14,14 +14,17 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dtb-draughts/dtb/runs"
 	"github.com/klauspost/compress/zstd"
 )
 
 // Version is the file format version written by Write. Open accepts the
 // versions from MinVersion to Version; version 1's blocks are never
-// packed (see pack), and versions 1 and 2 have no Kind (Whole).
+// packed (see pack), versions 1 to 3 hold no block as tokens (package
+// runs) and checksum a block's bytes, not its form, and versions 1 and 2
+// have no Kind (Whole).
 const (
-	Version    = 3
+	Version    = 4
 	MinVersion = 1
 )
 
@@ -557,6 +560,9 @@ func (r *Reader) Header() Header {
 	return h
 }
 
+// Version returns the file's format version, MinVersion to Version.
+func (r *Reader) Version() uint32 { return r.version }
+
 // Blocks returns the number of blocks of each column.
 func (r *Reader) Blocks() int { return r.nblocks }
 
@@ -588,17 +594,8 @@ var bufPool sync.Pool // *[]byte scratch for compressed blocks
 // (the result is dst[:0] with the block appended). Block b holds positions
 // [b*BlockSize, min((b+1)*BlockSize, Positions)).
 func (r *Reader) ReadBlock(col, block int, dst []byte) ([]byte, error) {
-	out, _, err := r.ReadBlockValues(col, block, dst)
-	return out, err
-}
-
-// ReadBlockValues is ReadBlock that also returns the block's values,
-// ascending, where its stored form is packed (at most 4 values), nil
-// where it is stored as is: a reader that codes the block anew learns
-// them without a pass over it.
-func (r *Reader) ReadBlockValues(col, block int, dst []byte) (out, values []byte, err error) {
 	if col < 0 || col >= len(r.h.Columns) || block < 0 || block >= r.nblocks {
-		return nil, nil, fmt.Errorf("%s: column %d block %d out of range (%d columns, %d blocks)",
+		return nil, fmt.Errorf("%s: column %d block %d out of range (%d columns, %d blocks)",
 			r.path, col, block, len(r.h.Columns), r.nblocks)
 	}
 	n := r.h.blockLen(col, block)
@@ -610,15 +607,11 @@ func (r *Reader) ReadBlockValues(col, block int, dst []byte) (out, values []byte
 	default:
 		dst = make([]byte, 0, n+decodeSlack)
 	}
-	var pal palette
-	if out, err = r.decode(col, block, dst, n, &pal); err != nil || pal.k == 0 {
-		return out, nil, err
-	}
-	return out, pal.v[:pal.k:pal.k], nil
+	return r.decode(col, block, dst, n, nil)
 }
 
 // palette is the values of a packed block, v[:k]; k is 0 for a block
-// stored as is.
+// stored in another form.
 type palette struct {
 	v [maxPalette]byte
 	k int
@@ -634,6 +627,15 @@ const decodeSlack = 64
 // where nothing else writes there. A packed block's values go to pal,
 // where it is not nil.
 func (r *Reader) decode(col, block int, dst []byte, want int, pal *palette) ([]byte, error) {
+	out, err := r.inflate(col, block, dst)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(col, block, out, len(dst), want, pal)
+}
+
+// inflate appends the stored form of a block to dst, within its capacity.
+func (r *Reader) inflate(col, block int, dst []byte) ([]byte, error) {
 	e := r.entries[col*r.nblocks+block]
 	bp, _ := bufPool.Get().(*[]byte)
 	if bp == nil {
@@ -655,21 +657,104 @@ func (r *Reader) decode(col, block int, dst []byte, want int, pal *palette) ([]b
 	if err != nil {
 		return nil, r.blockError(col, block, err, "data that does not decode")
 	}
-	if got := len(out) - len(dst); got < want && r.version > 1 && got > 0 && cap(out)-len(dst) >= want {
-		if k := int(out[len(out)-1]); pal != nil && k <= maxPalette && k < got {
-			pal.k = copy(pal.v[:k], out[len(out)-1-k:len(out)-1])
-		}
-		if err := unpack(out[len(dst):], got, want); err != nil {
+	return out, nil
+}
+
+// runsTag is the last byte of a block stored as tokens (package runs),
+// which a packed form's last byte, its palette size, never is.
+const runsTag = 0
+
+// finish turns the stored form that inflate appended to out[:start] into
+// the block's want bytes, checks them and returns out[:start+want]. A
+// packed block's values go to pal, where it is not nil.
+func (r *Reader) finish(col, block int, out []byte, start, want int, pal *palette) ([]byte, error) {
+	form := out[start:]
+	if err := r.checkForm(col, block, form); err != nil {
+		return nil, err
+	}
+	switch got := len(form); {
+	case got == want:
+	case r.tokens(form, want):
+		// The form is short: expand it from a copy.
+		fp := formPool.Get().(*[]byte)
+		defer formPool.Put(fp)
+		*fp = append((*fp)[:0], form...)
+		var err error
+		if out, err = runs.Expand(out[:start], *fp, want); err != nil {
 			return nil, r.blockError(col, block, err, "data that does not decode")
 		}
-		out = out[:len(dst)+want]
-	} else if got != want {
+	case r.version > 1 && got > 0 && got < want && cap(out)-start >= want:
+		if k := int(form[got-1]); pal != nil && k <= maxPalette && k < got {
+			pal.k = copy(pal.v[:k], form[got-1-k:got-1])
+		}
+		if err := unpack(out[start:], got, want); err != nil {
+			return nil, r.blockError(col, block, err, "data that does not decode")
+		}
+		out = out[:start+want]
+	default:
 		return nil, r.blockError(col, block, nil, "%d bytes decoded, want %d", got, want)
 	}
-	if crc32.Checksum(out[len(dst):], castagnoli) != e.crc {
+	if r.version < 4 && crc32.Checksum(out[start:], castagnoli) != r.entries[col*r.nblocks+block].crc {
 		return nil, r.blockError(col, block, nil, "checksum mismatch")
 	}
 	return out, nil
+}
+
+// formPool holds a block's stored form while it is expanded.
+var formPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// checkForm checks the checksum of a block's stored form, in the versions
+// whose block table gives it (4 on).
+func (r *Reader) checkForm(col, block int, form []byte) error {
+	if r.version >= 4 && crc32.Checksum(form, castagnoli) != r.entries[col*r.nblocks+block].crc {
+		return r.blockError(col, block, nil, "checksum mismatch")
+	}
+	return nil
+}
+
+// tokens reports whether form is the stored form of a block of want bytes
+// held as tokens, by its length and last byte (version 4 on).
+func (r *Reader) tokens(form []byte, want int) bool {
+	return r.version >= 4 && len(form) > 0 && len(form) < want && form[len(form)-1] == runsTag
+}
+
+// ReadRuns reads block block of column col, of width 1, as the prober
+// keeps it: a block stored as tokens is parsed, not decoded; another is
+// decoded and compacted (runs.Compact).
+func (r *Reader) ReadRuns(col, block int) (runs.Column, error) {
+	if col < 0 || col >= len(r.h.Columns) || r.h.Columns[col].Width != 1 || block < 0 || block >= r.nblocks {
+		return runs.Column{}, fmt.Errorf("%s: column %d block %d is not one of the %d blocks of a 1-byte column", r.path, col, block, r.nblocks)
+	}
+	n := r.h.blockLen(col, block)
+	bp := formPool.Get().(*[]byte)
+	defer formPool.Put(bp)
+	if cap(*bp) < n+decodeSlack {
+		*bp = make([]byte, 0, n+decodeSlack)
+	}
+	out, err := r.inflate(col, block, (*bp)[:0])
+	if err != nil {
+		return runs.Column{}, err
+	}
+	if r.tokens(out, n) {
+		if err := r.checkForm(col, block, out); err != nil {
+			return runs.Column{}, err
+		}
+		c, err := runs.Parse(out, n)
+		if err != nil {
+			return runs.Column{}, r.blockError(col, block, err, "data that does not decode")
+		}
+		return c, nil
+	}
+	var pal palette
+	if out, err = r.finish(col, block, out, 0, n, &pal); err != nil {
+		return runs.Column{}, err
+	}
+	*bp = out
+	var values []byte
+	if pal.k > 0 {
+		values = pal.v[:pal.k]
+	}
+	return runs.Compact(out, values), nil
 }
 
 // ReadColumn decodes and verifies a whole column, for loading a full table

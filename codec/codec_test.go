@@ -130,35 +130,51 @@ func TestRoundTrip(t *testing.T) {
 					if &got[:1][0] != &buf[:1][0] {
 						t.Fatalf("ReadBlock did not reuse dst")
 					}
-					got, values, err := r.ReadBlockValues(c, b, nil)
-					if err != nil || !bytes.Equal(got, data[c][lo:hi]) {
-						t.Fatalf("column %q block %d: ReadBlockValues differs (%v)", col.Name, b, err)
-					}
-					if want := blockValues(got); !bytes.Equal(values, want) {
-						t.Fatalf("column %q block %d: values %v, want %v", col.Name, b, values, want)
-					}
 				}
 			}
 		})
 	}
 }
 
-// blockValues returns what ReadBlockValues gives with block b: its
-// values, ascending, where its stored form is packed (see pack), else nil.
-func blockValues(b []byte) []byte {
-	seen := map[byte]bool{}
-	var values []byte
-	for _, v := range b {
-		if !seen[v] {
-			seen[v] = true
-			values = append(values, v)
+// TestReadRuns reads every block of the 1-byte columns of a file as
+// runs, in this format version and as versions 3 and 2 wrote it (the
+// blocks decoded and compacted), and refuses a wider column.
+func TestReadRuns(t *testing.T) {
+	path, h, data := writeTable(t, 5000, 1024)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []uint32{Version, 3, 2} {
+		file := b
+		if v != Version {
+			file = downgrade(t, b, v)
+		}
+		r, err := newReader(bytes.NewReader(file), int64(len(file)), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, col := range h.Columns {
+			for blk := range r.Blocks() {
+				runs, err := r.ReadRuns(c, blk)
+				if col.Width != 1 {
+					if err == nil {
+						t.Fatalf("version %d: column %q of width %d read as runs", v, col.Name, col.Width)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("version %d: column %q block %d: %v", v, col.Name, blk, err)
+				}
+				lo := blk * h.BlockSize
+				for i, want := range data[c][lo:min(lo+h.BlockSize, len(data[c]))] {
+					if got := runs.At(i); got != want {
+						t.Fatalf("version %d: column %q block %d position %d: %d, want %d", v, col.Name, blk, i, got, want)
+					}
+				}
+			}
 		}
 	}
-	if len(values) > maxPalette || packedLen(len(b), len(values)) >= len(b) {
-		return nil
-	}
-	slices.Sort(values)
-	return values
 }
 
 func TestHeaderIsCopy(t *testing.T) {
@@ -219,20 +235,23 @@ func TestStoredLen(t *testing.T) {
 	}
 	defer dec.Close()
 	off := r.PrefixLen()
-	var packed [2]bool // whether some block is stored as it is, packed
+	var forms [3]bool // whether some block is stored as it is, as tokens, packed
 	for c, col := range h.Columns {
 		for b := range r.Blocks() {
 			n := int64(r.StoredLen(c, b))
 			got, err := dec.DecodeAll(file[off:off+n], nil)
 			lo := int64(b * h.BlockSize * col.Width)
-			want := pack(nil, data[c][lo:lo+int64(h.blockLen(c, b))])
+			want := storedForm(nil, data[c][lo:lo+int64(h.blockLen(c, b))], col.Width)
 			if err != nil || !bytes.Equal(got, want) {
 				t.Fatalf("column %d block %d: %d stored bytes at %d decode to %d bytes (%v), want the block's form, %d", c, b, n, off, len(got), err, len(want))
 			}
-			if len(want) < h.blockLen(c, b) {
-				packed[1] = true
-			} else {
-				packed[0] = true
+			switch {
+			case len(want) == h.blockLen(c, b):
+				forms[0] = true
+			case want[len(want)-1] == runsTag:
+				forms[1] = true
+			default:
+				forms[2] = true
 			}
 			off += n
 		}
@@ -240,8 +259,8 @@ func TestStoredLen(t *testing.T) {
 	if off != int64(len(file)) {
 		t.Errorf("prefix and blocks take %d bytes, the file %d", off, len(file))
 	}
-	if packed != [2]bool{true, true} {
-		t.Errorf("blocks stored as they are, packed: %v, want both", packed)
+	if forms != [3]bool{true, true, true} {
+		t.Errorf("blocks stored as they are, as tokens, packed: %v, want all", forms)
 	}
 	for _, cb := range [][2]int{{-1, 0}, {4, 0}, {0, -1}, {0, 3}} {
 		if n := r.StoredLen(cb[0], cb[1]); n != -1 {
@@ -279,20 +298,47 @@ func layout(file []byte) (hl, tl, dataStart int) {
 	return hl, tl, prefixLen + hl + tl + 4
 }
 
-// downgrade returns file, written at Version, as format version v (1 or
-// 2) writes it: without the kind byte, the block offsets moved down, the
-// header checksum recomputed.
-func downgrade(file []byte, v uint32) []byte {
-	hl, tl, _ := layout(file)
-	kindAt := prefixLen + 2 + int(binary.LittleEndian.Uint16(file[prefixLen:]))
-	b := slices.Concat(file[:kindAt], file[kindAt+1:])
-	binary.LittleEndian.PutUint32(b[8:], v)
-	binary.LittleEndian.PutUint32(b[12:], uint32(hl-1))
-	for e := prefixLen + hl - 1; e < prefixLen+hl-1+tl; e += entryLen {
-		binary.LittleEndian.PutUint64(b[e:], binary.LittleEndian.Uint64(b[e:])-1)
+// downgrade returns file, written at Version, as format version v (1, 2
+// or 3) writes it: each block stored as it is (version 1) or packed where
+// that is shorter (pack), compressed as Write compresses, its checksum
+// that of its bytes, and no kind byte before version 3.
+func downgrade(tb testing.TB, file []byte, v uint32) []byte {
+	tb.Helper()
+	r, err := newReader(bytes.NewReader(file), int64(len(file)), "downgrade")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	reCRC(b)
-	return b
+	h := r.Header()
+	head, err := encodeHeader(&h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if v < 3 {
+		kindAt := 2 + len(h.Material)
+		head = slices.Concat(head[:kindAt], head[kindAt+1:])
+	}
+	enc, err := encoders[Balanced]()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var entries []entry
+	var blocks []byte
+	for c := range h.Columns {
+		for b := range r.Blocks() {
+			raw, err := r.ReadBlock(c, b, nil)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			form := raw
+			if v > 1 {
+				form = pack(nil, raw)
+			}
+			n := len(blocks)
+			blocks = enc.EncodeAll(form, blocks)
+			entries = append(entries, entry{n: uint32(len(blocks) - n), crc: crc32.Checksum(raw, castagnoli)})
+		}
+	}
+	return append(encodePrefix(v, head, entries), blocks...)
 }
 
 // reCRC recomputes the header checksum of a file after an edit.

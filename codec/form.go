@@ -4,12 +4,29 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+
+	"github.com/dtb-draughts/dtb/runs"
 )
 
 // A block is stored in its form (the package doc has the layout): as it
-// is, or, if its bytes take at most four values, packed into codes of 0,
-// 1 or 2 bits; only a form shorter than the block is packed, so the length
-// tells the two apart.
+// is; as tokens (package runs), if it is of a column of width 1 whose
+// bytes take 2 to runs.MaxPalette values; or else, if its bytes take at
+// most four values, packed into codes of 0, 1 or 2 bits. Only a form
+// shorter than the block is used, so the length tells it from the block,
+// and the last byte tells the two forms apart: 0 after tokens (runsTag),
+// the palette size after packed codes.
+
+// storedForm returns the stored form of the block raw of a column of the
+// given width: raw itself, or its tokens or its packed form in dst's
+// storage.
+func storedForm(dst, raw []byte, width int) []byte {
+	if width == 1 {
+		if form, ok := runs.Append(dst[:0], raw); ok {
+			return form
+		}
+	}
+	return pack(dst, raw)
+}
 
 // maxPalette is the most distinct values a packed block holds.
 const maxPalette = 4

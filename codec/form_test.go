@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -118,7 +119,13 @@ func TestVersion1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b = downgrade(b, 1)
+			if tc.ok {
+				b = downgrade(t, b, 1)
+			} else { // version 2's bytes, labelled 1
+				b = downgrade(t, b, 2)
+				binary.LittleEndian.PutUint32(b[8:], 1)
+				reCRC(b)
+			}
 			r, err := newReader(bytes.NewReader(b), int64(len(b)), path)
 			if err != nil {
 				t.Fatal(err)
@@ -204,9 +211,10 @@ func TestUnpackAllocs(t *testing.T) {
 	}
 }
 
-// TestKinds writes a file of each kind and reads its kind back; the same
-// file as format version 2 writes it, without the kind, reads as Whole
-// with the same header and blocks otherwise.
+// TestKinds writes a file of each kind and reads its kind back, as does
+// the same file as format version 3 writes it; as version 2 writes it,
+// without the kind, it reads as Whole with the same header and blocks
+// otherwise.
 func TestKinds(t *testing.T) {
 	for _, k := range []Kind{Whole, Values, Distances} {
 		t.Run(k.String(), func(t *testing.T) {
@@ -223,10 +231,10 @@ func TestKinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for v, want := range map[uint32]Kind{Version: k, 2: Whole} {
+			for v, want := range map[uint32]Kind{Version: k, 3: k, 2: Whole} {
 				file := b
 				if v != Version {
-					file = downgrade(b, v)
+					file = downgrade(t, b, v)
 				}
 				r, err := newReader(bytes.NewReader(file), int64(len(file)), path)
 				if err != nil {

@@ -78,8 +78,8 @@ type column struct {
 	cur     *block
 }
 
-// block is a buffer for a block's bytes, its packed form and its
-// compressed form.
+// block is a buffer for a block's bytes, its stored form where that is
+// not the bytes (tokens or packed) and its compressed form.
 type block struct{ raw, packed, comp []byte }
 
 // writeError returns the error of writing path: "write path: err".
@@ -218,11 +218,11 @@ func (w *Writer) buffer() *block {
 // adds it to the spool and returns the buffer to the idle ones.
 func (w *Writer) compress(i int, b *block) {
 	w.jobs.Go(func() {
-		crc := crc32.Checksum(b.raw, castagnoli)
-		form := pack(b.packed, b.raw)
+		form := storedForm(b.packed, b.raw, w.h.Columns[i/w.nb].Width)
 		if len(form) < len(b.raw) {
 			b.packed = form
 		}
+		crc := crc32.Checksum(form, castagnoli)
 		b.comp = w.enc.EncodeAll(form, b.comp[:0])
 		w.mu.Lock()
 		if w.err == nil {
@@ -289,22 +289,7 @@ func (w *Writer) writeOut() error {
 	if err != nil {
 		return err
 	}
-	dataStart := prefixLen + len(head) + len(w.entries)*entryLen + 4
-	meta := make([]byte, prefixLen, dataStart)
-	copy(meta, magic)
-	binary.LittleEndian.PutUint32(meta[8:], Version)
-	binary.LittleEndian.PutUint32(meta[12:], uint32(len(head)))
-	binary.LittleEndian.PutUint64(meta[16:], uint64(len(w.entries)*entryLen))
-	meta = append(meta, head...)
-	off := uint64(dataStart)
-	for _, e := range w.entries {
-		meta = binary.LittleEndian.AppendUint64(meta, off)
-		meta = binary.LittleEndian.AppendUint32(meta, e.n)
-		meta = binary.LittleEndian.AppendUint32(meta, e.crc)
-		off += uint64(e.n)
-	}
-	meta = binary.LittleEndian.AppendUint32(meta, crc32.Checksum(meta, castagnoli))
-	if _, err := w.out.w.Write(meta); err != nil {
+	if _, err := w.out.w.Write(encodePrefix(Version, head, w.entries)); err != nil {
 		return err
 	}
 	var buf []byte
@@ -317,6 +302,27 @@ func (w *Writer) writeOut() error {
 		}
 	}
 	return nil
+}
+
+// encodePrefix returns the bytes of a file of format version v before its
+// blocks: prefix, header head, block table (the entries' offsets set) and
+// checksum.
+func encodePrefix(v uint32, head []byte, entries []entry) []byte {
+	dataStart := prefixLen + len(head) + len(entries)*entryLen + 4
+	meta := make([]byte, prefixLen, dataStart)
+	copy(meta, magic)
+	binary.LittleEndian.PutUint32(meta[8:], v)
+	binary.LittleEndian.PutUint32(meta[12:], uint32(len(head)))
+	binary.LittleEndian.PutUint64(meta[16:], uint64(len(entries)*entryLen))
+	meta = append(meta, head...)
+	off := uint64(dataStart)
+	for _, e := range entries {
+		meta = binary.LittleEndian.AppendUint64(meta, off)
+		meta = binary.LittleEndian.AppendUint32(meta, e.n)
+		meta = binary.LittleEndian.AppendUint32(meta, e.crc)
+		off += uint64(e.n)
+	}
+	return binary.LittleEndian.AppendUint32(meta, crc32.Checksum(meta, castagnoli))
 }
 
 // spillLimit is the size up to which a Writer keeps the compressed blocks

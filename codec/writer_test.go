@@ -12,23 +12,24 @@ import (
 )
 
 // pinned are the SHA-256 of the files that Write writes for testTable,
-// pinned when the kind came (format version 3), and of the same files
-// less their kind (version 2, pinned when packed blocks came): a Writer
-// must write the same bytes, and a change of them is a change of the
-// format.
+// pinned when blocks came as tokens (format version 4), and of the same
+// files as versions 3 (pinned when the kind came) and 2 (when packed
+// blocks came) wrote them (downgrade): a Writer must write the same
+// bytes, and a change of them is a change of the format.
 var pinned = []struct {
 	positions int64
 	blockSize int
 	sha256    string
+	sha256v3  string
 	sha256v2  string
 }{
-	{0, 0, "14234b9521f5309834f34454e896933ffe0f451e515c5f8aa93fe57c93e20935", "ee1f8e9644a9ed7f71b167ae037ab37b878278bfdfcc720ac1ea873a4e1770af"},
-	{1, 1, "8c2e121bd936d631b44572fadf64dec203eee016fe4a2368be94b9f61453c215", "5d0f401681ae9958e6a7ee3d5158c9fddd7f053512372205df21ae4992888130"},
-	{1000, 0, "e905e2d1868087ee2b016a481b89ad8d2de44b2ced07403a248db46671ac50da", "3791090c6d3882366b6ff04b4bcdd025e9e58c059c168bb7cd66f2e74708668b"},
-	{4096, 1024, "e21ee850ff063e9f91b1aed1d8df11b716e0e6b1cb5b860120879578bba87513", "29bd673e05b2a9ba71bfc2fb865534d09a6301902297c3270953013eb82faed8"},
-	{5000, 1024, "1a7510f941a5d6a9dc3c05631e596bcb467f868bdb1a2f1509217ea5962b9734", "192509d94bcf90a0f82c2f791758d69aad4108d0d11e63d9b2951c878a1c4e46"},
-	{3*DefaultBlockSize + 7, 0, "f053904162bdcb5ce0a511911140a757d9f0bfb7ca306b3d82d5713578ff6c08", "62dc07ae85fca048d282e2ef28242ba0017ee9b048b23607c336284e298414e3"},
-	{777, 100, "14ac549fb9d3bf773b85f1e02e691760d1325ded0e5a7ba63454dd05b9a41890", "6ec2c7581d7c2c490615357a00009779730dc483cbc5e12528f7be7defa466fa"},
+	{0, 0, "eb4b4fc9d0f70ac7ff2ed56b7190bf7f82a63863af407754bd91e9ebcb0d576b", "14234b9521f5309834f34454e896933ffe0f451e515c5f8aa93fe57c93e20935", "ee1f8e9644a9ed7f71b167ae037ab37b878278bfdfcc720ac1ea873a4e1770af"},
+	{1, 1, "a5d41cf20f4b781235d378e217a393f63e8fbcd1acf411677a52694097e21c71", "8c2e121bd936d631b44572fadf64dec203eee016fe4a2368be94b9f61453c215", "5d0f401681ae9958e6a7ee3d5158c9fddd7f053512372205df21ae4992888130"},
+	{1000, 0, "f4c778c3a23feb4202b54eada3147b968f962048e69528e5499d977a7995bf9b", "e905e2d1868087ee2b016a481b89ad8d2de44b2ced07403a248db46671ac50da", "3791090c6d3882366b6ff04b4bcdd025e9e58c059c168bb7cd66f2e74708668b"},
+	{4096, 1024, "8c99e8f2b2fc8d969b7a5e1a2772ffa0b0340f1a6f1ea7cdeacb1ffd35b578b7", "e21ee850ff063e9f91b1aed1d8df11b716e0e6b1cb5b860120879578bba87513", "29bd673e05b2a9ba71bfc2fb865534d09a6301902297c3270953013eb82faed8"},
+	{5000, 1024, "441895e1b58b4d61a776e819ef094027672f32744b9c992d188ed44ecaa1e31b", "1a7510f941a5d6a9dc3c05631e596bcb467f868bdb1a2f1509217ea5962b9734", "192509d94bcf90a0f82c2f791758d69aad4108d0d11e63d9b2951c878a1c4e46"},
+	{3*DefaultBlockSize + 7, 0, "941f121e412ee1eb1c90e627b8cc549fd342713675873aa06c5c5f267f620135", "f053904162bdcb5ce0a511911140a757d9f0bfb7ca306b3d82d5713578ff6c08", "62dc07ae85fca048d282e2ef28242ba0017ee9b048b23607c336284e298414e3"},
+	{777, 100, "3d3e07f226e77446acab2e501395c3ec0e61a42e3a8449b43a4879fd7fbf2c3a", "14ac549fb9d3bf773b85f1e02e691760d1325ded0e5a7ba63454dd05b9a41890", "6ec2c7581d7c2c490615357a00009779730dc483cbc5e12528f7be7defa466fa"},
 }
 
 // withSpillLimit sets spillLimit for the rest of the test.
@@ -111,8 +112,11 @@ func TestWriterSameBytes(t *testing.T) {
 					}
 				}
 				check("Write", Write(path, h, data))
-				if b, _ := os.ReadFile(path); fmt.Sprintf("%x", sha256.Sum256(downgrade(b, 2))) != p.sha256v2 {
-					t.Errorf("Write, as version 2: SHA-256 %x, want %s", sha256.Sum256(downgrade(b, 2)), p.sha256v2)
+				b, _ := os.ReadFile(path)
+				for v, want := range map[uint32]string{3: p.sha256v3, 2: p.sha256v2} {
+					if got := fmt.Sprintf("%x", sha256.Sum256(downgrade(t, b, v))); got != want {
+						t.Errorf("Write, as version %d: SHA-256 %s, want %s", v, got, want)
+					}
 				}
 				for _, chunk := range []int{1, 7, 1000, 1 << 20} {
 					check(fmt.Sprintf("in turn, chunks up to %d", chunk), streamWrite(path, h, data, chunk, false))
@@ -267,26 +271,27 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// TestWriterMemoryBounded writes tables of 1 Mi and 16 Mi positions (4
-// bytes each) with the blocks spilled beyond 64 KiB: the larger one may
+// TestWriterMemoryBounded writes tables of 4 Mi and 16 Mi positions (4
+// bytes each) with the blocks spilled beyond 4 KiB: the larger one may
 // allocate only for its longer block table more (64 bytes a block: the
-// lengths and checksums, offsets in the spill, the block table itself).
+// lengths and checksums, offsets in the spill, the block table itself),
+// and 64 KiB for zstd's encoders, whose buffers grow now and then.
 func TestWriterMemoryBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes 64 MB")
+		t.Skip("writes 96 MB")
 	}
-	withSpillLimit(t, 64<<10)
+	withSpillLimit(t, 4<<10)
 	pattern := makePattern()
 	path := filepath.Join(t.TempDir(), "t.dtb")
 	write := func(positions int64) uint64 {
 		return allocated(func() { patternWrite(t, path, positions, pattern) })
 	}
-	write(1 << 20) // warm the encoder up
-	small, large := write(1<<20), write(1<<24)
-	blocks := uint64(3 * (1<<24 - 1<<20) / DefaultBlockSize)
-	t.Logf("allocated %d bytes for 1 Mi positions, %d for 16 Mi (%.3f bytes a position)", small, large, float64(large)/(1<<24))
+	write(1 << 24) // warm the encoders up
+	small, large := write(1<<22), write(1<<24)
+	blocks := uint64(3 * (1<<24 - 1<<22) / DefaultBlockSize)
+	t.Logf("allocated %d bytes for 4 Mi positions, %d for 16 Mi (%.3f bytes a position)", small, large, float64(large)/(1<<24))
 	if large > small+64*blocks+64<<10 {
-		t.Errorf("allocated %d bytes for 1 Mi positions, %d for 16 Mi: more than 64 bytes a block more", small, large)
+		t.Errorf("allocated %d bytes for 4 Mi positions, %d for 16 Mi: more than 64 bytes a block more", small, large)
 	}
 }
 

@@ -13,8 +13,9 @@
 // use: its value file, and its distance file when a probe first needs a
 // distance. A Tables is safe for concurrent use by many goroutines: files
 // are opened once, and blocks are kept in a bounded cache (value blocks
-// in a compact form of about 25 to 50 positions a byte) that a
-// probe of a cached block reads without taking a lock (see cache.go).
+// as run-length tokens read in place, package runs, about 25 to 50
+// positions a byte) that a probe of a cached block reads without taking a
+// lock (see cache.go).
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
 // generator (package retro) computed it, including for positions whose
@@ -531,7 +532,7 @@ func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, b
 		if err != nil {
 			return table.Entry{}, false, err
 		}
-		v = byte(b.value.at(int(j)))
+		v = byte(b.value.At(int(j)))
 		if dist && f.blocks[distances] != nil {
 			d, err := t.cache.get(f, distances, n, cachedOnly)
 			if err != nil {

@@ -12,12 +12,13 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Convert rewrites the whole tables of dir (formats 1 and 2) as value
-// and distance files (format 3) without solving (table.Convert), one at
-// a time, each replaced atomically, then writes the manifest. done, if
-// not nil, is called with each material converted. It stops at the first
-// table it cannot convert, naming it; rerunning it goes on where it
-// stopped.
+// Convert rewrites the tables of dir of an older format (whole tables of
+// formats 1 and 2, the value and distance files of format 3) as value
+// and distance files of the current one without solving
+// (table.Convert), one at a time, each replaced atomically, then writes
+// the manifest. done, if not nil, is called with each material
+// converted. It stops at the first table it cannot convert, naming it;
+// rerunning it goes on where it stopped.
 func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 	l, err := lock(dir, dir, dirlock.Exclusive)
 	if err != nil {
@@ -33,11 +34,14 @@ func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 	return newCatalog(dir).write()
 }
 
-// convertTables converts the whole tables of dir, the caller holding its
-// lock, calling done with each material converted. With lenient set it
-// leaves the tables it cannot read or convert as they are, for the build
-// to replace.
-func convertTables(ctx context.Context, dir string, done func(index.Material), lenient bool) error {
+// convertTables converts the tables of dir of an older format, the
+// caller holding its lock, calling done with each material converted.
+// With forBuild set it converts only whole tables, which a build does not
+// read, and leaves those it cannot read or convert as they are, for the
+// build to replace: value and distance files of an older version are
+// read as they are, and a conversion of them is the user's choice (dtb
+// convert), not a silent hour of a build.
+func convertTables(ctx context.Context, dir string, done func(index.Material), forBuild bool) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
 	if err != nil {
 		return err
@@ -50,8 +54,11 @@ func convertTables(ctx context.Context, dir string, done func(index.Material), l
 		if err != nil {
 			continue // not a table of ours
 		}
+		if forBuild && !whole(path) {
+			continue
+		}
 		ok, err := table.Convert(path, m)
-		if lenient && (errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) || errors.Is(err, table.ErrOtherRules)) {
+		if forBuild && (errors.Is(err, codec.ErrCorrupt) || errors.Is(err, codec.ErrVersion) || errors.Is(err, table.ErrOtherRules)) {
 			continue
 		}
 		if err != nil {
@@ -62,4 +69,15 @@ func convertTables(ctx context.Context, dir string, done func(index.Material), l
 		}
 	}
 	return nil
+}
+
+// whole reports whether the file at path is a whole table (formats 1 and
+// 2), or one that cannot be read.
+func whole(path string) bool {
+	r, err := codec.Open(path)
+	if err != nil {
+		return true
+	}
+	defer r.Close()
+	return r.Header().Kind == codec.Whole
 }

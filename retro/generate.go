@@ -208,7 +208,8 @@ func Generate(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	// Whole tables (formats 1 and 2) become value and distance files
-	// without solving, as Convert makes them.
+	// without solving, as Convert makes them; those of format 3 are read
+	// as they are.
 	if err := convertTables(ctx, o.Dir, nil, true); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/runs"
 )
 
 // Rules flags, stored in each file header.
@@ -496,11 +497,10 @@ func (f *File) ReadValues(b int) (Columns, error) {
 	return f.read(ValueColumn, DistanceColumn, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
-// ReadValueBlock decodes the value column of block b, in dst's storage
-// where it is large enough, with its values, ascending, where the file
-// stores it packed (codec.Reader.ReadBlockValues), else nil.
-func (f *File) ReadValueBlock(b int, dst []byte) (out, values []byte, err error) {
-	return f.values.ReadBlockValues(f.at[ValueColumn], b, dst)
+// ReadValueRuns reads the value column of block b as the prober keeps
+// it (codec.Reader.ReadRuns).
+func (f *File) ReadValueRuns(b int) (runs.Column, error) {
+	return f.values.ReadRuns(f.at[ValueColumn], b)
 }
 
 // ReadDistances decodes the columns of block b besides the value (none
@@ -563,14 +563,18 @@ func Write(path string, m index.Material, cols Columns, captures []uint64) (Stat
 // entries are not those of a current table.
 var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a work file")
 
-// Convert rewrites the whole table of m at path (formats 1 and 2) as a
-// value file at path and its distance file, without solving: the entries
-// as they are (the mtc bytes of a plain file made compact, the bytes of
-// don't-cares as a fresh build writes them) and the stats of its header.
-// The files are those a build writes for the same table, byte for byte.
-// It reports whether it converted the table: one already split is left
-// as it is. A table built before rule 2 was tracked, or a resolved copy,
-// is refused: its entries are not those of a current table.
+// Convert rewrites the table of m at path, a whole table (formats 1 and
+// 2) or the value and distance files of a build of an older format
+// version (3), as the value file at path and its distance file of the
+// current version, without solving: the entries as they are (the mtc
+// bytes of a plain file made compact, the bytes of don't-cares as a
+// fresh build writes them) and the stats of its header. The files are
+// those a build writes for the same table, byte for byte. It reports
+// whether it converted the table: one of the current version, or split
+// files a build does not write (a slim directory's, a resolved copy), is
+// left as it is. A whole table built before rule 2 was tracked, or a
+// resolved copy, is refused: its entries are not those of a current
+// table.
 func Convert(path string, m index.Material) (bool, error) {
 	f, err := Open(path, m)
 	if err != nil {
@@ -578,9 +582,9 @@ func Convert(path string, m index.Material) (bool, error) {
 	}
 	defer f.Close()
 	switch {
-	case f.Split:
+	case f.Split && (f.values.Version() == codec.Version || f.Header().Rules != RulesFlags):
 		return false, nil
-	case !f.Rule2 || f.Resolved:
+	case !f.Split && (!f.Rule2 || f.Resolved):
 		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)
 	}
 	w, err := NewWriter(path, m, f.Layout.Extra())

@@ -439,20 +439,23 @@ func TestPlainFile(t *testing.T) {
 	}
 }
 
-// TestFormatVersion1 reads a table file of codec format version 1
+// TestFormerVersions reads the table files of codec format versions 1
 // (testdata/format1/KMvK.dtb, the golden KMvK table before packed blocks)
-// entry by entry against today's golden files of the same table.
-func TestFormatVersion1(t *testing.T) {
+// and 3 (testdata/format3, its value and distance files before blocks
+// stored as tokens) entry by entry against today's golden files of the
+// same table.
+func TestFormerVersions(t *testing.T) {
 	m, _ := index.ParseMaterial("KMvK")
-	var cols [2]Columns
-	for i, dir := range []string{"format1", "golden-plain"} {
+	dirs := []string{"golden-plain", "format1", "format3"}
+	cols := make([]Columns, len(dirs))
+	for i, dir := range dirs {
 		path := filepath.Join("..", "testdata", dir, "KMvK.dtb")
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := int(b[8]); v != []int{1, codec.Version}[i] {
-			t.Fatalf("%s: format version %d, want %d", path, v, []int{1, codec.Version}[i])
+		if v, want := int(b[8]), []int{codec.Version, 1, 3}[i]; v != want {
+			t.Fatalf("%s: format version %d, want %d", path, v, want)
 		}
 		f, err := Open(path, m)
 		if err != nil {
@@ -462,14 +465,14 @@ func TestFormatVersion1(t *testing.T) {
 		if cols[i], err = f.ReadColumns(); err != nil {
 			t.Fatal(err)
 		}
-	}
-	for c := range cols[0] {
-		if !bytes.Equal(cols[0][c], cols[1][c]) {
-			t.Errorf("column %d differs", c)
+		if len(cols[i][ValueColumn]) == 0 || len(cols[i][DistanceColumn]) == 0 {
+			t.Fatalf("%s: no value or distance column", path)
 		}
-	}
-	if len(cols[0][ValueColumn]) == 0 {
-		t.Error("no value column")
+		for c := range cols[i] {
+			if !bytes.Equal(cols[i][c], cols[0][c]) {
+				t.Errorf("%s: column %d differs", path, c)
+			}
+		}
 	}
 }
 
@@ -498,6 +501,31 @@ func TestConvert(t *testing.T) {
 		if ok, err := Convert(path, m); ok || err != nil {
 			t.Errorf("Convert %s again: %v, %v; want nothing done", m, ok, err)
 		}
+	}
+}
+
+// TestConvertFormat3 converts the value and distance files of
+// testdata/format3 (format 3) and gets those of testdata/golden-plain,
+// a fresh build's, byte for byte.
+func TestConvertFormat3(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "format3"))); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := index.ParseMaterial("KMvK")
+	path := filepath.Join(dir, FileName(m))
+	if ok, err := Convert(path, m); !ok || err != nil {
+		t.Fatalf("Convert: %v, %v", ok, err)
+	}
+	for _, p := range []string{path, DistancePath(path)} {
+		got, err1 := os.ReadFile(p)
+		want, err2 := os.ReadFile(filepath.Join("..", "testdata", "golden-plain", filepath.Base(p)))
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: differs from testdata/golden-plain (%v, %v)", filepath.Base(p), err1, err2)
+		}
+	}
+	if ok, err := Convert(path, m); ok || err != nil {
+		t.Errorf("Convert again: %v, %v; want nothing done", ok, err)
 	}
 }
 

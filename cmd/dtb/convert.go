@@ -13,7 +13,7 @@ import (
 
 func init() {
 	register(&command{
-		name: "convert", args: "", summary: "rewrite tables of format 2 as value and distance files (format 3), without solving",
+		name: "convert", args: "", summary: "rewrite tables of an older format (2 or 3) in the current one, without solving",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			return func(e *env, args []string) error {
