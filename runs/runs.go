@@ -233,20 +233,33 @@ func Expand(dst, form []byte, n int) ([]byte, error) {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	out := dst[start:]
+	// word[c]: the bytes token c stands for, the first in the low byte,
+	// 8 of them, of which its first adv[c] count; written 8 at a time.
+	var word [256]uint64
+	for c := range lay.lits + len(pal)*len(lay.lens) {
+		for d := 7; d >= 0; d-- {
+			word[c] = word[c]<<8 | uint64(pal[lay.num[c][d]])
+		}
+	}
 	p := 0
 	for _, c := range tokens {
-		if lay.isRun(c) {
-			v, m := pal[lay.num[c][0]], int(lay.adv[c])
-			for j := range m {
-				out[p+j] = v
-			}
-			p += m
+		w, next := word[c], p+int(lay.adv[c])
+		if next-p <= 8 && p+8 <= n {
+			binary.LittleEndian.PutUint64(out[p:], w)
+			p = next
 			continue
 		}
-		for d := range min(lay.w, n-p) {
-			out[p+d] = pal[lay.num[c][d]]
+		// A long run, or a token near the end: 8 bytes at a time, then
+		// byte by byte (a run's bytes are all alike, so the shifts keep
+		// them).
+		end := min(next, n)
+		for ; p+8 <= end; p += 8 {
+			binary.LittleEndian.PutUint64(out[p:], w)
 		}
-		p += lay.w
+		for ; p < end; p, w = p+1, w>>8 {
+			out[p] = byte(w)
+		}
+		p = next
 	}
 	return dst, nil
 }
@@ -277,14 +290,19 @@ func check(form []byte, n int) error {
 		}
 	}
 	p := 0
-	for t, c := range tokens {
+	for _, c := range tokens {
 		m := int(lay.adv[c])
-		if m == 0 || p >= n || p+m > n && (lay.isRun(c) || t < len(tokens)-1) {
+		if m == 0 {
 			return ErrForm
 		}
 		p += m
 	}
+	// Positions only grow, so the last token alone may pass n, and must
+	// start before it.
 	if p < n {
+		return ErrForm
+	}
+	if last := tokens[len(tokens)-1]; p-int(lay.adv[last]) >= n || p > n && lay.isRun(last) {
 		return ErrForm
 	}
 	return nil
@@ -306,20 +324,26 @@ func index(form []byte, n int) Column {
 	more := pal[min(len(pal), 4):]
 	c := Column{lay: lay, ntok: int32(nt), ndir: uint16(nd), shift: shift}
 	copy(c.pal[:], pal)
-	c.data = make([]byte, 2*nd, 2*nd+nt+2*nm+len(more))
-	for t, p := 0, 0; t < nt; t++ {
-		if t%markEvery == 0 {
-			c.data = binary.LittleEndian.AppendUint16(c.data, uint16(p))
+	c.data = make([]byte, 2*nd+nt+2*nm+len(more))
+	dir, groups := c.data[:2*nd], c.data[2*nd:2*nd+nt+2*nm]
+	for g, p := 0, 0; g < nm; g++ {
+		group := tokens[g*markEvery : min((g+1)*markEvery, nt)]
+		binary.LittleEndian.PutUint16(groups[g*groupLen:], uint16(p))
+		copy(groups[g*groupLen+2:], group)
+		for _, t := range group {
+			p += int(lay.adv[t])
 		}
-		c.data = append(c.data, tokens[t])
-		p += int(lay.adv[tokens[t]])
 	}
-	groups := c.data[2*nd:]
-	for q := range nd {
-		g := lastAtMost(groups, nm, uint16(min(q<<shift, 1<<16-1)))
-		binary.LittleEndian.PutUint16(c.data[2*q:], uint16(g))
+	// Entry q is the last group whose mark is at most q<<shift (the last
+	// entry's, past the last position, clamped to the last mark's range).
+	for q, g := 0, 0; q < nd; q++ {
+		x := min(q<<shift, 1<<16-1)
+		for g+1 < nm && int(binary.LittleEndian.Uint16(groups[(g+1)*groupLen:])) <= x {
+			g++
+		}
+		binary.LittleEndian.PutUint16(dir[2*q:], uint16(g))
 	}
-	c.data = append(c.data, more...)
+	copy(c.data[2*nd+nt+2*nm:], more)
 	return c
 }
 
