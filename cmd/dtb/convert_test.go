@@ -12,7 +12,7 @@ import (
 )
 
 // TestConvertCommand converts a directory of format 2 (testdata/format2)
-// and gets the files of a fresh build of format 3 (testdata/golden), the
+// and gets the files of a fresh build (testdata/golden, format 4), the
 // manifest included; a second run converts nothing, and a directory
 // without tables says how to build them.
 func TestConvertCommand(t *testing.T) {

@@ -38,7 +38,7 @@ func init() {
 // sizeParts returns the parts a row's bytes are counted in, with their
 // names: the columns, the headers with the block tables, and the total;
 // then the same bytes by kind of file: value files and distance files
-// (format 3), whole tables (format 2).
+// (formats 3 and 4), whole tables (formats 1 and 2).
 func sizeParts(r sizes.Row) ([]string, []int64) {
 	names, bytes := []string{}, []int64{}
 	for col := range table.NumColumns {
