@@ -14,8 +14,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dtb-draughts/dtb/runs"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/dtb-draughts/dtb/runs"
 )
 
 // Version is the file format version written by Write. Open accepts the
