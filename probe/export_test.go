@@ -8,8 +8,9 @@ import (
 
 // ProbeCut is probe under the cut of the given values, for the tests of
 // package probe_test.
-func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, rules table.Value) (Result, error) {
-	return t.probeCut(p, c, fl, cut{theory, rules})
+func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, rules table.Value) (r Result, err error) {
+	err = t.probeCut(&r, &p, c, fl, cut{theory, rules})
+	return r, err
 }
 
 // Searched reports whether the table of m is answered by a search.

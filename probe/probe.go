@@ -381,12 +381,13 @@ type Result struct {
 // that no table holds, and ErrNotCached if f has CacheOnly and a table
 // would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
-	return t.probe(p, c, f) // inlined, sparing the result a copy
+	return t.probe(&p, c, f) // inlined, sparing the result a copy
 }
 
-// probe is Probe.
-func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (Result, error) {
-	return t.probeCut(p, c, fl, exact)
+// probe is Probe of *p.
+func (t *Tables) probe(p *draughts.Position, c Clocks, fl Flags) (r Result, err error) {
+	err = t.probeCut(&r, p, c, fl, exact)
+	return r, err
 }
 
 // A cut bounds the search of a position whose values only matter to its
@@ -416,41 +417,44 @@ func cutBelow(ms *table.Moves) cut {
 	return cut{theory.Neg(), rules.Neg()}
 }
 
-// probeCut is probe under the cut k.
-func (t *Tables) probeCut(p draughts.Position, c Clocks, fl Flags, k cut) (Result, error) {
-	if err := Check(p); err != nil {
-		return Result{}, err
+// probeCut sets *r to the result of probe of *p under the cut k; *r is
+// the zero Result where it fails.
+func (t *Tables) probeCut(r *Result, p *draughts.Position, c Clocks, fl Flags, k cut) error {
+	if err := check(p); err != nil {
+		return err
 	}
 	if p.Pieces(p.Side) == 0 {
-		return Result{Entry: table.Entry{Rules: table.Loss, Theory: table.Loss}, Value: table.Loss, Rule2Tracked: true}, nil
+		*r = Result{Entry: table.Entry{Rules: table.Loss, Theory: table.Loss}, Value: table.Loss, Rule2Tracked: true}
+		return nil
 	}
 	cachedOnly := fl&CacheOnly != 0
-	f, err := t.file(table.MaterialOf(&p), cachedOnly)
+	f, err := t.file(table.MaterialOf(p), cachedOnly)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
-	var e table.Entry
+	e := &r.Entry
 	fresh := false // e is marked FreshOnly, and read without distances
 	exact := true  // e's distance is known (see exactDistance)
 	switch {
 	case f.mem.Load() != nil:
-		e, _, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
-	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(&p): // not stored
+		_, err = t.stored(e, f, f.x.Rank(table.Placement(p)), cachedOnly, true)
+	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(p): // not stored
 		if fl&StoredOnly != 0 {
-			return Result{}, ErrNotStored
+			return ErrNotStored
 		}
-		e, err = t.searched(&p, f, c, fl, k)
+		*e, err = t.searched(p, f, c, fl, k)
 	default:
 		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
-		e, fresh, err = t.stored(f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
+		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(p)), cachedOnly, dist)
 		if err == nil && dist && f.short && e.Theory != table.Draw {
-			exact, err = t.exactDistance(&p, &e, c, fl)
+			exact, err = t.exactDistance(p, e, c, fl)
 		}
 	}
 	if err != nil {
-		return Result{}, err
+		*r = Result{}
+		return err
 	}
-	r := Result{Entry: e, Value: e.Rules, Class: f.class, Rule2Tracked: f.rule2}
+	r.Value, r.Class, r.Rule2Tracked = e.Rules, f.class, f.rule2
 	switch {
 	case c.marked(f) && e.Distance < 0 && e.Rules != table.Draw:
 		// Read without distances: a count one ply on draws what only a
@@ -461,9 +465,9 @@ func (t *Tables) probeCut(p draughts.Position, c Clocks, fl Flags, k cut) (Resul
 	case !exact: // the count leaves more plies than the distance can be
 		r.Value = e.Theory
 	case !c.fresh(): // else c.Value(r.Class, e) is e.Rules
-		r.Value = c.Value(r.Class, e)
+		r.Value = c.Value(r.Class, *e)
 	}
-	return r, nil
+	return nil
 }
 
 // Class returns the class of m under the rules of its table file: which
@@ -495,7 +499,10 @@ func (t *Tables) TracksRule2(m index.Material) (bool, error) {
 // pieces off the board or on one square, a man on its crowning row, no
 // pieces at all, or a side to move whose opponent has no pieces. (A side
 // to move without pieces has lost: Probe answers it without a table.)
-func Check(p draughts.Position) error {
+func Check(p draughts.Position) error { return check(&p) }
+
+// check is Check of *p.
+func check(p *draughts.Position) error {
 	switch {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
@@ -516,10 +523,10 @@ type illegalError struct{ msg string }
 func (e *illegalError) Error() string { return e.msg }
 func (e *illegalError) Unwrap() error { return ErrIllegal }
 
-// stored returns the values stored for entry i of f, and its distances if
-// dist is set, reading their blocks unless cachedOnly is set, and whether
-// the entry is marked FreshOnly.
-func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, bool, error) {
+// stored sets *e to the values stored for entry i of f, and its
+// distances if dist is set, reading their blocks unless cachedOnly is
+// set, and reports whether the entry is marked FreshOnly.
+func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly, dist bool) (fresh bool, err error) {
 	var v byte
 	var cols table.Columns // the distance columns, if read
 	j := i
@@ -530,23 +537,23 @@ func (t *Tables) stored(f *file, i int64, cachedOnly, dist bool) (table.Entry, b
 		j = i % f.blockSize
 		b, err := t.cache.get(f, values, n, cachedOnly)
 		if err != nil {
-			return table.Entry{}, false, err
+			return false, err
 		}
-		v = byte(b.value.At(int(j)))
+		v = b.value.At(int(j))
 		if dist && f.blocks[distances] != nil {
 			d, err := t.cache.get(f, distances, n, cachedOnly)
 			if err != nil {
-				return table.Entry{}, false, err
+				return false, err
 			}
 			cols = d.cols
 		}
 	}
-	e, ok := cols.EntryAt(v, j)
-	fresh := v&table.FreshOnly != 0
+	ok := cols.EntryAt(e, v, j)
+	fresh = v&table.FreshOnly != 0
 	if !ok || fresh && !f.marked {
-		return table.Entry{}, false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, v)}
+		return false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, v)}
 	}
-	return e, fresh, nil
+	return fresh, nil
 }
 
 // captures resolves a capture position of f's material as the generator
@@ -566,8 +573,9 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 		if cutting {
 			next = cutBelow(&cs)
 		}
-		r, err := t.probeCut(p.Play(m), Clocks{}, fl, next)
-		if err != nil {
+		var r Result
+		q := p.Play(m)
+		if err := t.probeCut(&r, &q, Clocks{}, fl, next); err != nil {
 			return table.Entry{}, err
 		}
 		s := r.Entry
@@ -625,8 +633,9 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		if values {
 			sk = cutBelow(&ms)
 		}
-		r, err := t.probeCut(p.Play(m), next, fl, sk)
-		if err != nil {
+		var r Result
+		q := p.Play(m)
+		if err := t.probeCut(&r, &q, next, fl, sk); err != nil {
 			return table.Entry{}, err
 		}
 		s := r.Entry
@@ -721,7 +730,8 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 			}
 			d := -1 // the move's distance, -1 for none within the bound
 			if conversions {
-				r, err := t.probe(p.Play(m), Clocks{}, fl)
+				q := p.Play(m)
+				r, err := t.probe(&q, Clocks{}, fl)
 				if err != nil {
 					return -1, err
 				}

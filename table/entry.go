@@ -324,15 +324,19 @@ func (c *Columns) Has(col Column) bool { return c[col] != nil }
 // Entry decodes entry i; ok is false for a value byte no entry has. A
 // theoretical draw has no distance, dtw or mtc, whatever their bytes say
 // (see RulesCompact).
-func (c *Columns) Entry(i int64) (e Entry, ok bool) { return c.EntryAt(c[ValueColumn][i], i) }
+func (c *Columns) Entry(i int64) (e Entry, ok bool) {
+	ok = c.EntryAt(&e, c[ValueColumn][i], i)
+	return e, ok
+}
 
 // EntryAt is Entry with v as the value byte of entry i, for columns kept
-// without their value column (the prober keeps the values apart).
-func (c *Columns) EntryAt(v byte, i int64) (e Entry, ok bool) {
-	e = Entry{Distance: -1, DTW: -1, MTC: -1}
+// without their value column (the prober keeps the values apart), setting
+// *e in place: the prober fills its result without copying it.
+func (c *Columns) EntryAt(e *Entry, v byte, i int64) (ok bool) {
+	e.Distance, e.DTW, e.MTC = -1, -1, -1
 	e.Theory, e.Rules = valuesOf(v)
 	if e.Theory == Draw {
-		return e, e.Rules <= Win
+		return e.Rules <= Win
 	}
 	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
 		e.Distance = int(d[i])
@@ -347,7 +351,7 @@ func (c *Columns) EntryAt(v byte, i int64) (e Entry, ok bool) {
 			e.MTC = int(n)
 		}
 	}
-	return e, e.Theory <= Win && e.Rules <= Win
+	return e.Theory <= Win && e.Rules <= Win
 }
 
 // Values decodes the values of entry i, theoretical and under the rules:
