@@ -19,7 +19,8 @@ import (
 // BenchmarkSearched probes random quiet positions of a slim directory as
 // a search does, with ValuesOnly and CacheOnly, their blocks cached: per
 // piece count, 1024 positions of the tables stored (stored), as many
-// forced threats of them (threats: table.ForcedThreat, searched), and
+// forced threats of them (threats: table.ForcedThreat, searched where
+// their file leaves them out: Options.Threats), and
 // 1024 positions of the tables answered by a search through their colour
 // flips (searched), each drawn from a table chosen at random. ns/probe
 // is the mean; p50-ns the median over the positions of each one's mean

@@ -3,8 +3,10 @@ package slim_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,7 +74,9 @@ func TestSearchedAnswers(t *testing.T) {
 	for name, dir := range sets {
 		t.Run(name, func(t *testing.T) {
 			full := open(t, dir)
-			withDist := open(t, write(t, dir, slim.Options{Distances: true}))
+			// Forced threats left out of one, searched; kept in the
+			// other where they save little, as in every table here.
+			withDist := open(t, write(t, dir, slim.Options{Distances: true, Threats: slim.ThreatsLeftOut}))
 			valuesOnly := open(t, write(t, dir, slim.Options{}))
 			searched, rule2 := 0, 0
 			for _, m := range full.Materials() {
@@ -290,7 +294,7 @@ func TestStoredOnly(t *testing.T) {
 	// The wins and losses of a table with short distances: their
 	// distance is not stored where it may be short, their value is
 	// where the count leaves more plies than the distance can be (most).
-	tb = open(t, write(t, tabletest.Rule2.Dir(t), slim.Options{Distances: true}))
+	tb = open(t, write(t, tabletest.Rule2.Dir(t), slim.Options{Distances: true, Threats: slim.ThreatsLeftOut}))
 	m := index.Material{WhiteKings: 2, BlackKings: 2} // KKvKK, its own colour flip
 	checked, answered := 0, 0
 	threats := 0
@@ -326,6 +330,75 @@ func TestStoredOnly(t *testing.T) {
 	if checked == 0 || answered == 0 || threats == 0 {
 		t.Errorf("%d wins and losses in %s, %d answered at count 2, %d forced threats", checked, m, answered, threats)
 	}
+}
+
+// TestThreats checks which value files leave out their forced threats
+// under each Options.Threats: every one that may (a table kept, of a
+// material without a class clock) with ThreatsLeftOut, none with
+// ThreatsKept, and with ThreatsWherePaying those that the other two show
+// to save at least the threshold, set between the savings of the test
+// set's tables so that both choices occur; and that the directories
+// answer alike.
+func TestThreats(t *testing.T) {
+	dir := tabletest.Rule2.Dir(t)
+	kept, left := write(t, dir, slim.Options{Threats: slim.ThreatsKept}), write(t, dir, slim.Options{Threats: slim.ThreatsLeftOut})
+	saving := map[index.Material]float64{}
+	for _, m := range open(t, kept).Materials() {
+		if table.ClassOf(m).Carries() || !stored(open(t, kept), m) {
+			continue
+		}
+		k, l := info(t, kept, m), info(t, left, m)
+		if k.Threats || !l.Threats {
+			t.Errorf("%s: forced threats left out %v with ThreatsKept, %v with ThreatsLeftOut", m, k.Threats, l.Threats)
+		}
+		saving[m] = 1 - float64(size(t, left, m))/float64(size(t, kept, m))
+	}
+	savings := slices.Sorted(maps.Values(saving))
+	if len(savings) < 2 || savings[0] == savings[len(savings)-1] {
+		t.Fatalf("savings %v: too few to split", savings)
+	}
+	threshold := (savings[len(savings)/2-1] + savings[len(savings)/2]) / 2
+	if threshold == savings[len(savings)/2] {
+		threshold = (savings[0] + savings[len(savings)-1]) / 2
+	}
+	defer slim.SetThreatSaving(threshold)()
+	paying := write(t, dir, slim.Options{})
+	for m, s := range saving {
+		if got, want := info(t, paying, m).Threats, s >= threshold; got != want {
+			t.Errorf("%s saves %.3f by leaving out forced threats: left out %v at threshold %.3f, want %v", m, s, got, threshold, want)
+		}
+	}
+	a, b := open(t, kept), open(t, paying)
+	for m := range saving {
+		positions(m, 5000, func(p draughts.Position) {
+			x, errX := a.Probe(p, probe.Clocks{}, probe.ValuesOnly)
+			y, errY := b.Probe(p, probe.Clocks{}, probe.ValuesOnly)
+			if errX != nil || errY != nil || x.Value != y.Value || x.Entry.Theory != y.Entry.Theory {
+				t.Fatalf("%s: %+v, %v with forced threats kept; %+v, %v where paying", p.FEN(), x, errX, y, errY)
+			}
+		})
+	}
+}
+
+// info returns the file information of the value file of m in dir.
+func info(t *testing.T, dir string, m index.Material) table.Info {
+	t.Helper()
+	f, err := table.Open(filepath.Join(dir, table.FileName(m)), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return f.Info
+}
+
+// size returns the bytes of the value file of m in dir.
+func size(t *testing.T, dir string, m index.Material) int64 {
+	t.Helper()
+	st, err := os.Stat(filepath.Join(dir, table.FileName(m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
 
 // TestShortDistances checks the files of a slim directory's Rule2 tables

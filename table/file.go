@@ -617,9 +617,9 @@ func (w *Writer) copyFrom(f *File) error {
 
 // WriteSlim writes to path the table of f, of a material without a
 // class clock or with a rule-2 count, as a slim directory holds it
-// (package slim): the entries of its forced threats left out
-// (RulesForcedThreats: ForcedThreat), which a search over their moves
-// finds; for a Rule2 material its value bytes marked (RulesFreshMarks),
+// (package slim): unless threats is set, the entries of its forced
+// threats left out (RulesForcedThreats: ForcedThreat), which a search
+// over their moves finds; for a Rule2 material its value bytes marked (RulesFreshMarks),
 // each with FreshOnly set where the distance file gives a win or loss at
 // Rule2Plies, so that a search through the table answers its colour
 // flip with fresh clocks from the value file alone. If distances is set
@@ -627,11 +627,14 @@ func (w *Writer) copyFrom(f *File) error {
 // distances of at most ShortDistance plies left out
 // (RulesShortDistances). The entries are f's; the files are written
 // atomically (codec.Write), the distance file first.
-func WriteSlim(f *File, path string, distances bool) error {
+func WriteSlim(f *File, path string, distances, threats bool) error {
 	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
 		return fmt.Errorf("%s: not the value file of a table that dtb gen builds of a material without a class clock (rules flags %#x)", f.path, f.Header().Rules)
 	}
-	rules := uint32(RulesFlags | RulesForcedThreats)
+	rules := uint32(RulesFlags)
+	if !threats {
+		rules |= RulesForcedThreats
+	}
 	if f.Class == Rule2 {
 		rules |= RulesFreshMarks
 		if distances {

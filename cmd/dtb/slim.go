@@ -16,9 +16,14 @@ func init() {
 			dir := fs.StringP("dir", "d", "tables", "table directory that dtb gen built")
 			out := fs.StringP("out", "o", "", "directory to write the slim tables to (required)")
 			dist := fs.Bool("distances", false, "write the distance files of the tables kept too (running clocks, dtw, mtc), short rule-2 distances left to a search")
+			threats := fs.String("threats", "auto", fmt.Sprintf("forced threats in the value files: auto (left to a search where that saves %.0f%% of a file), keep, drop", 100*slim.ThreatSaving))
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
+				}
+				policy, ok := map[string]slim.Threats{"auto": slim.ThreatsWherePaying, "keep": slim.ThreatsKept, "drop": slim.ThreatsLeftOut}[*threats]
+				if !ok {
+					return badInput("--threats %q: want auto, keep or drop", *threats)
 				}
 				if *out == "" {
 					return badInput("--out is required: the directory for the slim tables, e.g. dtb slim --dir %s --out engine", *dir)
@@ -26,7 +31,7 @@ func init() {
 				var kept, searched int
 				var bytes int64
 				err := interruptible(func(ctx context.Context) error {
-					return slim.Write(ctx, *dir, *out, slim.Options{Distances: *dist, Done: func(t slim.Table) {
+					return slim.Write(ctx, *dir, *out, slim.Options{Distances: *dist, Threats: policy, Done: func(t slim.Table) {
 						if t.Bytes == 0 {
 							searched++
 							fmt.Fprintf(e.stdout, "%-8s searched through %s\n", t.Material, t.SearchedIn)
@@ -34,11 +39,14 @@ func init() {
 						}
 						kept++
 						bytes += t.Bytes
-						marked := ""
+						notes := ""
 						if t.Marked {
-							marked = ", marked"
+							notes += ", marked"
 						}
-						fmt.Fprintf(e.stdout, "%-8s %d bytes%s\n", t.Material, t.Bytes, marked)
+						if t.Threats {
+							notes += ", forced threats searched"
+						}
+						fmt.Fprintf(e.stdout, "%-8s %d bytes%s\n", t.Material, t.Bytes, notes)
 					}})
 				})
 				if err != nil {

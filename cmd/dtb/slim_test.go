@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,6 +26,13 @@ func TestSlimCommand(t *testing.T) {
 	}
 	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden); code != 2 || !strings.Contains(stderr, "--out is required") {
 		t.Errorf("no --out: status %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out+"2", "--threats", "some"); code != 2 || stderr != "dtb slim: --threats \"some\": want auto, keep or drop\n" {
+		t.Errorf("--threats some: status %d, stderr %q", code, stderr)
+	}
+	stdout, _, code = dtb("slim", "--dir", tabletest.Golden, "--out", out+"3", "--threats", "drop")
+	if code != 0 || !regexp.MustCompile(`(?m)^KKvM +\d+ bytes, forced threats searched$`).MatchString(stdout) {
+		t.Errorf("--threats drop: status %d, stdout %q", code, stdout)
 	}
 	if _, stderr, code := dtb("slim", "--dir", out, "--out", out+"2"); code != 1 || stderr != "dtb slim: "+out+" is a slim directory already: write from the directory dtb gen built\n" {
 		t.Errorf("slim of a slim directory: status %d, stderr %q", code, stderr)
