@@ -9,9 +9,11 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// cache keeps blocks within a byte budget: a block of values as a
-// runs.Column, read in place (a 64 Ki-position block of a 5-piece value
-// column in about 1.4 KB), a block of distances decoded. Each file has a
+// cache keeps blocks within a byte budget, each column of 1 byte an entry
+// as a runs.Column, read in place (a 64 Ki-position block of a 5-piece
+// value column in about 1.4 KB): a block of values as that, a block of
+// distances as a table.Runs (its dtw column, 2 bytes an entry, decoded).
+// Each file has a
 // slot per block and part (file.blocks: its values, its distances), so a
 // probe whose block is cached takes no lock: it loads the slot and marks
 // the block used. A miss reads and decodes the block outside any lock,
@@ -38,9 +40,11 @@ const (
 )
 
 // block is one block of a part of a table: its value column as runs
-// (values), or its other columns decoded (distances).
+// (values), or its other columns (distances); or, in file.mem, a whole
+// table decoded (cols).
 type block struct {
 	value runs.Column
+	dist  table.Runs
 	cols  table.Columns
 	size  int64                  // bytes, the block's fixed part included
 	slot  *atomic.Pointer[block] // the file's slot that holds it
@@ -51,14 +55,12 @@ type block struct {
 func read(f *file, p part, n int64) (*block, error) {
 	b := &block{size: int64(unsafe.Sizeof(block{}))}
 	if p == distances {
-		cols, err := f.r.ReadDistances(int(n))
+		dist, err := f.r.ReadDistanceRuns(int(n))
 		if err != nil {
 			return nil, err
 		}
-		b.cols = cols
-		for _, c := range cols {
-			b.size += int64(len(c))
-		}
+		b.dist = dist
+		b.size += dist.Size()
 		return b, nil
 	}
 	value, err := f.r.ReadValueRuns(int(n))

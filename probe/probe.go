@@ -12,10 +12,10 @@
 // Open reads the directory's manifest; each table is opened on its first
 // use: its value file, and its distance file when a probe first needs a
 // distance. A Tables is safe for concurrent use by many goroutines: files
-// are opened once, and blocks are kept in a bounded cache (value blocks
-// as run-length tokens read in place, package runs, about 25 to 50
-// positions a byte) that a probe of a cached block reads without taking a
-// lock (see cache.go).
+// are opened once, and blocks are kept in a bounded cache (their 1-byte
+// columns as run-length tokens read in place, package runs: 25 to 50
+// positions a byte of a value column) that a probe of a cached block
+// reads without taking a lock (see cache.go).
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
 // generator (package retro) computed it, including for positions whose
@@ -523,32 +523,36 @@ type illegalError struct{ msg string }
 func (e *illegalError) Error() string { return e.msg }
 func (e *illegalError) Unwrap() error { return ErrIllegal }
 
+// noDistances is the distances of a block read without them: none, so
+// that its entries hold the values alone. It is never written.
+var noDistances table.Runs
+
 // stored sets *e to the values stored for entry i of f, and its
 // distances if dist is set, reading their blocks unless cachedOnly is
 // set, and reports whether the entry is marked FreshOnly.
 func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly, dist bool) (fresh bool, err error) {
 	var v byte
-	var cols table.Columns // the distance columns, if read
-	j := i
+	var ok bool
 	if b := f.mem.Load(); b != nil {
-		v, cols = b.cols[table.ValueColumn][i], b.cols
+		v = b.cols[table.ValueColumn][i]
+		ok = b.cols.EntryAt(e, v, i)
 	} else {
-		n := i / f.blockSize
-		j = i % f.blockSize
+		n, j := i/f.blockSize, int(i%f.blockSize)
 		b, err := t.cache.get(f, values, n, cachedOnly)
 		if err != nil {
 			return false, err
 		}
-		v = b.value.At(int(j))
+		v = b.value.At(j)
+		d := &noDistances
 		if dist && f.blocks[distances] != nil {
-			d, err := t.cache.get(f, distances, n, cachedOnly)
+			b, err := t.cache.get(f, distances, n, cachedOnly)
 			if err != nil {
 				return false, err
 			}
-			cols = d.cols
+			d = &b.dist
 		}
+		ok = d.EntryAt(e, v, j)
 	}
-	ok := cols.EntryAt(e, v, j)
 	fresh = v&table.FreshOnly != 0
 	if !ok || fresh && !f.marked {
 		return false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, v)}

@@ -460,8 +460,8 @@ func quiet(t *Tables, pieces, n int) []draughts.Position {
 // (pieces=N/cached: with CacheOnly, its blocks in the cache;
 // cached-values-only: with ValuesOnly too), of one that reads and decodes
 // its blocks, every column (pieces=N/decode: through a cache too small
-// for a block; values-only: the value block alone), and of reading and
-// decoding the block of the values or of the distances alone
+// for a block; values-only: the value block alone), and of reading the
+// block of the values or of the distances alone as the cache keeps it
 // (pieces=N/values, pieces=N/distances, in ns/block, over the positions
 // whose table has them). The 1024 positions of a piece count lie in up to
 // 1024 blocks, which the cache of 1 GiB holds.
@@ -498,7 +498,8 @@ func BenchmarkPieces(b *testing.B) {
 				return err
 			})
 		})
-		for part, name := range []string{values: "values", distances: "distances"} {
+		for k, name := range []string{values: "values", distances: "distances"} {
+			part := part(k)
 			has := slices.DeleteFunc(slices.Clone(ps), func(p draughts.Position) bool {
 				f, err := decode.file(table.MaterialOf(&p), false)
 				return err != nil || f.blocks[part] == nil
@@ -510,8 +511,7 @@ func BenchmarkPieces(b *testing.B) {
 				benchmarkUnit(b, "ns/block", decode, has, func(p draughts.Position) error {
 					f, err := decode.file(table.MaterialOf(&p), false)
 					if err == nil {
-						read := []func(int) (table.Columns, error){values: f.r.ReadValues, distances: f.r.ReadDistances}[part]
-						_, err = read(int(f.x.Rank(table.Placement(&p)) / f.blockSize))
+						_, err = read(f, part, f.x.Rank(table.Placement(&p))/f.blockSize)
 					}
 					return err
 				})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/runs"
 )
 
 // Entry is what a table says of a position, from the side to move's point
@@ -333,25 +334,84 @@ func (c *Columns) Entry(i int64) (e Entry, ok bool) {
 // without their value column (the prober keeps the values apart), setting
 // *e in place: the prober fills its result without copying it.
 func (c *Columns) EntryAt(e *Entry, v byte, i int64) (ok bool) {
+	dist, dtw, mtc := -1, -1, -1
+	if decided(v) {
+		if d := c[DistanceColumn]; d != nil {
+			dist = int(d[i])
+		}
+		if d := c[DTWColumn]; d != nil {
+			dtw = int(binary.LittleEndian.Uint16(d[2*i:]))
+		}
+		if d := c[MTCColumn]; d != nil {
+			mtc = int(d[i])
+		}
+	}
+	return entryOf(e, v, dist, dtw, mtc)
+}
+
+// decided reports whether the value byte v is of a theoretical win or
+// loss, whose other columns mean something.
+func decided(v byte) bool {
+	theory, _ := valuesOf(v)
+	return theory != Draw
+}
+
+// entryOf sets *e to the entry of value byte v whose other columns hold
+// the bytes dist, dtw and mtc as stored, each -1 where the table lacks
+// the column (or v is of a theoretical draw), and reports ok as EntryAt.
+func entryOf(e *Entry, v byte, dist, dtw, mtc int) (ok bool) {
 	e.Distance, e.DTW, e.MTC = -1, -1, -1
 	e.Theory, e.Rules = valuesOf(v)
 	if e.Theory == Draw {
 		return e.Rules <= Win
 	}
-	if d := c[DistanceColumn]; d != nil && d[i] != NoDistance {
-		e.Distance = int(d[i])
+	if dist >= 0 && dist != NoDistance {
+		e.Distance = dist
 	}
-	if d := c[DTWColumn]; d != nil {
-		if n := binary.LittleEndian.Uint16(d[2*i:]); n != NoDTW {
-			e.DTW = int(n)
-		}
+	if dtw >= 0 && dtw != NoDTW {
+		e.DTW = dtw
 	}
-	if d := c[MTCColumn]; d != nil {
-		if n := d[i] + c.mtcBase(i); n != NoMTC {
+	if mtc >= 0 {
+		if n := byte(mtc) + byte(max(dist, 0)); n != NoMTC { // relative to the distance byte (mtcBase)
 			e.MTC = int(n)
 		}
 	}
 	return e.Theory <= Win && e.Rules <= Win
+}
+
+// Runs holds the columns of a block besides the value as the prober keeps
+// them (File.ReadDistanceRuns): each 1-byte column as runs, read in place
+// (package runs), the 2-byte dtw column as its bytes.
+type Runs struct {
+	cols [NumColumns]runs.Column // the 1-byte columns where has says
+	has  [NumColumns]bool
+	dtw  []byte
+}
+
+// Size returns the bytes r holds beyond its fixed part.
+func (r *Runs) Size() int64 {
+	n := int64(len(r.dtw))
+	for _, c := range r.cols {
+		n += c.Size()
+	}
+	return n
+}
+
+// EntryAt is Columns.EntryAt of the columns of r.
+func (r *Runs) EntryAt(e *Entry, v byte, i int) (ok bool) {
+	dist, dtw, mtc := -1, -1, -1
+	if decided(v) {
+		if r.has[DistanceColumn] {
+			dist = int(r.cols[DistanceColumn].At(i))
+		}
+		if r.has[DTWColumn] {
+			dtw = int(binary.LittleEndian.Uint16(r.dtw[2*i:]))
+		}
+		if r.has[MTCColumn] {
+			mtc = int(r.cols[MTCColumn].At(i))
+		}
+	}
+	return entryOf(e, v, dist, dtw, mtc)
 }
 
 // Values decodes the values of entry i, theoretical and under the rules:

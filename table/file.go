@@ -509,6 +509,44 @@ func (f *File) ReadDistances(b int) (Columns, error) {
 	return f.read(DistanceColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
+// ReadDistanceRuns reads the columns of block b besides the value as the
+// prober keeps them (Runs): a block of a 1-byte column stored as tokens is
+// parsed, not decoded (codec.Reader.ReadRuns).
+func (f *File) ReadDistanceRuns(b int) (Runs, error) {
+	var r Runs
+	if f.Plain { // its mtc bytes are made relative as they are decoded
+		cols, err := f.ReadDistances(b)
+		if err != nil {
+			return Runs{}, err
+		}
+		for col := DistanceColumn; col < NumColumns; col++ {
+			r.has[col] = cols.Has(col)
+			if r.has[col] && col.Width() == 1 {
+				r.cols[col] = runs.Compact(cols[col], nil)
+			}
+		}
+		r.dtw = cols[DTWColumn]
+		return r, nil
+	}
+	for col := DistanceColumn; col < NumColumns; col++ {
+		n := f.at[col]
+		if n < 0 {
+			continue
+		}
+		d, err := f.distances()
+		if err == nil && col.Width() == 1 {
+			r.cols[col], err = d.ReadRuns(n, b)
+		} else if err == nil {
+			r.dtw, err = d.ReadBlock(n, b, nil)
+		}
+		if err != nil {
+			return Runs{}, err
+		}
+		r.has[col] = true
+	}
+	return r, nil
+}
+
 // read returns the columns from first up to end that read(r, n) decodes
 // for each, column n of the file of r, the mtc bytes of a plain file
 // converted.

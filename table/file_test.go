@@ -413,6 +413,8 @@ func TestPlainFile(t *testing.T) {
 			}
 		}
 	}
+	checkRuns(t, f, want)
+	checkRuns(t, p, want)
 	mtcs := 0
 	for i := range n {
 		e, _ := got.Entry(i)
@@ -439,11 +441,37 @@ func TestPlainFile(t *testing.T) {
 	}
 }
 
+// checkRuns checks that the columns of every block of f as the prober
+// keeps them (ReadValueRuns, ReadDistanceRuns) give the entries of want,
+// every entry of f.
+func checkRuns(t *testing.T, f *File, want Columns) {
+	t.Helper()
+	size := int64(f.Header().BlockSize)
+	for b := range int((int64(len(want[ValueColumn])) + size - 1) / size) {
+		v, err := f.ReadValueRuns(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.ReadDistanceRuns(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range int(min(size, int64(len(want[ValueColumn]))-int64(b)*size)) {
+			i := int64(b)*size + int64(j)
+			var e Entry
+			ok := d.EntryAt(&e, v.At(j), j)
+			if w, wok := want.Entry(i); e != w || ok != wok {
+				t.Fatalf("%s block %d as runs: entry %d = %+v, %v, want %+v, %v", f.path, b, i, e, ok, w, wok)
+			}
+		}
+	}
+}
+
 // TestFormerVersions reads the table files of codec format versions 1
 // (testdata/format1/KMvK.dtb, the golden KMvK table before packed blocks)
 // and 3 (testdata/format3, its value and distance files before blocks
 // stored as tokens) entry by entry against today's golden files of the
-// same table.
+// same table, whole and block by block as the prober keeps them.
 func TestFormerVersions(t *testing.T) {
 	m, _ := index.ParseMaterial("KMvK")
 	dirs := []string{"golden-plain", "format1", "format3"}
@@ -473,6 +501,7 @@ func TestFormerVersions(t *testing.T) {
 				t.Errorf("%s: column %d differs", path, c)
 			}
 		}
+		checkRuns(t, f, cols[0])
 	}
 }
 
