@@ -87,7 +87,7 @@ enum {
     DTB_NOT_CACHED = -4,   /* DTB_CACHED_ONLY, and a table block needed is not in the cache */
     DTB_BAD_ARGUMENT = -5, /* a NULL, closed or foreign handle, a NULL pointer, an unknown flag */
     DTB_IO_ERROR = -6,     /* a table file could not be read */
-    DTB_NOT_STORED = -7    /* DTB_STORED_ONLY, and the position must capture, is a forced threat of a slim directory or its table is answered by a search */
+    DTB_NOT_STORED = -7    /* DTB_STORED_ONLY, and the position must capture, is a forced threat a slim directory leaves out or its table is answered by a search */
 };
 
 /* Flags of the probe functions. */
@@ -104,9 +104,9 @@ enum {
     DTB_VALUES_ONLY = 2,
     /* Answer only positions a file stores: DTB_NOT_STORED for a position
      * that must capture, a forced threat (every move leaves the other
-     * side a capture) of a slim directory's table, or a position of a
-     * table a slim directory (dtb slim) answers by a search, for an
-     * engine that searches those itself. */
+     * side a capture) that a slim directory's table leaves out, or a
+     * position of a table a slim directory (dtb slim) answers by a
+     * search, for an engine that searches those itself. */
     DTB_STORED_ONLY = 4
 };
 

@@ -108,9 +108,9 @@ var ErrIllegal = errors.New("not a legal position")
 var ErrNotCached = errors.New("not in the cache")
 
 // ErrNotStored is the error of a probe with StoredOnly of a position that
-// the files do not store: one that must capture, a forced threat of a
-// slim directory, or one of a table answered by a search through its
-// colour flip.
+// the files do not store: one that must capture, a forced threat that a
+// slim directory's table leaves out, or one of a table answered by a
+// search through its colour flip.
 var ErrNotStored = errors.New("not stored")
 
 // maxPieces is the most pieces a material may have: the index of some
@@ -346,7 +346,8 @@ const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
 // stores: a position that must capture (a don't-care on disk), a forced
-// threat of a slim directory's table (table.ForcedThreat) or a position
+// threat that a slim directory's table leaves out (table.ForcedThreat,
+// table.RulesForcedThreats) or a position
 // of a table answered by a search (package slim) fails with ErrNotStored
 // instead of being searched, for an engine that searches
 // them itself; so does a win or loss of a table whose distance file
