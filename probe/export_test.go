@@ -9,7 +9,7 @@ import (
 // ProbeCut is probe under the cut of the given values, for the tests of
 // package probe_test.
 func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, rules table.Value) (r Result, err error) {
-	err = t.probeCut(&r, &p, c, fl, cut{theory, rules})
+	err = t.probeCut(&r, p, c, fl, cut{theory, rules})
 	return r, err
 }
 

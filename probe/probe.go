@@ -382,11 +382,11 @@ type Result struct {
 // that no table holds, and ErrNotCached if f has CacheOnly and a table
 // would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
-	return t.probe(&p, c, f) // inlined, sparing the result a copy
+	return t.probe(p, c, f) // inlined, sparing the result a copy
 }
 
-// probe is Probe of *p.
-func (t *Tables) probe(p *draughts.Position, c Clocks, fl Flags) (r Result, err error) {
+// probe is Probe.
+func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (r Result, err error) {
 	err = t.probeCut(&r, p, c, fl, exact)
 	return r, err
 }
@@ -418,10 +418,12 @@ func cutBelow(ms *table.Moves) cut {
 	return cut{theory.Neg(), rules.Neg()}
 }
 
-// probeCut sets *r to the result of probe of *p under the cut k; *r is
-// the zero Result where it fails.
-func (t *Tables) probeCut(r *Result, p *draughts.Position, c Clocks, fl Flags, k cut) error {
-	if err := check(p); err != nil {
+// probeCut sets *r to the result of probe of p under the cut k; *r is the
+// zero Result where it fails. It fills *r where its caller keeps it,
+// sparing a copy of each field; p is passed by value, so that a
+// successor made in a search's loop stays on the stack.
+func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k cut) error {
+	if err := check(&p); err != nil {
 		return err
 	}
 	if p.Pieces(p.Side) == 0 {
@@ -429,7 +431,7 @@ func (t *Tables) probeCut(r *Result, p *draughts.Position, c Clocks, fl Flags, k
 		return nil
 	}
 	cachedOnly := fl&CacheOnly != 0
-	f, err := t.file(table.MaterialOf(p), cachedOnly)
+	f, err := t.file(table.MaterialOf(&p), cachedOnly)
 	if err != nil {
 		return err
 	}
@@ -438,17 +440,17 @@ func (t *Tables) probeCut(r *Result, p *draughts.Position, c Clocks, fl Flags, k
 	exact := true  // e's distance is known (see exactDistance)
 	switch {
 	case f.mem.Load() != nil:
-		_, err = t.stored(e, f, f.x.Rank(table.Placement(p)), cachedOnly, true)
-	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(p): // not stored
+		_, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
+	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(&p): // not stored
 		if fl&StoredOnly != 0 {
 			return ErrNotStored
 		}
-		*e, err = t.searched(p, f, c, fl, k)
+		*e, err = t.searched(&p, f, c, fl, k)
 	default:
 		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
-		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(p)), cachedOnly, dist)
+		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
 		if err == nil && dist && f.short && e.Theory != table.Draw {
-			exact, err = t.exactDistance(p, e, c, fl)
+			exact, err = t.exactDistance(&p, e, c, fl)
 		}
 	}
 	if err != nil {
@@ -579,8 +581,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 			next = cutBelow(&cs)
 		}
 		var r Result
-		q := p.Play(m)
-		if err := t.probeCut(&r, &q, Clocks{}, fl, next); err != nil {
+		if err := t.probeCut(&r, p.Play(m), Clocks{}, fl, next); err != nil {
 			return table.Entry{}, err
 		}
 		s := r.Entry
@@ -639,8 +640,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 			sk = cutBelow(&ms)
 		}
 		var r Result
-		q := p.Play(m)
-		if err := t.probeCut(&r, &q, next, fl, sk); err != nil {
+		if err := t.probeCut(&r, p.Play(m), next, fl, sk); err != nil {
 			return table.Entry{}, err
 		}
 		s := r.Entry
@@ -735,8 +735,7 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 			}
 			d := -1 // the move's distance, -1 for none within the bound
 			if conversions {
-				q := p.Play(m)
-				r, err := t.probe(&q, Clocks{}, fl)
+				r, err := t.probe(p.Play(m), Clocks{}, fl)
 				if err != nil {
 					return -1, err
 				}
