@@ -229,7 +229,8 @@ func write(dir, out, scratch string, e codec.ManifestEntry, m index.Material, by
 // smaller by ThreatSaving.
 func writeSlim(f *table.File, dst, scratch string, distances bool, policy Threats) (bool, error) {
 	if policy != ThreatsWherePaying {
-		return policy == ThreatsLeftOut, table.WriteSlim(f, dst, distances, policy == ThreatsKept)
+		leftOut := policy == ThreatsLeftOut
+		return leftOut, table.WriteSlim(f, dst, distances, !leftOut)
 	}
 	if err := table.WriteSlim(f, dst, distances, true); err != nil {
 		return false, err
