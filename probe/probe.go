@@ -423,7 +423,7 @@ func cutBelow(ms *table.Moves) cut {
 // sparing a copy of each field; p is passed by value, so that a
 // successor made in a search's loop stays on the stack.
 func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k cut) error {
-	if err := check(&p); err != nil {
+	if err := Check(p); err != nil {
 		return err
 	}
 	if p.Pieces(p.Side) == 0 {
@@ -502,10 +502,7 @@ func (t *Tables) TracksRule2(m index.Material) (bool, error) {
 // pieces off the board or on one square, a man on its crowning row, no
 // pieces at all, or a side to move whose opponent has no pieces. (A side
 // to move without pieces has lost: Probe answers it without a table.)
-func Check(p draughts.Position) error { return check(&p) }
-
-// check is Check of *p.
-func check(p *draughts.Position) error {
+func Check(p draughts.Position) error {
 	switch {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
 		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||

@@ -343,8 +343,9 @@ func TestThreats(t *testing.T) {
 	dir := tabletest.Rule2.Dir(t)
 	kept, left := write(t, dir, slim.Options{Threats: slim.ThreatsKept}), write(t, dir, slim.Options{Threats: slim.ThreatsLeftOut})
 	saving := map[index.Material]float64{}
-	for _, m := range open(t, kept).Materials() {
-		if table.ClassOf(m).Carries() || !stored(open(t, kept), m) {
+	keptTables := open(t, kept)
+	for _, m := range keptTables.Materials() {
+		if table.ClassOf(m).Carries() || !stored(keptTables, m) {
 			continue
 		}
 		k, l := info(t, kept, m), info(t, left, m)
@@ -368,7 +369,7 @@ func TestThreats(t *testing.T) {
 			t.Errorf("%s saves %.3f by leaving out forced threats: left out %v at threshold %.3f, want %v", m, s, got, threshold, want)
 		}
 	}
-	a, b := open(t, kept), open(t, paying)
+	a, b := keptTables, open(t, paying)
 	for m := range saving {
 		positions(m, 5000, func(p draughts.Position) {
 			x, errX := a.Probe(p, probe.Clocks{}, probe.ValuesOnly)
