@@ -170,7 +170,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	var moves []RootMove
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		r, err := t.probe(q, Clocks{}, 0)
+		r, err := t.Probe(q, Clocks{}, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -382,12 +382,8 @@ type Result struct {
 // that no table holds, and ErrNotCached if f has CacheOnly and a table
 // would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
-	return t.probe(p, c, f) // inlined, sparing the result a copy
-}
-
-// probe is Probe.
-func (t *Tables) probe(p draughts.Position, c Clocks, fl Flags) (r Result, err error) {
-	err = t.probeCut(&r, p, c, fl, exact)
+	var r Result
+	err := t.probeCut(&r, p, c, f, exact)
 	return r, err
 }
 
@@ -732,7 +728,7 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 			}
 			d := -1 // the move's distance, -1 for none within the bound
 			if conversions {
-				r, err := t.probe(p.Play(m), Clocks{}, fl)
+				r, err := t.Probe(p.Play(m), Clocks{}, fl)
 				if err != nil {
 					return -1, err
 				}

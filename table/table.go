@@ -211,12 +211,8 @@ func Placement(p *draughts.Position) index.Placement {
 	if q.Side == draughts.Black {
 		q = q.Flip()
 	}
-	return index.Placement{
-		WhiteMen:   draughts.SquareSet(q.White &^ q.Kings),
-		WhiteKings: draughts.SquareSet(q.White & q.Kings),
-		BlackMen:   draughts.SquareSet(q.Black &^ q.Kings),
-		BlackKings: draughts.SquareSet(q.Black & q.Kings),
-	}
+	white, black, kings := draughts.SquareSet(q.White), draughts.SquareSet(q.Black), draughts.SquareSet(q.Kings)
+	return index.Placement{WhiteMen: white &^ kings, WhiteKings: white & kings, BlackMen: black &^ kings, BlackKings: black & kings}
 }
 
 // FlipPlacement returns the colour flip of pl: the board turned by 180
