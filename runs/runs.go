@@ -34,14 +34,16 @@
 //
 // # The column
 //
-// A Column holds the tokens in groups of markEvery, each after its mark,
-// the position where its first token starts, and a directory that gives
-// for every 1<<shift positions the last group that starts at or before
-// them: At(i) reads the directory at i>>shift, searches the marks of the
-// few groups between that entry and the next, then scans the tokens of
-// one group, each a lookup of how many positions it covers. A column of
-// one value is kept as that value (uniform), one whose tokens would take
-// as many bytes as it has positions as its bytes (raw).
+// A Column holds the tokens in groups of markEvery, the marks of the
+// groups, each the position where the group's first token starts, side
+// by side, and a directory that gives for every 1<<shift positions the
+// group that holds them: At(i) reads the directory at i>>shift, searches
+// the marks of the few groups between that entry and the next, then
+// scans the tokens of one group, each a lookup of how many positions it
+// covers. Parse makes the marks and the directory in one pass over the
+// tokens, which it checks on the way. A column of one value is kept as
+// that value (uniform), one whose tokens would take as many bytes as it
+// has positions as its bytes (raw).
 //
 // Measured with the prober's BenchmarkRuns on the slim tables of 2 to 5
 // pieces (dtb slim), a Column takes a byte per 24 positions of the
@@ -70,21 +72,19 @@ var ErrForm = errors.New("bad run form")
 
 // A Column is a column of bytes in the form a lookup reads in place.
 type Column struct {
-	// data holds the directory, then the groups (a mark, then markEvery
-	// tokens, the last group fewer), then the values of the palette from
-	// the fifth on (directory and marks 2 bytes little-endian each); or
-	// the column's bytes in the raw form, nil in the uniform form.
+	// data holds the directory, the marks (group g's is the position
+	// where its first token starts; directory and marks 2 bytes
+	// little-endian each), the tokens (group g is tokens g*markEvery to
+	// (g+1)*markEvery-1), then the values of the palette from the fifth
+	// on; or the column's bytes in the raw form, nil in the uniform form.
 	data  []byte
 	lay   *layout // layoutOf(palette size), nil in the raw and uniform forms
 	pal   [4]byte // the first values of the palette; pal[0] is every position's in the uniform form
-	ntok  int32   // the tokens
-	ndir  uint16  // the entries of the directory
-	shift uint8   // entry q of the directory is the last group that starts at or before position q<<shift
+	marks int32   // where the marks start in data, after the directory
+	codes int32   // where the tokens start
+	more  int32   // where the values past pal start, after the tokens
+	shift uint8   // entry q of the directory is the group that holds position q<<shift
 }
-
-// groupLen is the bytes of a group: a mark and the tokens from it to the
-// next (the last group may have fewer).
-const groupLen = 2 + markEvery
 
 // markEvery is the number of tokens from one mark to the next, and
 // marksPerDir about the marks from one entry of the directory to the
@@ -102,12 +102,12 @@ const (
 // At returns the value of position i, which must be one of the column's.
 func (c *Column) At(i int) byte {
 	if lay := c.lay; lay != nil {
-		nd, ng := int(c.ndir), int(c.ntok)+2*numMarks(int(c.ntok))
-		dir, groups := c.data[:2*nd], c.data[2*nd:2*nd+ng]
-		q := i >> c.shift
-		lo, hi := int(binary.LittleEndian.Uint16(dir[2*q:])), int(binary.LittleEndian.Uint16(dir[2*q+2:]))
-		g := (lo + lastAtMost(groups[lo*groupLen:], hi-lo+1, uint16(i))) * groupLen
-		p, codes := int(binary.LittleEndian.Uint16(groups[g:])), groups[g+2:min(g+groupLen, len(groups))]
+		q := 2 * (i >> c.shift)
+		lo, hi := int(binary.LittleEndian.Uint16(c.data[q:])), int(binary.LittleEndian.Uint16(c.data[q+2:]))
+		marks := c.data[c.marks:c.codes]
+		g := lo + lastAtMost(marks[2*lo:], hi-lo+1, uint16(i))
+		p, t := int(binary.LittleEndian.Uint16(marks[2*g:])), int(c.codes)+g*markEvery
+		codes := c.data[t:min(t+markEvery, int(c.more))]
 		for t := 0; ; t++ {
 			if q := p + int(lay.adv[codes[t]]); q <= i {
 				p = q
@@ -117,7 +117,7 @@ func (c *Column) At(i int) byte {
 			if v < len(c.pal) {
 				return c.pal[v]
 			}
-			return c.data[len(dir)+len(groups)+v-len(c.pal)]
+			return c.data[int(c.more)+v-len(c.pal)]
 		}
 	}
 	if c.data == nil {
@@ -132,14 +132,14 @@ func (c *Column) Size() int64 { return int64(len(c.data)) }
 // numMarks returns the marks of nt tokens.
 func numMarks(nt int) int { return (nt + markEvery - 1) / markEvery }
 
-// lastAtMost returns the last of the n groups from the start of groups
-// whose mark, its first 2 bytes, is at most x; the first one's must be.
-func lastAtMost(groups []byte, n int, x uint16) int {
+// lastAtMost returns the last of the first n marks whose value is at
+// most x; the first one's must be.
+func lastAtMost(marks []byte, n int, x uint16) int {
 	lo := 0
 	for n > 1 {
 		h := n >> 1
 		// lo += h where mark lo+h <= x, without a branch to mispredict.
-		d := int(x) - int(binary.LittleEndian.Uint16(groups[(lo+h)*groupLen:]))
+		d := int(x) - int(binary.LittleEndian.Uint16(marks[2*(lo+h):]))
 		lo += h &^ (d >> 63)
 		n -= h
 	}
@@ -171,7 +171,7 @@ func Compact(b []byte, values []byte) Column {
 	form, ok := appendForm((*buf)[:0], b, pal)
 	*buf = form
 	if ok {
-		if c := index(form, len(b)); c.Size() < int64(len(b)) {
+		if c, _ := index(form, len(b)); c.Size() < int64(len(b)) {
 			return c
 		}
 	}
@@ -213,10 +213,14 @@ func appendForm(dst, b, pal []byte) ([]byte, bool) {
 // ErrForm if form is not one: its tokens, or raw where they would take as
 // many bytes. The result does not refer to form.
 func Parse(form []byte, n int) (Column, error) {
-	if err := check(form, n); err != nil {
+	if err := checkPalette(form, n); err != nil {
 		return Column{}, err
 	}
-	if c := index(form, n); c.Size() < int64(n) {
+	c, err := index(form, n)
+	if err != nil {
+		return Column{}, err
+	}
+	if c.Size() < int64(n) {
 		return c, nil
 	}
 	b, _ := Expand(nil, form, n)
@@ -273,22 +277,14 @@ func split(form []byte) (tokens, pal []byte, lay *layout) {
 }
 
 // check returns ErrForm unless form is the stored form of a column of n
-// bytes: a palette of 2 to MaxPalette values, ascending; tokens that mean
-// something and cover the n positions, runs ending at or before n.
+// bytes: a palette of 2 to MaxPalette values, ascending (checkPalette);
+// tokens that mean something and cover the n positions, runs ending at
+// or before n (checkEnd).
 func check(form []byte, n int) error {
-	if n < 1 || n > MaxPositions || len(form) < 4 || form[len(form)-1] != 0 {
-		return ErrForm
+	if err := checkPalette(form, n); err != nil {
+		return err
 	}
-	k := int(form[len(form)-2])
-	if k < 2 || k > MaxPalette || len(form) < k+3 {
-		return ErrForm
-	}
-	tokens, pal, lay := split(form)
-	for i := 1; i < k; i++ {
-		if pal[i] <= pal[i-1] {
-			return ErrForm
-		}
-	}
+	tokens, _, lay := split(form)
 	p := 0
 	for _, c := range tokens {
 		m := int(lay.adv[c])
@@ -297,8 +293,33 @@ func check(form []byte, n int) error {
 		}
 		p += m
 	}
-	// Positions only grow, so the last token alone may pass n, and must
-	// start before it.
+	return checkEnd(tokens, lay, p, n)
+}
+
+// checkPalette returns ErrForm unless n is a column's length and form
+// ends in a palette of 2 to MaxPalette values, ascending, after a token.
+func checkPalette(form []byte, n int) error {
+	if n < 1 || n > MaxPositions || len(form) < 4 || form[len(form)-1] != 0 {
+		return ErrForm
+	}
+	k := int(form[len(form)-2])
+	if k < 2 || k > MaxPalette || len(form) < k+3 {
+		return ErrForm
+	}
+	_, pal, _ := split(form)
+	for i := 1; i < k; i++ {
+		if pal[i] <= pal[i-1] {
+			return ErrForm
+		}
+	}
+	return nil
+}
+
+// checkEnd returns ErrForm unless tokens, each of which means something,
+// covering p positions, cover the n positions of a column: positions only
+// grow, so the last token alone may pass n, and must start before it; a
+// run may not pass it.
+func checkEnd(tokens []byte, lay *layout, p, n int) error {
 	if p < n {
 		return ErrForm
 	}
@@ -309,10 +330,12 @@ func check(form []byte, n int) error {
 }
 
 // index returns the column of n bytes whose stored form form has passed
-// check (or is Append's): its tokens in groups after their marks, and the
-// directory, with one entry past the last, shift such that marksPerDir
-// marks or so lie between two.
-func index(form []byte, n int) Column {
+// checkPalette (or is Append's), or ErrForm where its tokens do not cover
+// the n positions (checkEnd): its tokens in groups after their marks,
+// and the directory, with one entry past the last, shift such that
+// marksPerDir marks or so lie between two. One pass over the tokens
+// checks them, sets the marks and fills the directory.
+func index(form []byte, n int) (Column, error) {
 	tokens, pal, lay := split(form)
 	nt := len(tokens)
 	nm := numMarks(nt)
@@ -322,29 +345,35 @@ func index(form []byte, n int) Column {
 	}
 	nd := (n-1)>>shift + 2
 	more := pal[min(len(pal), 4):]
-	c := Column{lay: lay, ntok: int32(nt), ndir: uint16(nd), shift: shift}
+	c := Column{lay: lay, marks: int32(2 * nd), codes: int32(2*nd + 2*nm), more: int32(2*nd + 2*nm + nt), shift: shift}
 	copy(c.pal[:], pal)
-	c.data = make([]byte, 2*nd+nt+2*nm+len(more))
-	dir, groups := c.data[:2*nd], c.data[2*nd:2*nd+nt+2*nm]
-	for g, p := 0, 0; g < nm; g++ {
-		group := tokens[g*markEvery : min((g+1)*markEvery, nt)]
-		binary.LittleEndian.PutUint16(groups[g*groupLen:], uint16(p))
-		copy(groups[g*groupLen+2:], group)
-		for _, t := range group {
-			p += int(lay.adv[t])
+	c.data = make([]byte, int(c.more)+len(more))
+	dir, marks := c.data[:c.marks], c.data[c.marks:c.codes]
+	copy(c.data[c.codes:], tokens)
+	copy(c.data[c.more:], more)
+	// Entry q of the directory is the group whose positions hold q<<shift
+	// (the entries past the last position, the last group).
+	q, p := 0, 0
+	for g := range nm {
+		binary.LittleEndian.PutUint16(marks[2*g:], uint16(p))
+		for _, t := range tokens[g*markEvery : min((g+1)*markEvery, nt)] {
+			m := int(lay.adv[t])
+			if m == 0 {
+				return Column{}, ErrForm
+			}
+			p += m
+		}
+		for ; q < nd && q<<shift < p; q++ {
+			binary.LittleEndian.PutUint16(dir[2*q:], uint16(g))
 		}
 	}
-	// Entry q is the last group whose mark is at most q<<shift (the last
-	// entry's, past the last position, clamped to the last mark's range).
-	for q, g := 0, 0; q < nd; q++ {
-		x := min(q<<shift, 1<<16-1)
-		for g+1 < nm && int(binary.LittleEndian.Uint16(groups[(g+1)*groupLen:])) <= x {
-			g++
-		}
-		binary.LittleEndian.PutUint16(dir[2*q:], uint16(g))
+	if err := checkEnd(tokens, lay, p, n); err != nil {
+		return Column{}, err
 	}
-	copy(c.data[2*nd+nt+2*nm:], more)
-	return c
+	for ; q < nd; q++ {
+		binary.LittleEndian.PutUint16(dir[2*q:], uint16(nm-1))
+	}
+	return c, nil
 }
 
 // palette returns the distinct values of the column b, ascending, in
