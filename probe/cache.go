@@ -12,9 +12,8 @@ import (
 // cache keeps blocks within a byte budget, each column of 1 byte an entry
 // as a runs.Column, read in place (a 64 Ki-position block of a 5-piece
 // value column in about 1.4 KB): a block of values as that, a block of
-// distances as a table.Runs (its dtw column, 2 bytes an entry, decoded).
-// Each file has a
-// slot per block and part (file.blocks: its values, its distances), so a
+// distances or extras as a table.Runs (a dtw column, 2 bytes an entry,
+// decoded). Each file has a slot per block and part (file.blocks), so a
 // probe whose block is cached takes no lock: it loads the slot and marks
 // the block used. A miss reads and decodes the block outside any lock,
 // then takes the cache's lock for the few steps of storing it: evicting
@@ -31,17 +30,26 @@ type cache struct {
 }
 
 // A part is the columns of a table that a probe reads together: its
-// value file, or its distance file.
+// value file; the distance column of its distance file, which a search's
+// probe of class A or B or under running clocks needs (ValuesOnly); the
+// other columns, dtw and mtc, which only a probe without ValuesOnly
+// reads.
 type part int
 
 const (
 	values part = iota
 	distances
+	extras
+	numParts
 )
 
+// columns are the columns of each part but the values: from the first
+// up to the second.
+var columns = [numParts][2]table.Column{distances: {table.DistanceColumn, table.DTWColumn}, extras: {table.DTWColumn, table.NumColumns}}
+
 // block is one block of a part of a table: its value column as runs
-// (values), or its other columns (distances); or, in file.mem, a whole
-// table decoded (cols).
+// (values), or its other columns (distances, extras); or, in file.mem, a
+// whole table decoded (cols).
 type block struct {
 	value runs.Column
 	dist  table.Runs
@@ -54,8 +62,8 @@ type block struct {
 // read reads block n of part p of f in the form the cache keeps.
 func read(f *file, p part, n int64) (*block, error) {
 	b := &block{size: int64(unsafe.Sizeof(block{}))}
-	if p == distances {
-		dist, err := f.r.ReadDistanceRuns(int(n))
+	if p != values {
+		dist, err := f.r.ReadDistanceRuns(int(n), columns[p][0], columns[p][1])
 		if err != nil {
 			return nil, err
 		}

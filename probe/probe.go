@@ -149,8 +149,8 @@ type file struct {
 	r         *table.File
 	x         *index.Index
 	blockSize int64
-	blocks    [2][]atomic.Pointer[block] // the cached blocks, by part and number
-	mem       atomic.Pointer[block]      // the whole table after Preload, capture positions resolved
+	blocks    [numParts][]atomic.Pointer[block] // the cached blocks, by part and number; nil for a part the file lacks
+	mem       atomic.Pointer[block]             // the whole table after Preload, capture positions resolved
 }
 
 var errClosed = errors.New("tables closed")
@@ -320,8 +320,12 @@ func (f *file) open() (err error) {
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)
-	if f.r.Layout.Distances() {
-		f.blocks[distances] = make([]atomic.Pointer[block], n)
+	for p := distances; p < numParts; p++ {
+		for col := columns[p][0]; col < columns[p][1]; col++ {
+			if f.layout.Has(col) && f.blocks[p] == nil {
+				f.blocks[p] = make([]atomic.Pointer[block], n)
+			}
+		}
 	}
 	return nil
 }
@@ -336,12 +340,13 @@ type Flags uint8
 const CacheOnly Flags = 1
 
 // ValuesOnly makes a probe with fresh clocks read the value files alone
-// (and the distance files of class A and B, whose rules values need
-// them): its Entry's DTW and MTC are -1, and its Distance outside class A
+// (and the distance column of class A and B, whose rules values need
+// it): its Entry's DTW and MTC are -1, and its Distance outside class A
 // and B, except where the search of a capture position finds them. With
-// running clocks it reads the distances it needs. A search probes with it: a directory may then hold
-// value files without their distance files, and the cache holds value
-// blocks alone.
+// running clocks it reads the distance column. It never reads dtw or
+// mtc. A search probes with it: a directory may then hold value files
+// without their distance files, and the cache holds value blocks and
+// the few distance columns of class A and B alone.
 const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
@@ -436,15 +441,22 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	exact := true  // e's distance is known (see exactDistance)
 	switch {
 	case f.mem.Load() != nil:
-		_, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, true)
+		_, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, extras)
 	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(&p): // not stored
 		if fl&StoredOnly != 0 {
 			return ErrNotStored
 		}
 		*e, err = t.searched(&p, f, c, fl, k)
 	default:
-		dist := fl&ValuesOnly == 0 || !c.fresh() && !c.marked(f) || f.class.Carries()
-		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, dist)
+		last := values
+		switch {
+		case fl&ValuesOnly == 0:
+			last = extras
+		case !c.fresh() && !c.marked(f) || f.class.Carries():
+			last = distances
+		}
+		dist := last != values
+		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, last)
 		if err == nil && dist && f.short && e.Theory != table.Draw {
 			exact, err = t.exactDistance(&p, e, c, fl)
 		}
@@ -523,10 +535,10 @@ func (e *illegalError) Unwrap() error { return ErrIllegal }
 // that its entries hold the values alone. It is never written.
 var noDistances table.Runs
 
-// stored sets *e to the values stored for entry i of f, and its
-// distances if dist is set, reading their blocks unless cachedOnly is
-// set, and reports whether the entry is marked FreshOnly.
-func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly, dist bool) (fresh bool, err error) {
+// stored sets *e to the values stored for entry i of f, and the columns
+// of its parts up to last (see part), reading their blocks unless
+// cachedOnly is set, and reports whether the entry is marked FreshOnly.
+func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly bool, last part) (fresh bool, err error) {
 	var v byte
 	var ok bool
 	if b := f.mem.Load(); b != nil {
@@ -539,15 +551,18 @@ func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly, dist bool)
 			return false, err
 		}
 		v = b.value.At(j)
-		d := &noDistances
-		if dist && f.blocks[distances] != nil {
-			b, err := t.cache.get(f, distances, n, cachedOnly)
-			if err != nil {
-				return false, err
+		var parts [numParts]*table.Runs
+		for p := distances; p < numParts; p++ {
+			parts[p] = &noDistances
+			if p <= last && f.blocks[p] != nil {
+				b, err := t.cache.get(f, p, n, cachedOnly)
+				if err != nil {
+					return false, err
+				}
+				parts[p] = &b.dist
 			}
-			d = &b.dist
 		}
-		ok = d.EntryAt(e, v, j)
+		ok = table.EntryAt(e, v, j, parts[distances], parts[extras])
 	}
 	fresh = v&table.FreshOnly != 0
 	if !ok || fresh && !f.marked {

@@ -379,9 +379,9 @@ func entryOf(e *Entry, v byte, dist, dtw, mtc int) (ok bool) {
 	return e.Theory <= Win && e.Rules <= Win
 }
 
-// Runs holds the columns of a block besides the value as the prober keeps
-// them (File.ReadDistanceRuns): each 1-byte column as runs, read in place
-// (package runs), the 2-byte dtw column as its bytes.
+// Runs holds some columns of a block besides the value as the prober
+// keeps them (File.ReadDistanceRuns): each 1-byte column as runs, read in
+// place (package runs), the 2-byte dtw column as its bytes.
 type Runs struct {
 	cols [NumColumns]runs.Column // the 1-byte columns where has says
 	has  [NumColumns]bool
@@ -397,18 +397,22 @@ func (r *Runs) Size() int64 {
 	return n
 }
 
-// EntryAt is Columns.EntryAt of the columns of r.
-func (r *Runs) EntryAt(e *Entry, v byte, i int) (ok bool) {
+// EntryAt is Columns.EntryAt of a block whose value byte at i is v and
+// whose other columns are those of parts, which the prober reads apart
+// (File.ReadDistanceRuns): each column from a part that has it.
+func EntryAt(e *Entry, v byte, i int, parts ...*Runs) (ok bool) {
 	dist, dtw, mtc := -1, -1, -1
 	if decided(v) {
-		if r.has[DistanceColumn] {
-			dist = int(r.cols[DistanceColumn].At(i))
-		}
-		if r.has[DTWColumn] {
-			dtw = int(binary.LittleEndian.Uint16(r.dtw[2*i:]))
-		}
-		if r.has[MTCColumn] {
-			mtc = int(r.cols[MTCColumn].At(i))
+		for _, r := range parts {
+			if r.has[DistanceColumn] {
+				dist = int(r.cols[DistanceColumn].At(i))
+			}
+			if r.has[DTWColumn] {
+				dtw = int(binary.LittleEndian.Uint16(r.dtw[2*i:]))
+			}
+			if r.has[MTCColumn] {
+				mtc = int(r.cols[MTCColumn].At(i))
+			}
 		}
 	}
 	return entryOf(e, v, dist, dtw, mtc)

@@ -509,26 +509,31 @@ func (f *File) ReadDistances(b int) (Columns, error) {
 	return f.read(DistanceColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
-// ReadDistanceRuns reads the columns of block b besides the value as the
-// prober keeps them (Runs): a block of a 1-byte column stored as tokens is
-// parsed, not decoded (codec.Reader.ReadRuns).
-func (f *File) ReadDistanceRuns(b int) (Runs, error) {
+// ReadDistanceRuns reads the columns from first up to end of block b,
+// columns besides the value, as the prober keeps them (Runs): a block of
+// a 1-byte column stored as tokens is parsed, not decoded
+// (codec.Reader.ReadRuns). The columns the file lacks are left out.
+func (f *File) ReadDistanceRuns(b int, first, end Column) (Runs, error) {
 	var r Runs
 	if f.Plain { // its mtc bytes are made relative as they are decoded
 		cols, err := f.ReadDistances(b)
 		if err != nil {
 			return Runs{}, err
 		}
-		for col := DistanceColumn; col < NumColumns; col++ {
+		for col := first; col < end; col++ {
 			r.has[col] = cols.Has(col)
-			if r.has[col] && col.Width() == 1 {
+			if !r.has[col] {
+				continue
+			}
+			if col.Width() == 1 {
 				r.cols[col] = runs.Compact(cols[col], nil)
+			} else {
+				r.dtw = cols[col]
 			}
 		}
-		r.dtw = cols[DTWColumn]
 		return r, nil
 	}
-	for col := DistanceColumn; col < NumColumns; col++ {
+	for col := first; col < end; col++ {
 		n := f.at[col]
 		if n < 0 {
 			continue

@@ -442,8 +442,8 @@ func TestPlainFile(t *testing.T) {
 }
 
 // checkRuns checks that the columns of every block of f as the prober
-// keeps them (ReadValueRuns, ReadDistanceRuns) give the entries of want,
-// every entry of f.
+// keeps them (ReadValueRuns, ReadDistanceRuns of the distance column and
+// of the others apart) give the entries of want, every entry of f.
 func checkRuns(t *testing.T, f *File, want Columns) {
 	t.Helper()
 	size := int64(f.Header().BlockSize)
@@ -452,14 +452,19 @@ func checkRuns(t *testing.T, f *File, want Columns) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := f.ReadDistanceRuns(b)
+		// Read apart, as the prober reads them: the distance, then dtw and mtc.
+		d, err := f.ReadDistanceRuns(b, DistanceColumn, DTWColumn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := f.ReadDistanceRuns(b, DTWColumn, NumColumns)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j := range int(min(size, int64(len(want[ValueColumn]))-int64(b)*size)) {
 			i := int64(b)*size + int64(j)
 			var e Entry
-			ok := d.EntryAt(&e, v.At(j), j)
+			ok := EntryAt(&e, v.At(j), j, &d, &x)
 			if w, wok := want.Entry(i); e != w || ok != wok {
 				t.Fatalf("%s block %d as runs: entry %d = %+v, %v, want %+v, %v", f.path, b, i, e, ok, w, wok)
 			}
