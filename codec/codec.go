@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -417,7 +418,9 @@ type entry struct {
 }
 
 // Open opens a table file and reads and validates its header and block
-// table (including the header checksum). It reads no blocks.
+// table (including the header checksum). It reads no blocks. Where it
+// can (on Unix), it maps the file into memory, so that a block's read
+// is a copy from the page cache rather than a system call.
 func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -428,13 +431,43 @@ func Open(path string) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	r, err := newReader(f, st.Size(), path)
+	var from io.ReaderAt = f
+	closeFile := f.Close
+	if data, unmap := mapFile(f, st.Size()); data != nil {
+		f.Close() // the mapping keeps the file
+		from, closeFile = mapped(data), unmap
+	}
+	r, err := newReader(from, st.Size(), path)
 	if err != nil {
-		f.Close()
+		closeFile()
 		return nil, err
 	}
-	r.close = f.Close
+	r.close = closeFile
 	return r, nil
+}
+
+// mapped is the bytes of a file mapped into memory (mapFile).
+type mapped []byte
+
+// ReadAt copies the bytes of m from off into p. A fault while it copies
+// (the file cut short under the mapping) is an error, not a crash.
+func (m mapped) ReadAt(p []byte, off int64) (n int, err error) {
+	if off < 0 || off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if e := recover(); e != nil {
+			if _, fault := e.(interface{ Addr() uintptr }); !fault {
+				panic(e)
+			}
+			n, err = 0, io.ErrUnexpectedEOF
+		}
+	}()
+	if n = copy(p, m[off:]); n < len(p) {
+		err = io.EOF
+	}
+	return n, err
 }
 
 // newReader reads the table of size bytes that f holds, named path in
