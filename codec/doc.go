@@ -26,11 +26,13 @@
 // table under the real name. A Writer writes the same file from columns
 // given a piece at a time, holding only a few blocks of them, for a table
 // larger than memory. A Reader is safe for concurrent use; it keeps
-// only the header and the block table in memory and reads each block with
-// ReadAt when asked. Every error names the file, and errors about a block
-// name its column and block. Damage of any kind (truncation, a wrong magic,
-// a length out of range, a checksum mismatch, an undecodable block) yields
-// an error wrapping ErrCorrupt; a file from a newer writer yields ErrVersion.
+// only the header and the block table in memory and reads each block when
+// asked, from the file mapped into memory on Unix (a copy, no system
+// call), with ReadAt elsewhere. Every error names the file, and errors
+// about a block name its column and block. Damage of any kind
+// (truncation, a wrong magic, a length out of range, a checksum
+// mismatch, an undecodable block) yields an error wrapping ErrCorrupt; a
+// file from a newer writer yields ErrVersion.
 //
 // # File format
 //
