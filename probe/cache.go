@@ -20,14 +20,35 @@ import (
 // blocks by the clock algorithm (a block used since the hand last passed
 // gets another round) and filling the slot. Two goroutines missing the
 // same block may both decode it; the first to store it wins.
+//
+// A block probed often is decoded, a byte a position, so that a probe
+// reads its entry without a scan of tokens (hot): a probe of one
+// position in sampleEvery, by its place in the block, counts a hit of
+// its block, and the block's promoteAfter-th counted hit replaces it in
+// its slot by its decoded form, while the decoded blocks take at most a
+// hotShare-th of the budget. The clock evicts a decoded block as any
+// other, which makes room for the next.
 type cache struct {
 	limit int64 // bytes
 
 	mu   sync.Mutex // guards what follows
 	size int64      // bytes of the blocks in ring
+	hot  int64      // bytes of the decoded blocks among them
 	ring []*block   // the cached blocks
 	hand int        // next block of ring to consider for eviction
 }
+
+// sampleEvery, promoteAfter and hotShare rule the decoding of the blocks
+// probed most (see cache): a block is decoded after some
+// sampleEvery*promoteAfter probes, and the decoded blocks take at most a
+// sixteenth of the cache, so that it holds at least 20 positions a byte
+// where its blocks of tokens hold 22 or more (the 4-piece value blocks of
+// the slim tables do, their fixed parts counted; BenchmarkRuns).
+const (
+	sampleEvery  = 64
+	promoteAfter = 16
+	hotShare     = 16
+)
 
 // A part is the columns of a table that a probe reads together: its
 // value file; the distance column of its distance file, which a search's
@@ -51,12 +72,15 @@ var columns = [numParts][2]table.Column{distances: {table.DistanceColumn, table.
 // (values), or its other columns (distances, extras); or, in file.mem, a
 // whole table decoded (cols).
 type block struct {
-	value runs.Column
-	dist  table.Runs
-	cols  table.Columns
-	size  int64                  // bytes, the block's fixed part included
-	slot  *atomic.Pointer[block] // the file's slot that holds it
-	used  atomic.Bool            // probed since the hand last passed
+	value   runs.Column
+	dist    table.Runs
+	cols    table.Columns
+	size    int64                  // bytes, the block's fixed part included
+	slot    *atomic.Pointer[block] // the file's slot that holds it
+	used    atomic.Bool            // probed since the hand last passed
+	hits    atomic.Int32           // probes counted (see cache)
+	decoded bool                   // its columns are decoded (hot)
+	at      int                    // its index in cache.ring, guarded by cache.mu
 }
 
 // read reads block n of part p of f in the form the cache keeps.
@@ -110,7 +134,18 @@ func (c *cache) store(b *block) *block {
 	if old := b.slot.Load(); old != nil {
 		return old
 	}
-	for c.size+b.size > c.limit && len(c.ring) > 0 {
+	c.evict(b.size)
+	b.at = len(c.ring)
+	c.ring = append(c.ring, b)
+	c.size += b.size
+	b.slot.Store(b)
+	return b
+}
+
+// evict evicts blocks by the clock until n more bytes fit, or none is
+// left. The caller holds c.mu.
+func (c *cache) evict(n int64) {
+	for c.size+n > c.limit && len(c.ring) > 0 {
 		v := c.ring[c.hand]
 		if v.used.Load() {
 			v.used.Store(false)
@@ -119,15 +154,53 @@ func (c *cache) store(b *block) *block {
 		}
 		v.slot.Store(nil)
 		c.size -= v.size
+		if v.decoded {
+			c.hot -= v.size
+		}
 		last := len(c.ring) - 1
 		c.ring[c.hand], c.ring[last] = c.ring[last], nil
 		c.ring = c.ring[:last]
 		if c.hand == last {
 			c.hand = 0
+		} else {
+			c.ring[c.hand].at = c.hand
 		}
 	}
-	c.ring = append(c.ring, b)
-	c.size += b.size
-	b.slot.Store(b)
-	return b
+}
+
+// count counts a probe of position j of b, block n of part p of f, if j
+// is one of the sampled positions, and decodes b at its promoteAfter-th
+// count (see cache).
+func (c *cache) count(f *file, p part, n int64, b *block, j int) {
+	if j%sampleEvery == 0 && !b.decoded {
+		c.counted(f, p, n, b)
+	}
+}
+
+// counted is count of a sampled probe.
+func (c *cache) counted(f *file, p part, n int64, b *block) {
+	if b.hits.Add(1) != promoteAfter {
+		return
+	}
+	positions := int(min(f.blockSize, f.x.Size()-n*f.blockSize))
+	d := &block{slot: b.slot, decoded: true, size: int64(unsafe.Sizeof(block{}))}
+	if p == values {
+		d.value = b.value.Decoded(positions)
+		d.size += d.value.Size()
+	} else {
+		d.dist = b.dist.Decoded(positions)
+		d.size += d.dist.Size()
+	}
+	d.used.Store(true)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b.slot.Load() != b || c.hot+d.size > c.limit/hotShare {
+		return // evicted meanwhile, or no room
+	}
+	d.at = b.at
+	c.ring[d.at] = d
+	c.size += d.size - b.size
+	c.hot += d.size
+	b.slot.Store(d)
+	c.evict(0)
 }

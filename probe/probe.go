@@ -14,7 +14,8 @@
 // distance. A Tables is safe for concurrent use by many goroutines: files
 // are opened once, and blocks are kept in a bounded cache (their 1-byte
 // columns as run-length tokens read in place, package runs: 25 to 50
-// positions a byte of a value column) that a probe of a cached block
+// positions a byte of a value column; the blocks probed most decoded, a
+// byte a position, in a sixteenth of it) that a probe of a cached block
 // reads without taking a lock (see cache.go).
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
@@ -550,6 +551,7 @@ func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly bool, last 
 		if err != nil {
 			return false, err
 		}
+		t.cache.count(f, values, n, b, j)
 		v = b.value.At(j)
 		var parts [numParts]*table.Runs
 		for p := distances; p < numParts; p++ {
@@ -559,6 +561,7 @@ func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly bool, last 
 				if err != nil {
 					return false, err
 				}
+				t.cache.count(f, p, n, b, j)
 				parts[p] = &b.dist
 			}
 		}

@@ -20,6 +20,7 @@ type layout struct {
 	// least[n]: the index in lens of the longest run of at most n
 	// positions, n from lens[0] to topRun.
 	least []uint8
+	k     int // the values of the palette
 }
 
 // topRun is about the longest run of a token (see newLayout).
@@ -58,7 +59,7 @@ func runLengths(w, nlens int) []float64 {
 // from w+1 geometrically to topRun (measured on the 4-piece value
 // columns: a top of 1024 codes them in fewer bytes than 256 or 65536).
 func newLayout(k int) *layout {
-	l := &layout{w: 1, lits: k, pow: [7]int{1}}
+	l := &layout{w: 1, lits: k, pow: [7]int{1}, k: k}
 	for l.lits*k <= 128 {
 		l.pow[l.w] = l.lits
 		l.w++

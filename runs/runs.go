@@ -234,6 +234,12 @@ func Expand(dst, form []byte, n int) ([]byte, error) {
 		return dst, err
 	}
 	tokens, pal, lay := split(form)
+	return expand(dst, tokens, pal, lay, n), nil
+}
+
+// expand appends to dst the n bytes that tokens stand for, with the
+// palette pal and its layout lay.
+func expand(dst, tokens, pal []byte, lay *layout, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	out := dst[start:]
@@ -265,7 +271,19 @@ func Expand(dst, form []byte, n int) ([]byte, error) {
 		}
 		p = next
 	}
-	return dst, nil
+	return dst
+}
+
+// Decoded returns c, a column of n positions, with its bytes decoded, a
+// byte a position: a lookup then reads its position without a scan. A
+// column without tokens is returned as it is.
+func (c *Column) Decoded(n int) Column {
+	lay := c.lay
+	if lay == nil {
+		return *c
+	}
+	pal := append(c.pal[:min(lay.k, len(c.pal)):min(lay.k, len(c.pal))], c.data[c.more:]...)
+	return Column{data: expand(nil, c.data[c.codes:c.more], pal, lay, n)}
 }
 
 // split returns the tokens, the palette and the layout of the stored form

@@ -51,6 +51,9 @@ func checkRuns(tb testing.TB, b []byte) Column {
 		tb.Fatalf("%d positions: Parse of Append's form: %v", len(b), err)
 	}
 	checkColumn(tb, b, p, "parsed")
+	if d := p.Decoded(len(b)); d.lay != nil || d.data != nil && !bytes.Equal(d.data, b) {
+		tb.Fatalf("%d positions: Decoded of the %s form gives the %s form, %d bytes", len(b), form(&p), form(&d), len(d.data))
+	}
 	got, err := Expand([]byte{7}, f, len(b))
 	if err != nil || got[0] != 7 || !bytes.Equal(got[1:], b) {
 		tb.Fatalf("%d positions: Expand of Append's form: %v, %d bytes, equal %v", len(b), err, len(got)-1, bytes.Equal(got[1:], b))

@@ -388,6 +388,18 @@ type Runs struct {
 	dtw  []byte
 }
 
+// Decoded returns r, the columns of a block of n positions, with each
+// 1-byte column decoded, a byte a position (runs.Column.Decoded).
+func (r *Runs) Decoded(n int) Runs {
+	d := *r
+	for col := range d.cols {
+		if d.has[col] {
+			d.cols[col] = r.cols[col].Decoded(n)
+		}
+	}
+	return d
+}
+
 // Size returns the bytes r holds beyond its fixed part.
 func (r *Runs) Size() int64 {
 	n := int64(len(r.dtw))

@@ -461,12 +461,18 @@ func checkRuns(t *testing.T, f *File, want Columns) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for j := range int(min(size, int64(len(want[ValueColumn]))-int64(b)*size)) {
+		n := int(min(size, int64(len(want[ValueColumn]))-int64(b)*size))
+		// And decoded, as the prober keeps a block it probes often.
+		vd, dd, xd := v.Decoded(n), d.Decoded(n), x.Decoded(n)
+		for j := range n {
 			i := int64(b)*size + int64(j)
-			var e Entry
+			var e, ed Entry
 			ok := EntryAt(&e, v.At(j), j, &d, &x)
 			if w, wok := want.Entry(i); e != w || ok != wok {
 				t.Fatalf("%s block %d as runs: entry %d = %+v, %v, want %+v, %v", f.path, b, i, e, ok, w, wok)
+			}
+			if EntryAt(&ed, vd.At(j), j, &dd, &xd); ed != e {
+				t.Fatalf("%s block %d decoded: entry %d = %+v, want %+v", f.path, b, i, ed, e)
 			}
 		}
 	}

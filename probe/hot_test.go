@@ -1,0 +1,89 @@
+package probe
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// TestHotBlocks probes random positions of every golden table again and
+// again, so that blocks are decoded as they grow hot, through a cache
+// that holds them all and one that must evict: every probe answers as
+// the first round did, some blocks are decoded (where the decoded share
+// of the cache holds one), and the cache's accounting holds.
+func TestHotBlocks(t *testing.T) {
+	for _, limit := range []int64{1 << 30, 1 << 20} {
+		t.Run(fmt.Sprintf("cache=%d", limit), func(t *testing.T) {
+			tables := open(t, dir, Options{CacheBytes: limit})
+			rng := rand.New(rand.NewPCG(3, 4))
+			var ps []draughts.Position
+			for _, m := range tables.Materials() {
+				x := index.New(m)
+				for range 2000 {
+					p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+					if rng.IntN(2) == 1 {
+						p = p.Flip()
+					}
+					if Check(p) == nil {
+						ps = append(ps, p)
+					}
+				}
+			}
+			want := make([]Result, len(ps))
+			for i, p := range ps {
+				want[i] = mustResult(t, tables, p)
+			}
+			for round := range 24 {
+				for i, p := range ps {
+					if got := mustResult(t, tables, p); got != want[i] {
+						t.Fatalf("round %d, %s: %+v, want %+v", round, p.FEN(), got, want[i])
+					}
+				}
+			}
+			decoded := checkCache(t, tables)
+			if decoded == 0 && limit/hotShare >= 1<<16 {
+				t.Errorf("no block decoded")
+			}
+			t.Logf("%d blocks decoded", decoded)
+		})
+	}
+}
+
+// mustResult is Probe of p, which must not fail.
+func mustResult(tb testing.TB, t *Tables, p draughts.Position) Result {
+	tb.Helper()
+	r, err := t.Probe(p, Clocks{}, 0)
+	if err != nil {
+		tb.Fatalf("%s: %v", p.FEN(), err)
+	}
+	return r
+}
+
+// checkCache checks the accounting of the cache of t: the bytes of its
+// blocks and of the decoded ones, their places in the ring and their
+// slots, within the budget; and returns the decoded blocks.
+func checkCache(tb testing.TB, t *Tables) (decoded int) {
+	tb.Helper()
+	c := &t.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var size, hot int64
+	for i, b := range c.ring {
+		size += b.size
+		if b.decoded {
+			hot += b.size
+			decoded++
+		}
+		if b.at != i || b.slot.Load() != b {
+			tb.Fatalf("block %d of the ring: at %d, in its slot %v", i, b.at, b.slot.Load() == b)
+		}
+	}
+	if size != c.size || hot != c.hot || c.size > c.limit || c.hot > c.limit/hotShare {
+		tb.Fatalf("blocks of %d bytes, %d decoded; the cache counts %d and %d, within %d", size, hot, c.size, c.hot, c.limit)
+	}
+	return decoded
+}
