@@ -170,16 +170,17 @@ func (c *cache) evict(n int64) {
 
 // count counts a probe of position j of b, block n of part p of f, if j
 // is one of the sampled positions, and decodes b at its promoteAfter-th
-// count (see cache).
+// count (see cache), or where there is no room then, at a later one.
 func (c *cache) count(f *file, p part, n int64, b *block, j int) {
 	if j%sampleEvery == 0 && !b.decoded {
 		c.counted(f, p, n, b)
 	}
 }
 
-// counted is count of a sampled probe.
+// counted is count of a sampled probe. A block that finds no room among
+// the decoded ones tries again promoteAfter counts later.
 func (c *cache) counted(f *file, p part, n int64, b *block) {
-	if b.hits.Add(1) != promoteAfter {
+	if b.hits.Add(1)%promoteAfter != 0 {
 		return
 	}
 	positions := int(min(f.blockSize, f.x.Size()-n*f.blockSize))
