@@ -281,9 +281,9 @@ var rays = func() (r [64][4]uint64) {
 // higher bits), the highest for a negative one.
 func nearest(x uint64, d int) uint64 {
 	if d > 0 {
-		return x & -x
+		return lowest(x)
 	}
-	return 1 << (63 - bits.LeadingZeros64(x))
+	return highest(x)
 }
 
 // between returns the bits nearer than the single bit x in direction d:

@@ -323,8 +323,9 @@ func (f *file) open() (err error) {
 	f.blocks[values] = make([]atomic.Pointer[block], n)
 	for p := distances; p < numParts; p++ {
 		for col := columns[p][0]; col < columns[p][1]; col++ {
-			if f.layout.Has(col) && f.blocks[p] == nil {
+			if f.layout.Has(col) {
 				f.blocks[p] = make([]atomic.Pointer[block], n)
+				break
 			}
 		}
 	}
