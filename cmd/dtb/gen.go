@@ -148,10 +148,12 @@ func (s *genSummary) end(e *env, err error) error {
 	if err != nil {
 		return err
 	}
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	fmt.Fprintf(e.stderr, "dtb gen: %d tables, %s positions in %s, peak %s, %s written\n", s.tables, count(s.positions),
-		time.Since(s.start).Round(100*time.Millisecond), formatBytes(ru.Maxrss<<10), formatBytes(s.written))
+	peak := ""
+	if n, ok := peakMemory(); ok {
+		peak = ", peak " + formatBytes(n)
+	}
+	fmt.Fprintf(e.stderr, "dtb gen: %d tables, %s positions in %s%s, %s written\n", s.tables, count(s.positions),
+		time.Since(s.start).Round(100*time.Millisecond), peak, formatBytes(s.written))
 	return nil
 }
 
