@@ -315,7 +315,8 @@ func TestCClassA(t *testing.T) {
 				}
 				moves, _ := tables.RootMoves(p, c)
 				for _, rm := range moves {
-					if rm.Class == table.ClassB && rm.Value != rm.Entry.Rules && c.Class < table.ClassA.Budget() {
+					q := p.Play(rm.Move)
+					if table.ClassOf(table.MaterialOf(&q)) == table.ClassB && rm.Value != rm.Entry.Rules && c.Class < table.ClassA.Budget() {
 						carried++
 					}
 				}
@@ -346,17 +347,17 @@ func TestCClassA(t *testing.T) {
 }
 
 // TestCABI checks the ABI version: the header's and the library's are
-// the same and 2, dtb_open_version refuses a program compiled against
+// the same and 3, dtb_open_version refuses a program compiled against
 // another version, saying to rebuild it, and dtb_open opens; a probe with
 // DTB_VALUES_ONLY gives the values without the dtw, with DTB_CACHED_ONLY
 // too once its block is cached, DTB_STORED_ONLY answers a quiet position
 // and DTB_NOT_STORED for a capture, and an unknown flag is refused.
 func TestCABI(t *testing.T) {
 	build(t)
-	checkOutput(t, built.abi, "header 2 library 2\n"+
-		"version 1: refused: dtb_open: the program was compiled against dtb.h of ABI version 1, the library is version 2: rebuild the program\n"+
-		"version 2: opened\n"+
-		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 2: rebuild the program\n"+
+	checkOutput(t, built.abi, "header 3 library 3\n"+
+		"version 2: refused: dtb_open: the program was compiled against dtb.h of ABI version 2, the library is version 3: rebuild the program\n"+
+		"version 3: opened\n"+
+		"version 4: refused: dtb_open: the program was compiled against dtb.h of ABI version 4, the library is version 3: rebuild the program\n"+
 		"dtb_open: opened\n"+
 		"flags 0: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
 		"flags 2: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+

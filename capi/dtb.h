@@ -54,6 +54,17 @@
  *     dtb_open (when it loads, or at its first dtb_open) rather than
  *     misread the clocks or overrun its results.
  *   - dtb_abi_version and DTB_ABI_VERSION are new.
+ *
+ * Version 3:
+ *   - dtb_root_moves ranks the wins by the distance the position has
+ *     through each move, on its own clock, so that the first move makes
+ *     progress under rule 2 (a capture or man move before a king move
+ *     that lets the count run on). A root move's distance is that
+ *     distance: 1 for a move that restarts or leaves the clock, one ply
+ *     more than the position after it for a move that keeps it running,
+ *     -1 where the position has no clock. Version 2 gave the distance of
+ *     the position after the move, one ply longer, on that position's
+ *     clock.
  */
 #ifndef DTB_H
 #define DTB_H
@@ -66,7 +77,7 @@ extern "C" {
 #endif
 
 /* The version of the ABI this header describes (see above). */
-#define DTB_ABI_VERSION 2
+#define DTB_ABI_VERSION 3
 
 /* An open table directory. */
 typedef struct dtb_tables dtb_tables;
@@ -177,11 +188,16 @@ typedef struct dtb_root_move {
     int from, to;      /* squares 1..50 */
     uint64_t captured; /* square set of the pieces it takes */
     /* For the side that plays the move: rules is its value under the
-     * rules with the clocks passed, carried over the move; theory,
-     * distance, dtw and mtc are those of the position after the move,
-     * negated and one ply longer (counted from before the move). A move
-     * that ends the game has dtw 1; a capture or man move in a won or
-     * lost line has mtc 1 where the tables have an mtc column. */
+     * rules with the clocks passed, carried over the move; theory is
+     * that of the position after the move, negated; distance is the
+     * distance the position has through the move, on the position's own
+     * clock (the least plies left on it under which the move wins or
+     * loses: 1 for a move that restarts or leaves the clock, one more
+     * than after the move for one that keeps it running; -1 where the
+     * position has no clock), so that the best move's distance is the
+     * position's; dtw and mtc are those after the move, one ply longer.
+     * A move that ends the game has dtw 1; a capture or man move in a
+     * won or lost line has mtc 1 where the tables have an mtc column. */
     dtb_result result;
     char notation[64]; /* e.g. "32-28", "28x19", "28x37x46x19" */
 } dtb_root_move;
@@ -219,9 +235,11 @@ int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int 
                   dtb_result *r);
 
 /* dtb_root_moves writes up to max_moves legal moves of pos, best first
- * (wins before draws before losses under the rules with the clocks, the
- * shortest win and the longest loss first), and returns how many moves pos
- * has, or a negative status. Each move's value is under the clocks after
+ * (wins before draws before losses under the rules with the clocks; the
+ * win of least distance and the loss of greatest distance first, then by
+ * the dtw and the mtc: the first move of a won position makes progress
+ * under every clock, docs/rules.md), and returns how many moves pos has,
+ * or a negative status. Each move's value is under the clocks after
  * it, carried as dtb_clocks says: a move inside class A or B adds a ply
  * to class_played; a king move that captures nothing adds a ply to
  * rule2_plies, a capture or man move sets it to 0.

@@ -52,10 +52,12 @@ func CategoryOf(rules, theory table.Value) Category {
 }
 
 // Distances are the distances of a position or move in plies; nil where
-// the tables hold none (a draw, or a column the table lacks).
+// the tables hold none (a draw, or a column the table lacks). A move's
+// are those of the position through it (probe.RootMove.Entry).
 type Distances struct {
 	// Distance is counted on the clock Clock names ("class A", "class B",
-	// "rule 2"): the least budget under which the position is won or lost.
+	// "rule 2"), a move's on its position's: the least budget under which
+	// the position (through the move) is won or lost.
 	Distance *int   `json:"distance"`
 	Clock    string `json:"clock,omitempty"`
 	DTW      *int   `json:"dtw"` // theoretical plies until the loser has no move

@@ -80,12 +80,6 @@ func (c Clocks) marked(f *file) bool {
 	return f.marked && f.class == table.Rule2 && c.Rule2 == 1
 }
 
-// over reports whether the clock of class runs out at the position: the
-// game is drawn unless its side to move has no move (rule 5).
-func (c Clocks) over(class table.Class) bool {
-	return class != table.NoClass && c.left(class) == 0
-}
-
 // after returns the clocks after a move from a position of class from to
 // one of class to (classes under the tables' rules, Tables.Class);
 // conversion tells a capture or a man move from a quiet king move. The
@@ -130,16 +124,23 @@ type RootMove struct {
 	// Value is the value of playing Move for the side that plays it, under
 	// the rules with the running clocks.
 	Value table.Value
-	// Entry is the entry of the position after Move seen from the side
-	// that plays it: its values negated (a loss for the opponent is a win
-	// for the mover) and its distances one ply longer, counted from before
-	// the move. A move that leaves the opponent without a move or a piece
-	// has dtw 1, whether or not the table has a dtw column; a capture or
-	// man move in a won or lost line has mtc 1 where the table has an mtc
+	// Entry is the entry the position would have if Move were its only
+	// move (table.Moves), for the side that plays it: the values of the
+	// position after Move negated, and the distances counted from before
+	// the move. Distance counts the clock of the position Move is played
+	// from (Class): the least plies left on it under which Move wins (or
+	// loses): one ply more than the distance after a move that keeps the
+	// clock running, 1 for a move that restarts or leaves it (a capture
+	// or man move under rule 2, a move out of class A or B), so that the
+	// best move's distance is the position's own; -1 where the position
+	// has no clock. DTW and MTC are one ply longer than after the move;
+	// a move that leaves the opponent without a move or a piece has dtw 1
+	// whether or not the table has a dtw column, and a capture or man
+	// move in a won or lost line has mtc 1 where the table has an mtc
 	// column, as has a move that takes the last piece.
 	Entry table.Entry
-	// Class is the class of the position after Move under its table's
-	// rules (Tables.Class): the clock Entry.Distance counts.
+	// Class is the class of the position Move is played from under its
+	// table's rules (Tables.Class): the clock Entry.Distance counts.
 	Class table.Class
 	// Clocks are the clocks after Move, carried over it as RootMoves
 	// says: those to pass with the position after it.
@@ -147,17 +148,19 @@ type RootMove struct {
 }
 
 // RootMoves returns every legal move of p with its value and distances,
-// best first: wins before draws before losses under the rules with the
-// clocks c, carried over each move as Clocks says (a move inside class A
-// or B adds a ply to the class clock; a quiet king move adds a ply to the
-// rule-2 count of a Rule2 position, a capture or man move restarts it),
-// the shortest win first and the longest loss first (by the distance
-// where the position after the move has one, else by the dtw; a win of
-// unknown length last, a loss of unknown length first), then by
-// theoretical value. Where a clock of p has run out (c.Class 32 or more
-// in class A, 10 or more in class B, c.Rule2 50 or more where rule 2
-// counts) every move is a draw. A position without a legal move has none.
-// Its errors are Probe's, for p or a position a move leads to.
+// best first (rank): wins before draws before losses under the rules
+// with the clocks c, the win that makes most progress first and the loss
+// that delays it most first. Each move's value and distances are those
+// the position would have through it (RootMove.Entry), read with the
+// clocks c as a probe of p reads them (Clocks.Value), so that the first
+// move has p's value and distance. Its clocks are c carried over the
+// move (Clocks says how: a move inside class A or B adds a ply to the
+// class clock; a quiet king move adds a ply to the rule-2 count of a
+// Rule2 position, a capture or man move restarts it). Where a clock of p
+// has run out (c.Class 32 or more in class A, 10 or more in class B,
+// c.Rule2 50 or more where rule 2 counts) every move is a draw. A
+// position without a legal move has none. Its errors are Probe's, for p
+// or a position a move leads to.
 func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	if err := Check(p); err != nil {
 		return nil, err
@@ -166,7 +169,6 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	if err != nil {
 		return nil, err
 	}
-	over := c.over(from) // drawn before any move (rule 5)
 	var moves []RootMove
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
@@ -174,25 +176,38 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		if err != nil {
 			return nil, err
 		}
-		e, to := r.Entry, r.Class
 		conversion := m.IsCapture() || p.Kings&draughts.Bit(m.FromSquare()) == 0
-		v := c.after(from, to, conversion).Value(to, e)
-		if q.Pieces(q.Side) != 0 && q.CountMoves() == 0 {
-			e.DTW = 0
-		}
-		if over {
-			v = table.Draw
-		}
-		mtc := longer(e.MTC)
-		if e.MTC >= 0 && conversion {
-			mtc = 1 // the move converts
-		}
-		moves = append(moves, RootMove{Move: m, Value: v.Neg(), Class: to, Clocks: c.after(from, to, conversion), Entry: table.Entry{
-			Rules: e.Rules.Neg(), Theory: e.Theory.Neg(), Distance: longer(e.Distance), DTW: longer(e.DTW), MTC: mtc,
-		}})
+		e := through(from, r.Class, r.Entry, conversion, q.Pieces(q.Side) != 0 && q.CountMoves() == 0)
+		moves = append(moves, RootMove{Move: m, Value: c.Value(from, e), Entry: e, Class: from, Clocks: c.after(from, r.Class, conversion)})
 	}
-	slices.SortStableFunc(moves, compareRootMoves)
+	slices.SortStableFunc(moves, rank)
 	return moves, nil
+}
+
+// through returns the entry of a position of class from whose only move
+// leads to a position of class to with entry s, as table.Moves computes
+// it: the move is a capture or man move (conversion) or a quiet king
+// move; blocked says that it leaves the side to move after it without a
+// move, which then has dtw 0 even where its table has no dtw column. A
+// dtw or mtc unknown after the move (-1: no such column) stays so.
+func through(from, to table.Class, s table.Entry, conversion, blocked bool) table.Entry {
+	if blocked {
+		s.DTW = 0
+	}
+	ms := table.NewMoves(from)
+	if conversion {
+		ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(from, to))
+	} else {
+		ms.AddKingMove(s)
+	}
+	e := ms.Entry()
+	if s.DTW < 0 {
+		e.DTW = -1
+	}
+	if s.MTC < 0 {
+		e.MTC = -1
+	}
+	return e
 }
 
 // rootClass returns the class of p's table under its file's rules, or
@@ -210,40 +225,35 @@ func (t *Tables) rootClass(p *draughts.Position) (table.Class, error) {
 	return class, err
 }
 
-// longer returns a distance one ply longer; -1 (none) stays.
-func longer(d int) int {
-	if d < 0 {
-		return d
-	}
-	return d + 1
-}
-
-// compareRootMoves orders root moves best first (see RootMoves).
-func compareRootMoves(a, b RootMove) int {
+// rank orders root moves best first, as RootMoves returns them: by
+// Value (wins first), then a win by the least distance on the clock of
+// the position the move is played from and a loss by the greatest, so
+// that the winner's first move makes progress under every clock (a
+// conversion where the clock would otherwise run on; along a won line
+// the distance falls by one a ply until a conversion); ties by the dtw
+// and then the mtc the same way (a win of unknown length last, a loss
+// of unknown length first), then by theoretical value.
+func rank(a, b RootMove) int {
 	if a.Value != b.Value {
 		return cmp.Compare(b.Value, a.Value)
 	}
-	switch a.Value {
-	case table.Win:
-		if d := cmp.Compare(plies(a.Entry), plies(b.Entry)); d != 0 {
-			return d
-		}
-	case table.Loss:
-		if d := cmp.Compare(plies(b.Entry), plies(a.Entry)); d != 0 {
-			return d
-		}
+	x, y := a.Entry, b.Entry
+	shorter := cmp.Or(cmp.Compare(plies(x.Distance), plies(y.Distance)),
+		cmp.Compare(plies(x.DTW), plies(y.DTW)), cmp.Compare(plies(x.MTC), plies(y.MTC)))
+	switch {
+	case a.Value == table.Win && shorter != 0:
+		return shorter
+	case a.Value == table.Loss && shorter != 0:
+		return -shorter
 	}
-	return cmp.Compare(b.Entry.Theory, a.Entry.Theory)
+	return cmp.Compare(y.Theory, x.Theory)
 }
 
-// plies returns the length by which root moves of equal value are
-// ordered: the class distance, else the dtw, else the most an int holds.
-func plies(e table.Entry) int {
-	switch {
-	case e.Distance >= 0:
-		return e.Distance
-	case e.DTW >= 0:
-		return e.DTW
+// plies returns a distance by which root moves of equal value are
+// ordered: d, or the most an int holds for none (-1).
+func plies(d int) int {
+	if d < 0 {
+		return math.MaxInt
 	}
-	return math.MaxInt
+	return d
 }

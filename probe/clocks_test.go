@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
@@ -53,8 +54,8 @@ func TestRootMovesOrder(t *testing.T) {
 		played int      // on the class clock
 		want   []string // notation value distance dtw, best first
 	}{
-		// a man takes the last piece: a win in 1
-		{"W:W28:BK23", 0, []string{"28x19 win 1 1"}},
+		// a man takes the last piece: a win in 1 (no class: no distance)
+		{"W:W28:BK23", 0, []string{"28x19 win -1 1"}},
 		// KvK: the win in 3, then the draws, then the losses
 		{"W:WK10:BK5", 0, []string{"10-46 win 3 3", "10-4 draw -1 -1", "10-15 draw -1 -1", "10-14 loss 2 2"}},
 		// KMvK, won in 9 with 9 plies left or more: 1 played of 10
@@ -177,11 +178,70 @@ func TestClocksValue(t *testing.T) {
 		if got := clocks.Value(c.class, won); got != c.want {
 			t.Errorf("%+v.Value(%v, distance 9) = %v, want %v", clocks, c.class, got, c.want)
 		}
-		if over := clocks.over(c.class); over != (c.played >= c.class.Budget()) {
-			t.Errorf("%+v.over(%v) = %v", clocks, c.class, over)
-		}
 	}
 	if got := (Clocks{Class: 99, Rule2: 99}).Value(table.NoClass, won); got != table.Win {
 		t.Errorf("no class: %v, want the rules value", got)
+	}
+}
+
+// TestThrough checks the entry a position has through one move, on the
+// clock of the position: a conversion under rule 2 or out of a class is
+// 1 ply of it whatever follows; a king move, a move inside a class and a
+// capture from class A into class B (at most 10 plies after it) one ply
+// more than after the move; a position without a clock has no distance.
+func TestThrough(t *testing.T) {
+	A, B, R, N := table.ClassA, table.ClassB, table.Rule2, table.NoClass
+	lost := func(d, dtw int) table.Entry { // after the move, for its side to move
+		return table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: d, DTW: dtw, MTC: -1}
+	}
+	for _, c := range []struct {
+		from, to   table.Class
+		after      table.Entry
+		conversion bool
+		rules      table.Value
+		distance   int
+		dtw        int
+	}{
+		{R, R, lost(7, 20), true, table.Win, 1, 21},  // a man move
+		{R, B, lost(7, 20), true, table.Win, 1, 21},  // a capture into class B
+		{R, R, lost(7, 20), false, table.Win, 8, 21}, // a king move
+		{R, R, lost(49, 60), false, table.Win, 50, 61},
+		{R, R, lost(50, 60), false, table.Draw, 51, 61}, // one ply past the count
+		{A, A, lost(30, 30), false, table.Win, 31, 31},
+		{A, B, lost(9, 9), true, table.Win, 10, 10},
+		{A, B, lost(11, 11), true, table.Draw, -1, 12}, // beyond class B's 10 plies
+		{B, N, table.Entry{Rules: table.Win, Theory: table.Win, Distance: -1, DTW: 4, MTC: -1}, true, table.Loss, 1, 5},
+		{N, B, lost(5, 5), true, table.Win, -1, 6}, // a crowning into class B
+		{N, N, lost(-1, -1), false, table.Win, -1, -1},
+	} {
+		e := through(c.from, c.to, c.after, c.conversion, false)
+		if e.Rules != c.rules || e.Theory != c.after.Theory.Neg() || e.Distance != c.distance || e.DTW != c.dtw {
+			t.Errorf("%v -> %v (conversion %v) to %+v: %+v; want rules %v, distance %d, dtw %d",
+				c.from, c.to, c.conversion, c.after, e, c.rules, c.distance, c.dtw)
+		}
+	}
+	if e := through(B, B, lost(0, -1), false, true); e.DTW != 1 || e.Distance != 1 {
+		t.Errorf("a move that leaves no move: %+v, want dtw 1 and distance 1", e)
+	}
+}
+
+// TestRank checks the order of root moves of equal value: a win by the
+// least distance, then the least dtw, then the least mtc, a win of
+// unknown length last; a loss the other way round.
+func TestRank(t *testing.T) {
+	move := func(v table.Value, d, dtw, mtc int) RootMove {
+		return RootMove{Value: v, Entry: table.Entry{Rules: v, Theory: v, Distance: d, DTW: dtw, MTC: mtc}}
+	}
+	wins := []RootMove{move(table.Win, 1, 9, 1), move(table.Win, 3, 5, 3), move(table.Win, 3, 7, 1),
+		move(table.Win, 3, 7, 2), move(table.Win, 3, -1, -1), move(table.Draw, -1, -1, -1)}
+	losses := []RootMove{move(table.Loss, 9, 3, 3), move(table.Loss, 5, -1, -1), move(table.Loss, 5, 9, 1),
+		move(table.Loss, 5, 7, 2), move(table.Loss, 5, 7, 1), move(table.Loss, 1, 20, 20)}
+	for _, want := range [][]RootMove{wins, losses} {
+		got := slices.Clone(want)
+		slices.Reverse(got)
+		slices.SortStableFunc(got, rank)
+		if !slices.Equal(got, want) {
+			t.Errorf("ranked %+v, want %+v", got, want)
+		}
 	}
 }

@@ -18,3 +18,6 @@ func (t *Tables) Searched(m index.Material) bool {
 	f, err := t.file(m, false)
 	return err == nil && f.from != nil
 }
+
+// FEN is fen, for the tests of package probe_test.
+var FEN = fen

@@ -126,9 +126,10 @@ func TestRule2Value(t *testing.T) {
 // TestRule2RootMoves checks RootMoves under running rule-2 counts: each
 // move's value is the Value of the position after it under the count
 // advanced by a quiet king move and restarted by a capture or man move
-// (every move a draw on a complete count), its class is that of the
-// position after it, and the best move's value is the position's value
-// under the count (the rule-2 distances are consistent across moves).
+// (every move a draw on a complete count), its class is the position's,
+// and the best move's value is the position's value under the count,
+// with the position's distance where it is won or lost (the rule-2
+// distances are consistent across moves).
 func TestRule2RootMoves(t *testing.T) {
 	tables := open(t, rule2Dir(t))
 	for _, name := range rule2Materials {
@@ -145,6 +146,10 @@ func TestRule2RootMoves(t *testing.T) {
 				if err != nil || len(moves) != p.CountMoves() {
 					t.Fatalf("%s, %+v: %d root moves, %v; want %d", p.FEN(), c, len(moves), err, p.CountMoves())
 				}
+				class, err := tables.Class(m)
+				if err != nil {
+					t.Fatal(err)
+				}
 				for _, rm := range moves {
 					q := p.Play(rm.Move)
 					next := probe.Clocks{Rule2: count + 1}
@@ -159,10 +164,6 @@ func TestRule2RootMoves(t *testing.T) {
 					if count >= table.Rule2Plies {
 						want = table.Draw
 					}
-					class := table.NoClass
-					if q.Pieces(q.Side) != 0 {
-						class, _ = tables.Class(table.MaterialOf(&q))
-					}
 					if rm.Value != want || rm.Class != class {
 						t.Fatalf("%s, %d plies on the count: %s: %v, class %v; want %v, class %v",
 							p.FEN(), count, p.Notation(rm.Move), rm.Value, rm.Class, want, class)
@@ -172,9 +173,13 @@ func TestRule2RootMoves(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if v := r.Value; len(moves) > 0 && moves[0].Value != v {
-					t.Fatalf("%s, %d plies on the count (%+v): best move %s %v, value %v",
-						p.FEN(), count, e, p.Notation(moves[0].Move), moves[0].Value, v)
+				if len(moves) == 0 {
+					continue
+				}
+				best := moves[0]
+				if best.Value != r.Value || best.Value != table.Draw && best.Entry.Distance != e.Distance {
+					t.Fatalf("%s, %d plies on the count (%+v): best move %s %v, distance %d; value %v",
+						p.FEN(), count, e, p.Notation(best.Move), best.Value, best.Entry.Distance, r.Value)
 				}
 			}
 		})

@@ -23,7 +23,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory")
 			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
-			moves := fs.Bool("moves", false, `also every legal move, best first, with the values and distances for the mover under the clocks after the move (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
+			moves := fs.Bool("moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
 			return func(e *env, args []string) error {
@@ -164,9 +164,10 @@ type fenEntry struct {
 	Moves     []moveEntry // nil: not asked for
 }
 
-// moveEntry is a move, its entry seen from the mover (its rules value
-// under the clocks after the move) and the clock of the position after
-// it, in JSON {"move":"10-46","category":"win","rules":"win",…,"clock":"class B"}.
+// moveEntry is a move, the entry of the position through it for the
+// mover (its rules value under the running clocks) and the clock its
+// distance counts, the position's (probe.RootMove), in JSON
+// {"move":"10-46","category":"win","rules":"win",…,"clock":"class B"}.
 type moveEntry struct {
 	Move  string
 	Entry table.Entry

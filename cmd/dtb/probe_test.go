@@ -60,7 +60,7 @@ func TestProbeCommand(t *testing.T) {
 
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "W:W28:BK23", "B:WK10:B")
 	want = "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
-		"  28x19  rules win  theoretical win  distance 1  dtw 1  mtc 1\n" +
+		"  28x19  rules win  theoretical win  dtw 1  mtc 1\n" +
 		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --moves: %d %q %q, want %q", code, out, errOut, want)

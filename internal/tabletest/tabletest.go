@@ -9,7 +9,8 @@
 //	tabletest.Rewrite(t, dir, m, edit)                // the table of m edited, as one whole file
 //
 // A set costs its build once per test binary: Four about 40 CPU-seconds,
-// Rule2 about 5, ClassA about 3. Use the smallest that answers the test.
+// Rule2 about 5, ClassA about 3, Five (under DTB_LONG=1) about 850. Use
+// the smallest that answers the test.
 package tabletest
 
 import (
@@ -34,6 +35,10 @@ import (
 var (
 	// Four is every table up to 4 pieces with the dtw and mtc columns.
 	Four = &Tables{Options: retro.Options{Pieces: 4, DTW: true, MTC: true}}
+	// Five is every table up to 5 pieces with the columns dtb gen keeps
+	// by default (the dtw up to 4 pieces), for the checks under
+	// DTB_LONG=1.
+	Five = &Tables{Options: retro.Options{Pieces: 5, DTWPieces: 4}}
 	// Rule2 is KMvKK and the tables it needs (KKvKK among them), with
 	// the dtw and mtc columns: the smallest set where rule 2 runs and
 	// where a man move leads into a table of the same size.
