@@ -25,15 +25,19 @@ type fenParser struct {
 	i   int // next byte of src
 }
 
-// peek skips whitespace and returns the next byte, or 0 at the end.
-func (f *fenParser) peek() byte {
+// end is what peek returns at the end of the FEN: no byte, not even a
+// NUL, which is a byte like any other.
+const end = -1
+
+// peek skips whitespace and returns the next byte, or end.
+func (f *fenParser) peek() int {
 	for f.i < len(f.src) && strings.IndexByte(" \t\r\n", f.src[f.i]) >= 0 {
 		f.i++
 	}
 	if f.i == len(f.src) {
-		return 0
+		return end
 	}
-	return f.src[f.i]
+	return int(f.src[f.i])
 }
 
 func (f *fenParser) errorf(format string, args ...any) error {
@@ -42,7 +46,7 @@ func (f *fenParser) errorf(format string, args ...any) error {
 
 // unexpected reports the byte at the cursor.
 func (f *fenParser) unexpected(want string) error {
-	if c := f.peek(); c != 0 {
+	if c := f.peek(); c != end {
 		return f.errorf("expected %s, found %q", want, c)
 	}
 	return f.errorf("expected %s, found the end", want)
@@ -88,7 +92,7 @@ func (f *fenParser) parse() (Position, error) {
 	if f.peek() == '.' {
 		f.i++
 	}
-	if f.peek() != 0 {
+	if f.peek() != end {
 		return p, f.unexpected("':' or the end")
 	}
 	for _, c := range []Color{White, Black} {
@@ -101,7 +105,7 @@ func (f *fenParser) parse() (Position, error) {
 
 // pieces parses a comma-separated list of squares and ranges of colour c.
 func (f *fenParser) pieces(p *Position, c Color) error {
-	if b := f.peek(); b == ':' || b == '.' || b == 0 {
+	if b := f.peek(); b == ':' || b == '.' || b == end {
 		return nil // no pieces
 	}
 	for {

@@ -48,6 +48,9 @@ func TestParseFENErrors(t *testing.T) {
 		{"W:W31,", "expected a square number, found the end at column 7"},
 		{"W:WK", "expected a square number, found the end"},
 		{"W:W99999999999999999999", "square 99999999999999999999 out of range"},
+		{"W:W28,32:B23\x00:B5,6,7", `expected ':' or the end, found '\x00' at column 13`}, // a NUL is no end
+		{"W:W28\x00", `expected ':' or the end, found '\x00' at column 6`},
+		{"W:\x00", `expected colour W or B, found '\x00' at column 3`},
 	} {
 		_, err := ParseFEN(c.in)
 		if err == nil {
