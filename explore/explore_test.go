@@ -174,6 +174,9 @@ func TestServer(t *testing.T) {
 		{"/api/probe?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/api/line?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/nope", 404, "no such page"},
+		{"/static/%ff", 404, "no such file"},
+		{"/static/%c0%ae%c0%ae/etc/passwd", 404, "no such file"},
+		{"/api/probe?fen=W:WK10:BK5%00junk", 400, `found '\x00' at column 11`},
 	} {
 		var e struct{ Error string }
 		if code := get(t, s, c.target, &e); code != c.code || !strings.Contains(e.Error, c.words) || strings.Contains(e.Error, "\n") {

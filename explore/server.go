@@ -48,7 +48,7 @@ func NewServer(t *probe.Tables, searches int) *Server {
 	s.mux.HandleFunc("/api/probe", s.answer(func(q query) (any, error) { return Probe(s.tables, q.pos, q.clocks) }))
 	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) { return BestLine(s.tables, q.pos, q.clocks, q.plies) }))
 	s.mux.Handle("GET /{$}", page("index.html"))
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(webFiles)))
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", static()))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no such page %q: the API is /api/probe?fen=... and /api/line?fen=...", r.URL.Path))
 	})
@@ -67,6 +67,20 @@ var webFiles, _ = fs.Sub(web, "web")
 func page(name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, webFiles, name)
+	})
+}
+
+// static returns the handler of the files of web/ under /static/. A
+// path no file can have (not UTF-8, or with ".." in it) is not found, as
+// a missing file is: http.FileServerFS answers it 500.
+func static() http.Handler {
+	files := http.FileServerFS(webFiles)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := strings.Trim(r.URL.Path, "/"); name != "" && !fs.ValidPath(name) {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("no such file %q", r.URL.Path))
+			return
+		}
+		files.ServeHTTP(w, r)
 	})
 }
 
