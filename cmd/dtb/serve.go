@@ -57,6 +57,9 @@ func init() {
 					srv.Shutdown(shut)
 				}()
 				fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", *dir, ln.Addr())
+				if w := exposed(ln.Addr()); w != "" {
+					fmt.Fprintln(e.stderr, w)
+				}
 				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 					return err
 				}
@@ -111,4 +114,19 @@ func init() {
 			}
 		},
 	})
+}
+
+// exposed returns a warning where a server listening on addr can be
+// reached from other machines, for its API has no authentication; ""
+// on a loopback address.
+func exposed(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return ""
+	}
+	where := "on " + tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		where = "on every interface"
+	}
+	return fmt.Sprintf("dtb serve: warning: listening %s: other machines can query the tables, without authentication (--addr 127.0.0.1:%d serves this machine alone)", where, tcp.Port)
 }

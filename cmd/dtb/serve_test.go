@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -53,7 +54,8 @@ func TestServeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(stderr).ReadString('\n')
+	r := bufio.NewReader(stderr)
+	line, err := r.ReadString('\n')
 	addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(line)
 	if err != nil || addr == nil {
 		t.Fatalf("dtb serve said %q (%v), want its address", line, err)
@@ -78,8 +80,35 @@ func TestServeCommand(t *testing.T) {
 		}
 	}
 	cmd.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(r)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("dtb serve after SIGINT: %v, want exit status 0", err)
+	}
+	if strings.Contains(string(rest), "warning") {
+		t.Errorf("dtb serve on localhost: %q, want no warning", rest)
+	}
+}
+
+// TestServeWarns checks that dtb serve warns on stderr when it listens
+// where other machines can reach it: on every interface.
+func TestServeWarns(t *testing.T) {
+	for _, addr := range []string{":0", "0.0.0.0:0"} {
+		cmd := exec.Command(dtbBinary(t), "serve", "--dir", tabletest.Golden, "--addr", addr)
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(stderr)
+		r.ReadString('\n')
+		line, err := r.ReadString('\n')
+		cmd.Process.Kill()
+		cmd.Wait()
+		if err != nil || !strings.HasPrefix(line, "dtb serve: warning: listening on every interface: other machines can query the tables") {
+			t.Errorf("--addr %s: second line %q (%v), want the warning", addr, line, err)
+		}
 	}
 }
 
