@@ -86,8 +86,11 @@ func run(args []string, e *env) int {
 	}
 	switch args[0] {
 	case "help", "--help", "-h":
-		printUsage(e.stdout)
-		return 0
+		if len(args) == 1 {
+			printUsage(e.stdout)
+			return 0
+		}
+		args = []string{args[1], "--help"} // dtb help COMMAND
 	case "--version":
 		args = append([]string{"version"}, args[1:]...)
 	}
@@ -114,6 +117,10 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb %s: %v\n", cmd.name, err)
 		return 2
 	}
+	if name := emptyFlag(fs); name != "" {
+		fmt.Fprintf(e.stderr, "dtb %s: --%s is given an empty value (leave the flag out for its default)\n", cmd.name, name)
+		return 2
+	}
 	err := runCmd(e, fs.Args())
 	if err == nil {
 		return 0
@@ -125,6 +132,19 @@ func run(args []string, e *env) int {
 		return 2
 	}
 	return 1
+}
+
+// emptyFlag returns the name of a string flag of fs given an empty value
+// (--unit ”, --sums ”), which no flag takes: it would read as the flag
+// left out and do what was not asked. "" if none.
+func emptyFlag(fs *pflag.FlagSet) string {
+	name := ""
+	fs.Visit(func(f *pflag.Flag) {
+		if name == "" && f.Value.Type() == "string" && f.Value.String() == "" {
+			name = f.Name
+		}
+	})
+	return name
 }
 
 func printUsage(w io.Writer) {

@@ -47,7 +47,7 @@ func TestMovesCommand(t *testing.T) {
 			t.Errorf("moves --json %s: %d %q %q, want 0 and nothing", c.fen, code, out, errOut)
 		}
 	}
-	out, _, code = dtb("moves", "B:BK1")
+	out, _, code = dtb("moves", "B:BK1:W46")
 	if code != 0 || len(strings.Fields(out)) != 9 || !strings.HasPrefix(out, "1-") {
 		t.Errorf("moves: %d %q", code, out)
 	}
@@ -71,8 +71,17 @@ func TestBadInput(t *testing.T) {
 		{"play", "W:W31-50:B1-20", "32-29"},
 		{"play", "W:W31-50:B1-20", "99-28"},
 		{"play"},
+		{"play", "W:WK10:BK5", ""},
 		{"nosuchcommand"},
+		{"help", "nosuchcommand"},
 		{"moves", "--nosuchflag", "W:W31"},
+		{"moves", "W"},            // no pieces
+		{"moves", "W:WK10:B"},     // the game is over
+		{"perft", "B:WK10:BK5:W"}, // the second list of White's pieces
+		{"play", "W:WK10:B", "10-5"},
+		{"gen", "--unit", "", "--out", "nowhere"},
+		{"verify", "--sums", "", "--dir", "nowhere"},
+		{"probe", "--dir", "", "W:WK10:BK5"},
 	} {
 		out, errOut, code := dtb(args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dtb") {
@@ -90,6 +99,9 @@ func TestHelp(t *testing.T) {
 	}
 	if out, _, code := dtb("help"); code != 0 || !strings.Contains(out, "perft") {
 		t.Errorf("dtb help: %d %q", code, out)
+	}
+	if out, _, code := dtb("help", "probe"); code != 0 || !strings.HasPrefix(out, "usage: dtb probe") {
+		t.Errorf("dtb help probe: %d %q", code, out)
 	}
 	if out, errOut, code := dtb(); code != 2 || out != "" || !strings.HasPrefix(errOut, "usage: dtb") {
 		t.Errorf("dtb: status %d, stdout %q, stderr %q; want status 2 and the usage on stderr", code, out, errOut)

@@ -123,9 +123,6 @@ func position(fen string, clock int) (draughts.Position, error) {
 	if err != nil {
 		return p, err
 	}
-	if err := probe.Check(p); err != nil {
-		return p, usageError{err}
-	}
 	if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
 		return p, badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), clock, c, c.Budget())
 	}

@@ -10,11 +10,17 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/probe"
 )
 
-// parseFEN parses a FEN given on the command line; a bad one is bad input.
+// parseFEN parses a FEN given on the command line; a bad one is bad
+// input, and so is a game that is over before it starts (no pieces, or
+// none of the side not to move: probe.Check).
 func parseFEN(s string) (draughts.Position, error) {
 	p, err := draughts.ParseFEN(s)
+	if err == nil {
+		err = probe.Check(p)
+	}
 	if err != nil {
 		return p, usageError{err}
 	}
@@ -111,7 +117,10 @@ func init() {
 				if err != nil {
 					return err
 				}
-				for _, s := range args[1:] {
+				for i, s := range args[1:] {
+					if strings.TrimSpace(s) == "" {
+						return badInput("argument %d is empty: want moves, e.g. 32-28", i+2)
+					}
 					for _, one := range strings.Fields(s) {
 						m, err := p.ParseMove(one)
 						if err != nil {
