@@ -1,7 +1,9 @@
 package probe_test
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,12 +56,29 @@ func TestManifestVouches(t *testing.T) {
 		{"distance file forged", func(t *testing.T, dir string) {
 			tabletest.ForgeRules(t, filepath.Join(dir, "KKvK"+table.DistanceExt), table.RulesFlagsResolved)
 		}, "KKvK.dtbd is damaged (header: "},
+		{"manifest set back to version 1", func(t *testing.T, dir string) {
+			// Version 1 lists no header checksums and no distance files.
+			entries, err := codec.ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range entries {
+				entries[i].HeaderCRC32C, entries[i].Distances = 0, nil
+			}
+			b, err := json.Marshal(map[string]any{"version": 1, "tables": entries})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, codec.ManifestName), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "KKvK.dtb is damaged (a file of format 4, listed in MANIFEST.json without its header checksum)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := tabletest.Copy(t, tabletest.Golden)
 			c.edit(t, dir)
 			tables := open(t, dir)
-			_, err := tables.Probe(p, probe.Clocks{}, 0)
+			_, err := tables.Probe(p, probe.Clocks{}, probe.ValuesOnly)
 			if !errors.Is(err, codec.ErrCorrupt) || !strings.Contains(err.Error(), filepath.Join(dir, c.want)) {
 				t.Errorf("%s: %v, want codec.ErrCorrupt and %q", p.FEN(), err, c.want)
 			}

@@ -283,6 +283,11 @@ func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) err
 	switch {
 	case st.Size() != size:
 		return bad("%d bytes", st.Size())
+	case headerCRC == 0 && r.Version() >= 3:
+		// Only manifests of version 1, over files of format 2, list no
+		// header checksum; one set back to version 1 must not turn the
+		// check off.
+		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("a file of format %d, listed in %s without its header checksum", r.Version(), codec.ManifestName)}
 	case headerCRC != 0 && r.HeaderCRC() != headerCRC:
 		return bad("header checksum %08x", r.HeaderCRC())
 	}
