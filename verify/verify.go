@@ -147,12 +147,16 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	defer v.pt.Close()
 	plan := v.pt.Materials()
 	if o.Only != nil {
+		only := slices.Clone(o.Only)
 		for _, m := range o.Only {
 			if _, ok := v.entries[m]; !ok && v.searched[m] == (index.Material{}) {
 				return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, m, dir)
 			}
+			if s, ok := v.searched[m]; ok {
+				only = append(only, s) // answered through s: checked with it
+			}
 		}
-		plan = slices.DeleteFunc(plan, func(m index.Material) bool { return !slices.Contains(o.Only, m) })
+		plan = slices.DeleteFunc(plan, func(m index.Material) bool { return !slices.Contains(only, m) })
 	}
 	for _, m := range plan {
 		for _, n := range needs(m) {

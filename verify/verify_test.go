@@ -312,7 +312,8 @@ func TestGolden(t *testing.T) {
 // searched (and its forced threats, left out of the Rule2 set's), each
 // of those noted; without them, the files alone, each
 // table noted. A value changed in a stored table before the slim tables
-// are written is a mismatch there.
+// are written is a mismatch there; a searched table checked alone
+// (Options.Only) is checked with the table it is searched through.
 func TestSlim(t *testing.T) {
 	ctx := context.Background()
 	write := func(dir string, o slim.Options) string {
@@ -353,6 +354,16 @@ func TestSlim(t *testing.T) {
 			t.Errorf("distances %v: %d tables searched, %d not recomputed", o.Distances, searched, unchecked)
 		}
 	}
+	// A table searched through a missing one: --only checks both.
+	out := write(tabletest.Golden, slim.Options{})
+	if err := os.Remove(filepath.Join(out, "KKvM.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	mvkk, _ := index.ParseMaterial("MvKK")
+	if r, ok := run(t, out, verify.Options{Only: []index.Material{mvkk}})["KKvM.dtb"]; !ok || r.OK() {
+		t.Errorf("MvKK searched through a missing KKvM.dtb: %+v, want a failure", r)
+	}
+
 	dir := copyTables(t)
 	m, _ := index.ParseMaterial("KKvM")
 	x := index.New(m)
