@@ -43,6 +43,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -102,11 +103,8 @@ type Table struct {
 // and run again writes every file anew. dir must hold tables of format 3
 // with a manifest (dtb convert rewrites older ones).
 func Write(ctx context.Context, dir, out string, o Options) error {
-	entries, err := codec.ReadManifest(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, codec.ManifestName)); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s has no %s: build tables there with: dtb gen --out %s", dir, codec.ManifestName, dir)
-	} else if err != nil {
-		return err
 	}
 	if same, err := sameDir(dir, out); err != nil || same {
 		return errors.Join(err, fmt.Errorf("%s: the slim tables must go to another directory", out))
@@ -114,14 +112,53 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	// The tables read must not change meanwhile (a dtb gen or convert
+	// holds dir alone), and out is written by this Write alone.
+	for _, l := range []struct {
+		dir  string
+		take func(string) (*dirlock.Lock, error)
+	}{{dir, dirlock.Shared}, {out, dirlock.Exclusive}} {
+		lock, err := l.take(l.dir)
+		var held *dirlock.HeldError
+		if errors.As(err, &held) {
+			who := "another dtb"
+			if held.PID != 0 {
+				who += fmt.Sprintf(" (pid %d)", held.PID)
+			}
+			return fmt.Errorf("%s is writing %s: wait for it to end", who, l.dir)
+		} else if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
+	entries, err := codec.ReadManifest(dir) // as it stands with dir locked
+	if err != nil {
+		return err
+	}
 	// No manifest until every file is written: an interrupted Write
-	// leaves a directory that vouches for nothing.
+	// leaves a directory that vouches for nothing. The files an
+	// interrupted Write left half written (codec.Write's NAME.*.tmp) go
+	// too.
 	if err := os.Remove(filepath.Join(out, codec.ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	for _, pattern := range []string{"*.dtb.*.tmp", "*" + table.DistanceExt + ".*.tmp", codec.ManifestName + ".*.tmp"} {
+		temps, err := filepath.Glob(filepath.Join(out, pattern))
+		if err != nil {
+			return err
+		}
+		for _, f := range temps {
+			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
 	}
 	// The value files that leave out their forced threats, where
 	// ThreatsWherePaying writes them both ways, go to scratch first.
 	scratch := filepath.Join(out, ".threats")
+	if err := os.RemoveAll(scratch); err != nil {
+		return err
+	}
 	defer os.RemoveAll(scratch)
 	byMat := map[index.Material]codec.ManifestEntry{}
 	for _, e := range entries {

@@ -13,6 +13,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
@@ -203,6 +204,54 @@ func TestWriteErrors(t *testing.T) {
 	}
 	if err := slim.Write(ctx, dir, out, slim.Options{}); err != nil {
 		t.Errorf("written again over itself: %v", err)
+	}
+}
+
+// TestLocksAndLeftovers checks that Write refuses a source that another
+// process writes (dtb gen holds it alone) and an out that another
+// process holds, each naming the directory, reads a source beside
+// another reader, and removes what a Write killed before its end left in
+// out: half-written files and the scratch folder.
+func TestLocksAndLeftovers(t *testing.T) {
+	ctx := context.Background()
+	dir := tabletest.Copy(t, tabletest.Golden)
+	out := filepath.Join(t.TempDir(), "slim")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, held := range []string{dir, out} {
+		l, err := dirlock.Exclusive(held)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = slim.Write(ctx, dir, out, slim.Options{})
+		l.Release()
+		if err == nil || !strings.Contains(err.Error(), "is writing "+held+": wait for it to end") {
+			t.Errorf("%s held: %v, want a refusal naming it", held, err)
+		}
+	}
+	left := []string{"KvK.dtb.123.tmp", "KvK" + table.DistanceExt + ".4.tmp", codec.ManifestName + ".5.tmp", filepath.Join(".threats", "KKvK.dtb")}
+	for _, f := range left {
+		path := filepath.Join(out, f)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader, err := dirlock.Shared(dir) // another slim reading dir
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Release()
+	if err := slim.Write(ctx, dir, out, slim.Options{}); err != nil {
+		t.Fatalf("beside another reader: %v", err)
+	}
+	for _, f := range append(left, ".threats") {
+		if _, err := os.Stat(filepath.Join(out, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left in %s: %v", f, out, err)
+		}
 	}
 }
 
