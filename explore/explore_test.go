@@ -183,6 +183,16 @@ func TestServer(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d and %q", c.target, code, e.Error, c.code, c.words)
 		}
 	}
+	// A table the manifest lists, missing: the directory is damaged.
+	missing := tabletest.Copy(t, tabletest.Golden)
+	if err := os.Remove(filepath.Join(missing, "KKvK.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	var e struct{ Error string }
+	want := filepath.Join(missing, "KKvK.dtb") + " is listed in MANIFEST.json but missing"
+	if code := get(t, explore.NewServer(open(t, missing), 2), "/api/probe?fen=W:WK10,K20:BK5", &e); code != 503 || e.Error != want {
+		t.Errorf("a listed table missing: %d %q, want 503 and %q", code, e.Error, want)
+	}
 	for target, want := range map[string]string{"/?fen=W:WK10:BK5": `<script src="/static/explorer.js">`, "/static/explorer.js": "function parseFEN("} {
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))

@@ -253,7 +253,9 @@ func Open(path string, m index.Material) (*File, error) {
 func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, error) {
 	path := filepath.Join(dir, e.File)
 	f, err := Open(path, m)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &missingError{fmt.Sprintf("%s is listed in %s but missing", path, codec.ManifestName), err}
+	} else if err != nil {
 		return nil, err
 	}
 	if err := checkListed(path, f.values, e.Size, e.HeaderCRC32C); err != nil {
@@ -357,7 +359,7 @@ func (f *File) distances() (*codec.Reader, error) {
 func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error) {
 	r, err := codec.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb"))}
+		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb")), fs.ErrNotExist}
 	} else if err != nil {
 		return nil, err
 	}
@@ -368,12 +370,15 @@ func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error)
 	return r, nil
 }
 
-// missingError is the error of a distance file that is not there, in
-// words; it wraps fs.ErrNotExist.
-type missingError struct{ msg string }
+// missingError is the error of a file that is not there, in words; it
+// wraps the error of opening it (fs.ErrNotExist).
+type missingError struct {
+	msg string
+	err error
+}
 
 func (e *missingError) Error() string { return e.msg }
-func (e *missingError) Unwrap() error { return fs.ErrNotExist }
+func (e *missingError) Unwrap() error { return e.err }
 
 // checkDistanceHeader checks h, the header of the distance file at path,
 // against v, the header of its value file of layout l.
