@@ -72,6 +72,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -202,6 +203,9 @@ func Generate(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	defer l.Release() // after the manifest is written
+	if entries, err := codec.ReadManifest(o.Dir); err == nil && slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
+		return fmt.Errorf("%s is a slim directory (dtb slim wrote it): build in another directory, then write the slim tables from there", o.Dir)
+	}
 	// Resolved copies left by an interrupted run are not trusted: their
 	// tables are read from their files.
 	if err := removeTemps(o.Dir, "*.dtb.*.tmp", "*"+table.DistanceExt+".*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
@@ -527,7 +531,8 @@ func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 		return nil
 	}
 	defer f.Close()
-	if !f.Rule2 || f.Resolved || extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
+	if !f.Rule2 || f.Resolved || f.Marked || f.Short || f.Threats || // a slim directory's file (table.RulesSlim)
+		extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
 	}
 	s := &solved{x: x, class: table.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}

@@ -40,6 +40,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
@@ -134,6 +135,9 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 	entries, err := codec.ReadManifest(dir) // as it stands with dir locked
 	if err != nil {
 		return err
+	}
+	if listed, err := codec.ReadManifest(out); err == nil && len(listed) > 0 && !slices.ContainsFunc(listed, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
+		return fmt.Errorf("%s holds the tables of a build (no table there is answered by a search): write the slim tables to another directory", out)
 	}
 	// No manifest until every file is written: an interrupted Write
 	// leaves a directory that vouches for nothing. The files an

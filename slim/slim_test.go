@@ -193,6 +193,7 @@ func TestWriteErrors(t *testing.T) {
 		{dir, dir, "another directory"},
 		{out, filepath.Join(t.TempDir(), "again"), "slim directory already"},
 		{empty, filepath.Join(t.TempDir(), "x"), "dtb gen --out " + empty},
+		{dir, tabletest.Copy(t, tabletest.Golden), "holds the tables of a build"},
 	} {
 		err := slim.Write(ctx, tc.dir, tc.out, slim.Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -204,6 +205,57 @@ func TestWriteErrors(t *testing.T) {
 	}
 	if err := slim.Write(ctx, dir, out, slim.Options{}); err != nil {
 		t.Errorf("written again over itself: %v", err)
+	}
+}
+
+// TestGenRefusesSlim checks that dtb gen does not take a slim
+// directory's files for its own: it refuses to build in a slim
+// directory, and over a build whose tables were overwritten by slim
+// value files (marked, forced threats left out) it rebuilds those,
+// byte for byte as they were.
+func TestGenRefusesSlim(t *testing.T) {
+	ctx := context.Background()
+	build := tabletest.Rule2.Dir(t)
+	o := tabletest.Rule2.Options
+	out := write(t, build, slim.Options{Threats: slim.ThreatsLeftOut})
+	o.Dir = out
+	if err := retro.Generate(ctx, o); err == nil || !strings.Contains(err.Error(), "is a slim directory") {
+		t.Errorf("gen in a slim directory: %v, want a refusal", err)
+	}
+	mixed := tabletest.Copy(t, build)
+	files, err := filepath.Glob(filepath.Join(write(t, build, slim.Options{Distances: true, Threats: slim.ThreatsLeftOut}), "*.dtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mixed, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := retro.WriteManifest(mixed); err != nil { // vouching for the slim files, as dtb slim --out over a build did
+		t.Fatal(err)
+	}
+	o.Dir = mixed
+	if err := retro.Generate(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	differed := 0
+	for _, f := range files {
+		name := filepath.Base(f)
+		want, _ := os.ReadFile(filepath.Join(build, name))
+		if slim, _ := os.ReadFile(f); !slices.Equal(slim, want) {
+			differed++
+		}
+		if got, _ := os.ReadFile(filepath.Join(mixed, name)); !slices.Equal(got, want) {
+			t.Errorf("%s: the slim value file kept, not rebuilt", name)
+		}
+	}
+	if differed == 0 {
+		t.Errorf("no slim value file differs from the build's")
 	}
 }
 
