@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -39,9 +40,13 @@ func explain(err error) string {
 // rebuild returns the commands that rebuild the damaged table files at
 // paths, all of one directory, with the optional columns of the other
 // tables there: dtb gen rebuilds a table that fails its checks and keeps
-// the good ones.
+// the good ones. A slim directory is written anew by dtb slim from the
+// build it came from.
 func rebuild(paths []string) string {
 	dir := filepath.Dir(paths[0])
+	if entries, _ := codec.ReadManifest(dir); slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
+		return "dtb slim --dir BUILD --out " + dir + " (BUILD: the directory dtb gen built, which the slim tables come from)"
+	}
 	flags := genFlags(dir)
 	var cmds []string
 	for _, path := range paths {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,6 +37,14 @@ func TestSlimCommand(t *testing.T) {
 	}
 	if _, stderr, code := dtb("slim", "--dir", out, "--out", out+"2"); code != 1 || stderr != "dtb slim: "+out+" is a slim directory already: write from the directory dtb gen built\n" {
 		t.Errorf("slim of a slim directory: status %d, stderr %q", code, stderr)
+	}
+	// A damaged slim table is written anew by dtb slim, not dtb gen.
+	if err := os.Remove(filepath.Join(out, "KKvM.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = dtb("probe", "--dir", out, fen)
+	if want := "(rebuild it with: dtb slim --dir BUILD --out " + out + " (BUILD: the directory dtb gen built"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("probe of a damaged slim directory: status %d, stderr %q, want %q", code, stderr, want)
 	}
 }
 
