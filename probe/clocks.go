@@ -160,7 +160,8 @@ type RootMove struct {
 // has run out (c.Class 32 or more in class A, 10 or more in class B,
 // c.Rule2 50 or more where rule 2 counts) every move is a draw. A
 // position without a legal move has none. Its errors are Probe's, for p
-// or a position a move leads to.
+// or a position a move leads to; a move into a table whose directory
+// holds its values alone (ValuesOnly) fails, for want of its distances.
 func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	if err := Check(p); err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	var moves []RootMove
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
-		r, err := t.Probe(q, Clocks{}, 0)
+		r, err := t.Probe(q, Clocks{}, WithDistances)
 		if err != nil {
 			return nil, err
 		}

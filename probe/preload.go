@@ -18,7 +18,9 @@ import (
 // table answered by a search through its colour flip is searched whole,
 // after its colour flip is preloaded if that has short distances. The
 // table stays in memory as long as t, 1 to 4 bytes a position by its
-// columns. Preloading a table again does nothing.
+// columns. Preloading a table again does nothing. It reads distances, as
+// with WithDistances: where the directory holds the values alone of the
+// table or of one its searches reach, it fails.
 func (t *Tables) Preload(m index.Material) error {
 	f, err := t.file(m, false)
 	if err != nil || f.mem.Load() != nil {
@@ -68,12 +70,12 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				var err error
 				switch {
 				case all || p.HasCapture() || f.threats && table.ForcedThreat(&p):
-					r, err = t.searched(&p, f, Clocks{}, 0, exact)
+					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
 				case f.short:
 					if r, _ = b.cols.Entry(i); r.Theory == table.Draw {
 						continue
 					}
-					_, err = t.exactDistance(&p, &r, Clocks{}, 0)
+					_, err = t.exactDistance(&p, &r, Clocks{}, WithDistances)
 				default:
 					continue
 				}

@@ -146,6 +146,7 @@ type file struct {
 	marked    bool        // the value bytes mark FreshOnly (table.Info)
 	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
 	threats   bool        // forced threats are don't-cares on disk (table.Info)
+	alone     bool        // the directory holds the values alone (table.File.ValuesAlone)
 	layout    table.Layout
 	r         *table.File
 	x         *index.Index
@@ -304,7 +305,7 @@ func (f *file) open() (err error) {
 		if g.class == table.Rule2 && !g.marked {
 			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
 		}
-		f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), g.class, g.rule2, g.resolved, g.layout
+		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
 		return nil
 	}
 	if f.listed != nil {
@@ -317,7 +318,7 @@ func (f *file) open() (err error) {
 	}
 	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
 	f.short = f.r.Short && f.class == table.Rule2
-	f.threats = f.r.Threats
+	f.threats, f.alone = f.r.Threats, f.r.ValuesAlone
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)
@@ -348,7 +349,10 @@ const CacheOnly Flags = 1
 // running clocks it reads the distance column. It never reads dtw or
 // mtc. A search probes with it: a directory may then hold value files
 // without their distance files, and the cache holds value blocks and
-// the few distance columns of class A and B alone.
+// the few distance columns of class A and B alone. A table whose
+// directory holds its values alone (a slim directory written without
+// distances, table.File.ValuesAlone) is always probed so; a probe of it
+// with running clocks fails, saying so, as does RootMoves.
 const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
@@ -362,6 +366,14 @@ const ValuesOnly Flags = 2
 // wherever the probe needs its distance. A table preloaded into memory
 // (Preload) answers all its positions: none needs a search.
 const StoredOnly Flags = 4
+
+// WithDistances makes a probe read the distances of a table whose
+// directory holds its values alone (table.File.ValuesAlone), and so fail
+// with an error wrapping fs.ErrNotExist that says they are not there,
+// where without it the probe reads that table as with ValuesOnly.
+// RootMoves, which orders moves by their distances, probes with it, as
+// does a verifier.
+const WithDistances Flags = 8
 
 // Result is what the tables say of a position under the running clocks.
 type Result struct {
@@ -378,6 +390,10 @@ type Result struct {
 	// Rule2Tracked is false for a table built before rule 2 was tracked:
 	// its rules values ignore the 25-move king rule, and so does Value.
 	Rule2Tracked bool
+	// ValuesAlone reports that the position's table was read as with
+	// ValuesOnly because its directory holds its values alone: Entry has
+	// no distances, though the table has them.
+	ValuesAlone bool
 }
 
 // Probe returns the entry of p with its value under the rules with the
@@ -438,6 +454,9 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	if err != nil {
 		return err
 	}
+	if f.alone && fl&WithDistances == 0 {
+		fl |= ValuesOnly
+	}
 	e := &r.Entry
 	fresh := false // e is marked FreshOnly, and read without distances
 	exact := true  // e's distance is known (see exactDistance)
@@ -467,7 +486,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		*r = Result{}
 		return err
 	}
-	r.Value, r.Class, r.Rule2Tracked = e.Rules, f.class, f.rule2
+	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone
 	switch {
 	case c.marked(f) && e.Distance < 0 && e.Rules != table.Draw:
 		// Read without distances: a count one ply on draws what only a
@@ -671,10 +690,10 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		}
 	}
 	e := ms.Entry()
-	if !dtw {
+	if !dtw || values {
 		e.DTW = -1
 	}
-	if !mtc {
+	if !mtc || values {
 		e.MTC = -1
 	}
 	if values && f.class == table.Rule2 {

@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/slim"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -68,5 +70,69 @@ func TestValuesOnly(t *testing.T) {
 	}
 	if _, err := vals.Probe(quiet, probe.Clocks{}, 0); err == nil || !strings.Contains(err.Error(), table.DistanceExt+" is missing") {
 		t.Errorf("%s without ValuesOnly: %v, want an error naming the missing distance file", quiet.FEN(), err)
+	}
+}
+
+// TestValuesAlone probes the positions of the rule-2 set in its slim
+// directory written without distances (slim.Options.Distances false),
+// without flags: every table's values are those of the full tables, read
+// as with ValuesOnly (Result.ValuesAlone, no distances) where the
+// directory holds a table's values alone, and with the distances where it
+// holds them (class A and B). A running count and RootMoves, which need
+// the distances, say that the directory lacks them.
+func TestValuesAlone(t *testing.T) {
+	full := open(t, rule2Dir(t))
+	dir := filepath.Join(t.TempDir(), "slim")
+	if err := slim.Write(context.Background(), rule2Dir(t), dir, slim.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	alone := open(t, dir)
+	running, moves, aloneProbes := 0, 0, 0
+	const why = "holds the values of "
+	for _, m := range full.Materials() {
+		class := table.ClassOf(m)
+		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
+			want := mustProbe(t, full, p)
+			r, err := alone.Probe(p, probe.Clocks{}, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", p.FEN(), err)
+			}
+			e := r.Entry
+			ok := e.Rules == want.Rules && e.Theory == want.Theory && r.ValuesAlone == !class.Carries()
+			opt := func(got, want int) bool { return got == -1 || got == want }
+			ok = ok && opt(e.Distance, want.Distance) && opt(e.DTW, want.DTW) && opt(e.MTC, want.MTC)
+			if class.Carries() {
+				ok = ok && e.Distance == want.Distance
+			}
+			if class == table.Rule2 && !p.HasCapture() {
+				ok = ok && e.Distance == -1
+			}
+			if !ok {
+				t.Fatalf("%s (%v): %+v (values alone: %v), want the values of %+v", p.FEN(), class, e, r.ValuesAlone, want)
+			}
+			if r.ValuesAlone {
+				aloneProbes++
+			}
+			if class == table.Rule2 && !p.HasCapture() && want.Distance >= 0 && running < 100 {
+				if _, err := alone.Probe(p, probe.Clocks{Rule2: 10}, 0); err == nil || !strings.Contains(err.Error(), why) {
+					t.Fatalf("%s with a running count: %v, want an error saying %q", p.FEN(), err, why)
+				}
+				running++
+			}
+			quietRule2 := false // a move leads to a quiet position of a table held alone
+			for _, mv := range p.Moves(nil) {
+				q := p.Play(mv)
+				quietRule2 = quietRule2 || table.ClassOf(table.MaterialOf(&q)) == table.Rule2 && !q.HasCapture()
+			}
+			if quietRule2 && moves < 100 {
+				if _, err := alone.RootMoves(p, probe.Clocks{}); err == nil || !strings.Contains(err.Error(), why) {
+					t.Fatalf("RootMoves of %s: %v, want an error saying %q", p.FEN(), err, why)
+				}
+				moves++
+			}
+		})
+	}
+	if running == 0 || moves == 0 || aloneProbes == 0 {
+		t.Errorf("%d probes of tables held alone, %d with a running count, %d of RootMoves", aloneProbes, running, moves)
 	}
 }

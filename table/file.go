@@ -170,10 +170,15 @@ type File struct {
 	path     string        // of values
 	Material index.Material
 	Info
-	distPath string
-	distWant *codec.ManifestFile // what the manifest says of the distance file (OpenListed)
-	at       [NumColumns]int     // a column's number in its file, -1 for none
-	dist     struct {
+	// ValuesAlone reports that the directory holds the value file without
+	// its distance file, as its manifest says (OpenListed): a slim
+	// directory written without distances (dtb slim --distances=false).
+	// Reading a distance then fails, saying so.
+	ValuesAlone bool
+	distPath    string
+	distWant    *codec.ManifestFile // what the manifest says of the distance file (OpenListed)
+	at          [NumColumns]int     // a column's number in its file, -1 for none
+	dist        struct {
 		once sync.Once
 		r    *codec.Reader // the distance file, or values for a whole table
 		err  error
@@ -268,6 +273,8 @@ func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, err
 	}
 	if d := e.Distances; d != nil {
 		f.distPath, f.distWant = filepath.Join(dir, d.File), d
+	} else {
+		f.ValuesAlone = f.Split && f.Layout.Distances()
 	}
 	return f, nil
 }
@@ -339,8 +346,12 @@ func (f *File) Readers() ([]*codec.Reader, error) {
 // distance file on the first call.
 func (f *File) distances() (*codec.Reader, error) {
 	f.dist.once.Do(func() {
-		if !f.Split {
+		switch {
+		case !f.Split:
 			f.dist.r = f.values
+			return
+		case f.ValuesAlone:
+			f.dist.err = &missingError{fmt.Sprintf("%s holds the values of %s alone, not the distances that a running clock, a distance or a list of moves needs (dtb slim writes them unless --distances=false)", filepath.Dir(f.path), f.Material), fs.ErrNotExist}
 			return
 		}
 		f.dist.r, f.dist.err = openDistances(f.distPath, f.values.Header(), f.Layout)

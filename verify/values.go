@@ -72,7 +72,7 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			p := table.Position(pl)
 			capture := p.HasCapture()
 			if theory, _ := t.cols.Values(i); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
-				r, err := v.pt.Probe(p, probe.Clocks{}, 0)
+				r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 				if err != nil {
 					return fmt.Errorf("position %s of %s: %w", p.FEN(), path, err)
 				}
@@ -125,7 +125,7 @@ func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTabl
 				pl, _ = x.Next(pl)
 			}
 			p := table.Position(pl)
-			r, err := v.pt.Probe(p, probe.Clocks{}, 0)
+			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ func explain(err error) string {
 // build it came from.
 func rebuild(paths []string) string {
 	dir := filepath.Dir(paths[0])
-	if entries, _ := codec.ReadManifest(dir); slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
+	if slimDir(dir) {
 		return "dtb slim --dir BUILD --out " + dir + " (BUILD: the directory dtb gen built, which the slim tables come from)"
 	}
 	flags := genFlags(dir)
@@ -58,6 +58,13 @@ func rebuild(paths []string) string {
 		cmds = append(cmds, fmt.Sprintf("dtb gen%s --out %s%s", only, dir, flags))
 	}
 	return strings.Join(cmds, " && ")
+}
+
+// slimDir reports whether dir is a slim directory, which dtb slim wrote:
+// its manifest names tables searched through others.
+func slimDir(dir string) bool {
+	entries, _ := codec.ReadManifest(dir)
+	return slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" })
 }
 
 // genFlags returns the flags of dtb gen that build the optional columns

@@ -48,6 +48,7 @@ func init() {
 				enc := json.NewEncoder(e.stdout)
 				failed := 0
 				noDTW := map[index.Material]bool{} // the materials said to have no dtw
+				valuesAlone := false               // said that some tables have no distances
 				// answer writes the answer of p, or says on stderr after
 				// where why there is none.
 				answer := func(where string, p draughts.Position) error {
@@ -62,9 +63,17 @@ func init() {
 						failed++
 						return nil
 					}
-					if m := table.MaterialOf(&p); r.Entry.Theory != table.Draw && r.Entry.DTW < 0 && !noDTW[m] {
+					switch m := table.MaterialOf(&p); {
+					case r.ValuesAlone && !valuesAlone:
+						valuesAlone = true
+						fmt.Fprintf(e.stderr, "dtb probe: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", *dir)
+					case !r.ValuesAlone && r.Entry.Theory != table.Draw && r.Entry.DTW < 0 && !noDTW[m]:
 						noDTW[m] = true
-						fmt.Fprintf(e.stderr, "dtb probe: the tables of %s in %s have no dtw (build them with: dtb gen --only %s --dtw --out %s)\n", m, *dir, m, *dir)
+						how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, *dir)
+						if slimDir(*dir) {
+							how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", *dir, *dir)
+						}
+						fmt.Fprintf(e.stderr, "dtb probe: the tables of %s in %s have no dtw (%s)\n", m, *dir, how)
 					}
 					r.Entry.Rules = r.Value
 					f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}

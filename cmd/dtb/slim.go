@@ -15,7 +15,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			dir := fs.StringP("dir", "d", "tables", "table directory that dtb gen built")
 			out := fs.StringP("out", "o", "", "directory to write the slim tables to (required)")
-			dist := fs.Bool("distances", false, "write the distance files of the tables kept too (running clocks, dtw, mtc), short rule-2 distances left to a search")
+			dist := fs.Bool("distances", true, "write the distance files of the tables kept (running clocks, dtw, mtc, lists of moves), short rule-2 distances left to a search; --distances=false: the value files alone, for an engine's search")
 			threats := fs.String("threats", "auto", fmt.Sprintf("forced threats in the value files: auto (left to a search where that saves %.0f%% of a file), keep, drop", 100*slim.ThreatSaving))
 			return func(e *env, args []string) error {
 				if len(args) != 0 {

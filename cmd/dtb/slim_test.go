@@ -10,20 +10,35 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 )
 
-// TestSlimCommand writes the slim tables of the golden ones, probes a
-// position of a table left out there and in the golden tables alike, and
-// checks the usage errors.
+// TestSlimCommand writes the slim tables of the golden ones, with their
+// distances (the default) and without, probes a position of a table left
+// out there and in the golden tables alike, its moves too where the
+// distances are, and checks the usage errors.
 func TestSlimCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "engine")
-	stdout, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out, "--distances")
+	stdout, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out)
 	if code != 0 || !strings.Contains(stdout, "MvKK     searched through KKvM\n") || !strings.HasPrefix(stderr, "dtb slim: 11 tables in ") || !strings.HasSuffix(stderr, ", 5 more answered by search, in "+out+"\n") {
 		t.Fatalf("slim: status %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	const fen = "W:W20:BK1,K10" // MvKK, left out
-	want, _, code := dtb("probe", "--dir", tabletest.Golden, fen)
-	got, stderr, code2 := dtb("probe", "--dir", out, fen)
+	want, _, code := dtb("probe", "--dir", tabletest.Golden, "--moves", fen)
+	got, stderr, code2 := dtb("probe", "--dir", out, "--moves", fen)
 	if code != 0 || code2 != 0 || got != want {
-		t.Errorf("probe %s: slim %q (%d, %q), golden %q (%d)", fen, got, code2, stderr, want, code)
+		t.Errorf("probe --moves %s: slim %q (%d, %q), golden %q (%d)", fen, got, code2, stderr, want, code)
+	}
+	// Without distances: the values, and a list of moves refused.
+	alone := out + "-values"
+	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", alone, "--distances=false"); code != 0 {
+		t.Fatalf("slim --distances=false: status %d, %s", code, stderr)
+	}
+	values, _, _ := dtb("probe", "--dir", tabletest.Golden, "--json", fen)
+	values = regexp.MustCompile(`"(distance|dtw|mtc|clock)":[^,}]*`).ReplaceAllString(values, `"$1":null`)
+	got, stderr, code = dtb("probe", "--dir", alone, "--json", fen)
+	if note := "dtb probe: " + alone + " holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n"; code != 0 || got != values || stderr != note {
+		t.Errorf("probe %s without distances: status %d, %q (%q), want %q (%q)", fen, code, got, stderr, values, note)
+	}
+	if _, stderr, code := dtb("probe", "--dir", alone, "--moves", fen); code != 1 || !strings.Contains(stderr, alone+" holds the values of KKvM alone, not the distances") {
+		t.Errorf("probe --moves %s without distances: status %d, stderr %q", fen, code, stderr)
 	}
 	if _, stderr, code := dtb("slim", "--dir", tabletest.Golden); code != 2 || !strings.Contains(stderr, "--out is required") {
 		t.Errorf("no --out: status %d, stderr %q", code, stderr)
