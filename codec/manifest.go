@@ -14,6 +14,13 @@ import (
 // ManifestName is the name of the manifest file in a table directory.
 const ManifestName = "MANIFEST.json"
 
+// ConvertingName is the file that dtb convert (retro.Convert) keeps in a
+// directory while it rewrites the tables there: until it ends, the
+// manifest lists the tables already rewritten as they were before, and a
+// rerun of the conversion finishes the job. A manifest written anew over
+// the files as they are ends it.
+const ConvertingName = "CONVERTING"
+
 // manifestVersion is the version WriteManifest writes, 2 where no entry
 // has Searched; ReadManifest reads version 1 too, whose entries have no
 // Distances.

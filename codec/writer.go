@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -404,6 +405,30 @@ type tempFile struct {
 	dir string
 }
 
+// TempGlob is the glob pattern of the temporary files of atomic writes of
+// files named name (a glob too: "*.dtb"), NAME.*.tmp; an interrupted write
+// leaves one behind, which RemoveTemps removes.
+func TempGlob(name string) string { return name + ".*.tmp" }
+
+// RemoveTemps removes the files of dir that match the glob patterns:
+// those that interrupted writes left (TempGlob), and any other scratch
+// of the caller's. Only one process may write a directory's files at a
+// time: the caller holds its lock.
+func RemoveTemps(dir string, patterns ...string) error {
+	for _, pattern := range patterns {
+		files, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // createTemp creates a temporary file next to path: its name is path's
 // base name, a random part and ".tmp".
 func createTemp(path string) (*tempFile, error) {
@@ -411,7 +436,7 @@ func createTemp(path string) (*tempFile, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, base+".*.tmp")
+	f, err := os.CreateTemp(dir, TempGlob(base))
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(b.dir, "*.tmp", "*"+spillExt); err != nil {
+	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt); err != nil {
 		return err
 	}
 	// A unit that does not fit in the solver's share beside the level

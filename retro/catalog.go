@@ -12,24 +12,6 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// removeTemps removes the temporary files that an interrupted run left in
-// dir, those that match the glob patterns. Only one run may write a file
-// of a directory at a time.
-func removeTemps(dir string, patterns ...string) error {
-	for _, pattern := range patterns {
-		files, err := filepath.Glob(filepath.Join(dir, pattern))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // catalog writes the manifest of a directory: exactly its valid table
 // files. It remembers the files it has found valid, by size and CRC-32C,
 // so that it decodes the blocks of each file once per run, and it trusts
@@ -67,7 +49,14 @@ func (c *catalog) write() error {
 			entries = append(entries, e)
 		}
 	}
-	return codec.WriteManifest(c.dir, entries)
+	if err := codec.WriteManifest(c.dir, entries); err != nil {
+		return err
+	}
+	// The manifest lists the files as they are: no conversion is pending.
+	if err := os.Remove(filepath.Join(c.dir, codec.ConvertingName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // vouches reports whether the file at path is a valid table (see entry),

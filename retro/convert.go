@@ -3,6 +3,7 @@ package retro
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,14 +19,20 @@ import (
 // (table.Convert), one at a time, each replaced atomically, then writes
 // the manifest. done, if not nil, is called with each material
 // converted. It stops at the first table it cannot convert, naming it;
-// rerunning it goes on where it stopped.
+// rerunning it goes on where it stopped. Until the manifest is written,
+// the directory holds codec.ConvertingName, which tells a reader that
+// finds a table other than the manifest says to rerun the conversion.
 func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 	l, err := lock(dir, dir, dirlock.Exclusive)
 	if err != nil {
 		return err
 	}
 	defer l.Release()
-	if err := removeTemps(dir, "*.dtb.*.tmp", "*"+table.DistanceExt+".*.tmp", codec.ManifestName+".*.tmp"); err != nil {
+	if err := codec.RemoveTemps(dir, table.TempGlobs...); err != nil {
+		return err
+	}
+	mark := filepath.Join(dir, codec.ConvertingName)
+	if err := os.WriteFile(mark, []byte("dtb convert began rewriting the tables here and has not finished: rerun dtb convert --dir DIR\n"), 0o644); err != nil {
 		return err
 	}
 	if err := convertTables(ctx, dir, done, false); err != nil {

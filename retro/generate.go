@@ -208,7 +208,7 @@ func Generate(ctx context.Context, o Options) (err error) {
 	}
 	// Resolved copies left by an interrupted run are not trusted: their
 	// tables are read from their files.
-	if err := removeTemps(o.Dir, "*.dtb.*.tmp", "*"+table.DistanceExt+".*.tmp", codec.ManifestName+".*.tmp", filepath.Join(WorkDir, "*.dtb*")); err != nil {
+	if err := codec.RemoveTemps(o.Dir, append(table.TempGlobs, filepath.Join(WorkDir, "*.dtb*"))...); err != nil {
 		return err
 	}
 	// Whole tables (formats 1 and 2) become value and distance files

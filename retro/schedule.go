@@ -130,9 +130,9 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	defer os.Remove(work) // if empty: the unit failed before building
 	var temps []string
 	for _, x := range newGroup(m).tables {
-		temps = append(temps, table.FileName(x.Material())+".*.tmp", x.Material().String()+table.DistanceExt+".*.tmp")
+		temps = append(temps, codec.TempGlob(table.FileName(x.Material())), codec.TempGlob(x.Material().String()+table.DistanceExt))
 	}
-	if err := removeTemps(o.Dir, temps...); err != nil {
+	if err := codec.RemoveTemps(o.Dir, temps...); err != nil {
 		return err
 	}
 	mats, err := plan(Options{Only: &m})
@@ -168,7 +168,7 @@ func WriteManifest(dir string) error {
 		return err
 	}
 	defer l.Release()
-	if err := removeTemps(dir, codec.ManifestName+".*.tmp"); err != nil {
+	if err := codec.RemoveTemps(dir, codec.TempGlob(codec.ManifestName)); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, WorkDir)) // empty once every unit is built

@@ -146,16 +146,8 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 	if err := os.Remove(filepath.Join(out, codec.ManifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	for _, pattern := range []string{"*.dtb.*.tmp", "*" + table.DistanceExt + ".*.tmp", codec.ManifestName + ".*.tmp"} {
-		temps, err := filepath.Glob(filepath.Join(out, pattern))
-		if err != nil {
-			return err
-		}
-		for _, f := range temps {
-			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
+	if err := codec.RemoveTemps(out, table.TempGlobs...); err != nil {
+		return err
 	}
 	// The value files that leave out their forced threats, where
 	// ThreatsWherePaying writes them both ways, go to scratch first.

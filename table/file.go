@@ -100,6 +100,11 @@ func FileName(m index.Material) string { return m.String() + ".dtb" }
 // DistanceExt ends the name of a distance file: KKvK.dtbd beside KKvK.dtb.
 const DistanceExt = ".dtbd"
 
+// TempGlobs are the glob patterns of the temporary files that
+// interrupted writes leave in a table directory: of value files,
+// distance files and the manifest (codec.TempGlob, codec.RemoveTemps).
+var TempGlobs = []string{codec.TempGlob("*.dtb"), codec.TempGlob("*" + DistanceExt), codec.TempGlob(codec.ManifestName)}
+
 // DistancePath returns the path of the distance file beside the value
 // file at path.
 func DistancePath(path string) string { return strings.TrimSuffix(path, ".dtb") + DistanceExt }

@@ -57,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -432,6 +433,9 @@ func (v *verifier) unlisted() ([]Report, error) {
 	for _, f := range tmps {
 		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: temporary file of an unfinished write", f)}})
 	}
+	if f := filepath.Join(v.dir, codec.ConvertingName); fileExists(f) {
+		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: a dtb convert here did not finish: rerun it", f)}})
+	}
 	return reports, nil
 }
 
@@ -445,4 +449,10 @@ func (v *verifier) tally(r *Report, checked, found int64, ms []Mismatch) {
 	r.Examples = append(r.Examples, ms...)
 	slices.SortFunc(r.Examples, func(a, b Mismatch) int { return cmp.Compare(a.Index, b.Index) })
 	r.Examples = r.Examples[:min(len(r.Examples), v.o.Examples)]
+}
+
+// fileExists reports whether there is a file at path.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,9 +42,13 @@ func explain(err error) string {
 // paths, all of one directory, with the optional columns of the other
 // tables there: dtb gen rebuilds a table that fails its checks and keeps
 // the good ones. A slim directory is written anew by dtb slim from the
-// build it came from.
+// build it came from; a directory whose conversion was interrupted is
+// finished by dtb convert.
 func rebuild(paths []string) string {
 	dir := filepath.Dir(paths[0])
+	if _, err := os.Stat(filepath.Join(dir, codec.ConvertingName)); err == nil {
+		return "dtb convert --dir " + dir + " (a dtb convert there was interrupted; nothing is lost)"
+	}
 	if slimDir(dir) {
 		return "dtb slim --dir BUILD --out " + dir + " (BUILD: the directory dtb gen built, which the slim tables come from)"
 	}
