@@ -1,15 +1,18 @@
-// Command crashtest checks that an interrupted dtb gen always resumes to
-// the tables of an uninterrupted build. It builds dtb, builds the tables
-// once as a reference (and verifies them with dtb verify), then, round
-// after round, starts dtb gen in a fresh directory and kills it (SIGKILL)
-// at a random moment, sometimes kills the rerun too, and reruns it to the
-// end: every file must then be byte for byte the reference's (SHA-256),
-// with no stray file, and the tables must answer dtb probe. With --mem,
-// the killed runs and the reruns solve each group in several units under
-// that budget, while the reference is built with dtb gen's default: the
-// kills then fall between and inside units too. Any budget is taken,
-// however small (DTB_MEM_UNCHECKED=1 in dtb's environment): 1MiB splits
-// every group into its smallest units.
+// Command crashtest checks that an interrupted dtb gen, dtb slim or dtb
+// convert always resumes to the files of an uninterrupted run. It builds
+// dtb, then for each command runs it once as a reference (the tables
+// built checked with dtb verify), then, round after round, starts it in a
+// fresh directory and kills it (SIGKILL) at a random moment, sometimes
+// kills the rerun too, and reruns it to the end: every file must then be
+// byte for byte the reference's (SHA-256), with no stray file, and the
+// tables must answer dtb probe. dtb gen builds the tables up to --pieces;
+// dtb slim writes their slim directory; dtb convert rewrites a copy of
+// the tables of an older format in --old. With --mem, the killed runs and
+// the reruns of dtb gen solve each group in several units under that
+// budget, while the reference is built with dtb gen's default: the kills
+// then fall between and inside units too. Any budget is taken, however
+// small (DTB_MEM_UNCHECKED=1 in dtb's environment): 1MiB splits every
+// group into its smallest units.
 //
 //	go run ./cmd/crashtest --pieces 4 --kills 20 --mem 1MiB
 //
@@ -37,7 +40,9 @@ import (
 func main() {
 	fs := pflag.NewFlagSet("crashtest", pflag.ContinueOnError)
 	pieces := fs.IntP("pieces", "n", 3, "build the tables up to N pieces (2..5)")
-	kills := fs.IntP("kills", "k", 20, "kills in all")
+	kills := fs.IntP("kills", "k", 20, "kills of each command")
+	commands := fs.StringSlice("commands", []string{"gen", "slim", "convert"}, "the dtb commands to kill: gen, slim, convert")
+	old := fs.String("old", filepath.Join("testdata", "format2"), "tables of an older format, for dtb convert")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed of the kill moments")
 	dtb := fs.String("dtb", "", "dtb binary to test (default: go build ./cmd/dtb)")
 	work := fs.String("work", "", "work directory, kept afterwards (default: a temporary one, removed)")
@@ -52,6 +57,11 @@ func main() {
 	if *pieces < 2 || *pieces > 5 || *kills < 1 || fs.NArg() != 0 {
 		fail(2, errors.New("--pieces must be in 2..5, --kills at least 1, and no arguments"))
 	}
+	for _, c := range *commands {
+		if !slices.Contains([]string{"gen", "slim", "convert"}, c) {
+			fail(2, fmt.Errorf("--commands: %q is not gen, slim or convert", c))
+		}
+	}
 	os.Setenv("DTB_MEM_UNCHECKED", "1") // for the dtb runs
 	root := *work
 	if root == "" {
@@ -62,9 +72,9 @@ func main() {
 		defer os.RemoveAll(dir)
 		root = dir
 	}
-	t := &tester{root: root, pieces: *pieces, mem: *mem, bin: *dtb, rng: rand.New(rand.NewPCG(*seed, 0))}
-	fmt.Printf("crashtest: %d kills at %d pieces, --mem %q, seed %d\n", *kills, *pieces, *mem, *seed)
-	err := t.run(*kills)
+	t := &tester{root: root, pieces: *pieces, mem: *mem, old: *old, bin: *dtb, rng: rand.New(rand.NewPCG(*seed, 0))}
+	fmt.Printf("crashtest: %d kills of dtb %s at %d pieces, --mem %q, seed %d\n", *kills, strings.Join(*commands, ", "), *pieces, *mem, *seed)
+	err := t.run(*commands, *kills)
 	if err != nil {
 		if *work == "" {
 			os.RemoveAll(root)
@@ -82,14 +92,23 @@ func fail(code int, err error) {
 type tester struct {
 	root   string
 	pieces int
-	mem    string // --mem of the killed runs and reruns, "" for none
+	mem    string // --mem of the killed runs and reruns of dtb gen, "" for none
+	old    string // tables of an older format, for dtb convert
 	bin    string
 	rng    *rand.Rand
-	build  time.Duration // of the reference
-	ref    map[string][32]byte
 }
 
-func (t *tester) run(kills int) error {
+// A job is a dtb command that writes a directory, killed and rerun.
+type job struct {
+	name    string
+	args    func(dir string) []string // the command line that writes dir
+	prepare func(dir string) error    // makes dir as the command finds it at first
+	fen     string                    // a position the directory's tables answer
+	took    time.Duration             // the reference run
+	ref     map[string][32]byte       // the reference's files
+}
+
+func (t *tester) run(commands []string, kills int) error {
 	start := time.Now()
 	if t.bin == "" {
 		t.bin = filepath.Join(t.root, "dtb")
@@ -97,29 +116,90 @@ func (t *tester) run(kills int) error {
 			return fmt.Errorf("go build: %v: %s", err, out)
 		}
 	}
-	ref := filepath.Join(t.root, "ref")
-	os.RemoveAll(ref)
-	buildStart := time.Now()
-	if err := t.dtb("gen", "--pieces", strconv.Itoa(t.pieces), "--out", ref); err != nil {
+	// N-1 white kings against a black king.
+	var kings []string
+	for sq := 46; sq < 46+t.pieces-1; sq++ {
+		kings = append(kings, "K"+strconv.Itoa(sq))
+	}
+	fen := "W:W" + strings.Join(kings, ",") + ":BK5"
+	built := filepath.Join(t.root, "ref-gen")
+	remove := func(dir string) error { return os.RemoveAll(dir) }
+	jobs := map[string]*job{
+		"gen": {name: "gen", prepare: remove, fen: fen, args: func(dir string) []string {
+			args := []string{"gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir}
+			if t.mem != "" {
+				args = append(args, "--mem", t.mem)
+			}
+			return args
+		}},
+		"slim": {name: "slim", prepare: remove, fen: fen, args: func(dir string) []string {
+			return []string{"slim", "--dir", built, "--out", dir}
+		}},
+		"convert": {name: "convert", fen: "W:WK46,K47:BK5", args: func(dir string) []string {
+			return []string{"convert", "--dir", dir}
+		}, prepare: func(dir string) error {
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+			return copyDir(t.old, dir)
+		}},
+	}
+	// The reference build, which dtb slim reads, comes first.
+	if err := t.dtb("gen", "--pieces", strconv.Itoa(t.pieces), "--out", built); err != nil {
 		return fmt.Errorf("reference build: %w", err)
 	}
-	t.build = time.Since(buildStart)
-	if err := t.dtb("verify", "--dir", ref); err != nil {
+	for _, name := range []string{"gen", "slim", "convert"} {
+		if !slices.Contains(commands, name) {
+			continue
+		}
+		j := jobs[name]
+		if err := t.reference(j); err != nil {
+			return err
+		}
+		if err := t.kill(j, kills); err != nil {
+			return fmt.Errorf("dtb %s: %w", j.name, err)
+		}
+	}
+	fmt.Printf("crashtest: passed, %d kills of each of dtb %s at %d pieces in %s\n", kills, strings.Join(commands, ", "), t.pieces, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// reference runs j once to the end, without a kill, and checks what it
+// wrote with dtb verify.
+func (t *tester) reference(j *job) error {
+	dir := filepath.Join(t.root, "ref-"+j.name+"-run")
+	if err := j.prepare(dir); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := t.dtb(j.args(dir)...); err != nil {
+		return fmt.Errorf("reference run: %w", err)
+	}
+	j.took = time.Since(start)
+	if err := t.dtb("verify", "--dir", dir); err != nil {
 		return fmt.Errorf("reference verify: %w", err)
 	}
 	var err error
-	if t.ref, err = hashes(ref); err != nil {
+	if j.ref, err = hashes(dir); err != nil {
 		return err
 	}
-	fmt.Printf("reference: %d files built in %s, verified\n", len(t.ref), t.build.Round(time.Millisecond))
-	dir := filepath.Join(t.root, "work")
+	fmt.Printf("dtb %s: reference of %d files written in %s, verified\n", j.name, len(j.ref), j.took.Round(time.Millisecond))
+	return nil
+}
+
+// kill runs rounds of j until it has been killed kills times: each
+// round prepares a fresh directory, kills j there (and, half of the
+// time, its rerun too, and so on), then reruns it to the end and checks
+// the directory against the reference.
+func (t *tester) kill(j *job, kills int) error {
+	dir := filepath.Join(t.root, "work-"+j.name)
 	for done, round := 0, 1; done < kills; round++ {
-		if err := os.RemoveAll(dir); err != nil {
+		if err := j.prepare(dir); err != nil {
 			return err
 		}
 		var moments []string
 		for {
-			killed, at, err := t.killedRun(dir)
+			killed, at, err := t.killedRun(j, dir)
 			if err != nil {
 				return err
 			}
@@ -134,27 +214,26 @@ func (t *tester) run(kills int) error {
 			}
 		}
 		resume := time.Now()
-		if err := t.dtb(t.genArgs(dir)...); err != nil {
+		if err := t.dtb(j.args(dir)...); err != nil {
 			return fmt.Errorf("round %d: resume after kills at %s: %w", round, strings.Join(moments, ", "), err)
 		}
-		if err := t.check(dir); err != nil {
+		if err := t.check(j, dir); err != nil {
 			return fmt.Errorf("round %d: after kills at %s: %w", round, strings.Join(moments, ", "), err)
 		}
-		fmt.Printf("round %d: kills at %s; resumed in %s: identical, probes (%d/%d kills)\n",
-			round, strings.Join(moments, ", "), time.Since(resume).Round(time.Millisecond), done, kills)
+		fmt.Printf("dtb %s, round %d: kills at %s; resumed in %s: identical, probes (%d/%d kills)\n",
+			j.name, round, strings.Join(moments, ", "), time.Since(resume).Round(time.Millisecond), done, kills)
 	}
-	fmt.Printf("crashtest: passed, %d kills at %d pieces in %s\n", kills, t.pieces, time.Since(start).Round(time.Second))
 	return nil
 }
 
-// killedRun starts dtb gen on dir and kills it, half of the time at a
-// random moment within the time of the reference build, half of the time
-// as soon as it sees the directory change for the k-th time (a file or a
+// killedRun starts j on dir and kills it, half of the time at a random
+// moment within the time of the reference run, half of the time as soon
+// as it sees the directory change for the k-th time (a file or a
 // temporary file appears or goes), k random: the moments around a write,
 // where a run is most fragile. It reports whether the kill came before
 // the run finished, and when.
-func (t *tester) killedRun(dir string) (bool, string, error) {
-	cmd := exec.Command(t.bin, t.genArgs(dir)...)
+func (t *tester) killedRun(j *job, dir string) (bool, string, error) {
+	cmd := exec.Command(t.bin, j.args(dir)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -163,10 +242,10 @@ func (t *tester) killedRun(dir string) (bool, string, error) {
 	start := time.Now()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	deadline := time.After(time.Duration(t.rng.Int64N(int64(t.build))))
+	deadline := time.After(time.Duration(t.rng.Int64N(int64(j.took))))
 	changes, k := -1, 0 // no watch: kill at the deadline
 	if t.rng.IntN(2) == 0 {
-		k = 1 + t.rng.IntN(2*len(t.ref))
+		k = 1 + t.rng.IntN(2*len(j.ref))
 		changes, deadline = k, nil
 	}
 	at := ""
@@ -175,7 +254,7 @@ func (t *tester) killedRun(dir string) (bool, string, error) {
 		select {
 		case err := <-exited:
 			if err != nil {
-				return false, "", fmt.Errorf("dtb gen, not killed yet: %v: %s", err, stderr.Bytes())
+				return false, "", fmt.Errorf("not killed yet: %v: %s", err, stderr.Bytes())
 			}
 			return false, "", nil
 		case <-deadline:
@@ -203,15 +282,6 @@ func (t *tester) killedRun(dir string) (bool, string, error) {
 	return false, "", err // it finished just before the kill
 }
 
-// genArgs returns the arguments of a killed run or a rerun into dir.
-func (t *tester) genArgs(dir string) []string {
-	args := []string{"gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir}
-	if t.mem != "" {
-		args = append(args, "--mem", t.mem)
-	}
-	return args
-}
-
 // listing returns the paths under dir (the work folder's units
 // included), or "" if it cannot be read.
 func listing(dir string) string {
@@ -225,15 +295,15 @@ func listing(dir string) string {
 	return b.String()
 }
 
-// check compares dir with the reference and probes a position of the
-// largest material.
-func (t *tester) check(dir string) error {
+// check compares dir, written by j, with j's reference and probes j's
+// position there.
+func (t *tester) check(j *job, dir string) error {
 	got, err := hashes(dir)
 	if err != nil {
 		return err
 	}
 	var diffs []string
-	for name, h := range t.ref {
+	for name, h := range j.ref {
 		if g, ok := got[name]; !ok {
 			diffs = append(diffs, name+" missing")
 		} else if g != h {
@@ -241,7 +311,7 @@ func (t *tester) check(dir string) error {
 		}
 	}
 	for name := range got {
-		if _, ok := t.ref[name]; !ok {
+		if _, ok := j.ref[name]; !ok {
 			diffs = append(diffs, name+" stray")
 		}
 	}
@@ -249,12 +319,7 @@ func (t *tester) check(dir string) error {
 		slices.Sort(diffs)
 		return fmt.Errorf("not the reference: %s", strings.Join(diffs, ", "))
 	}
-	// N-1 white kings against a black king.
-	var kings []string
-	for sq := 46; sq < 46+t.pieces-1; sq++ {
-		kings = append(kings, "K"+strconv.Itoa(sq))
-	}
-	return t.dtb("probe", "--dir", dir, "W:W"+strings.Join(kings, ",")+":BK5")
+	return t.dtb("probe", "--dir", dir, j.fen)
 }
 
 // dtb runs dtb with args and returns an error with its stderr if it fails.
@@ -268,7 +333,8 @@ func (t *tester) dtb(args ...string) error {
 	return nil
 }
 
-// hashes returns the SHA-256 of every file of dir by name.
+// hashes returns the SHA-256 of every file of dir by name; a folder left
+// there is named with a slash, with a zero sum.
 func hashes(dir string) (map[string][32]byte, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -276,6 +342,10 @@ func hashes(dir string) (map[string][32]byte, error) {
 	}
 	out := map[string][32]byte{}
 	for _, e := range entries {
+		if e.IsDir() {
+			out[e.Name()+"/"] = [32]byte{}
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
@@ -283,4 +353,25 @@ func hashes(dir string) (map[string][32]byte, error) {
 		out[e.Name()] = sha256.Sum256(b)
 	}
 	return out, nil
+}
+
+// copyDir copies the files of from into a new directory to.
+func copyDir(from, to string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
