@@ -40,21 +40,19 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // positionBytes returns the solver's bytes a position: of the finished
 // units of the level above, whose lookup columns (see lookupColumns: the
 // value, a class distance, the dtw) take above; and of the unit at work,
-// which takes at most unit: its columns and capture flags, and 7 bytes
-// for each analysis (the state, then the value and distance found; solve
-// releases a state once its analysis is solved and keeps distances only
-// where an entry reads them, so this is an upper bound).
-// x are the optional columns of the group's tables.
+// which takes at most unit: 3 bytes for each analysis (its word, which
+// ends as its result, and its count of moves, dropped once it is
+// solved: see word.go) and a byte for the bits that mark capture,
+// pending and decided positions. The unit's entries are written a batch
+// at a time (writeUnit). x are the optional columns of the group's
+// tables.
 func positionBytes(x table.Extra) (above, unit int64) {
-	above, unit = 2, 4+2*7 // value and distance; theory and rules
+	above, unit = 2, 1+2*3 // value and distance; theory and rules
 	if x.DTW {
-		above, unit = above+2, unit+2
-	}
-	if x.MTC {
-		unit++
+		above += 2
 	}
 	if x.MTC && x.DTW { // a third analysis: see solve
-		unit += 7
+		unit += 3
 	}
 	return above, unit
 }

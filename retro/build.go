@@ -155,15 +155,15 @@ func (b *groupBuild) run(ctx context.Context) error {
 
 // writeTables writes the group's tables from its finished units, both at
 // once where there are two and Options.Threads allows, and puts them in
-// the store: in memory those that fit beside each other, else from their
-// files.
+// the store: in memory those that a later group reads (readLater) and
+// that fit beside each other, else from their files.
 func (b *groupBuild) writeTables() error {
 	n := len(b.g.tables)
 	keep := make([]bool, n)
 	var kept int64
 	for t, x := range b.g.tables {
 		size := tableBytes(x.Material(), x.Size(), b.extra)
-		if b.st.fits(kept + size) {
+		if (b.readLater == nil || b.readLater(x.Material())) && b.st.fits(kept+size) {
 			keep[t], kept = true, kept+size
 		}
 	}
@@ -263,22 +263,15 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	if err != nil {
 		return err
 	}
-	cols := table.MakeColumns(b.g.tables[0].Material(), u.size(), b.extra)
-	capture := make([]byte, u.size())
-	err = parallel.Range(ctx, u.size(), b.o.Threads, func(lo, hi int64) error {
-		return b.fill(u, &cols, capture, results, captures, lo, hi)
-	})
-	if err != nil {
-		return err
-	}
-	return b.writeUnit(n, &cols, capture)
+	return b.writeUnit(ctx, n, results, captures)
 }
 
-// fill sets entries lo to hi of unit u in cols, and their capture flags
-// in capture, from the results of the unit's analyses and its captures.
-func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, captures []uint64, lo, hi int64) error {
+// fill sets the entries lo to hi of unit u, and their capture flags,
+// from the results of the unit's analyses and its captures, in cols and
+// capture, which hold the entries from base on.
+func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, captures []uint64, base, lo, hi int64) error {
 	for id := lo; id < hi; id++ {
-		capture[id] = byte(captures[id/64] >> (id % 64) & 1)
+		capture[id-base] = byte(captures[id/64] >> (id % 64) & 1)
 	}
 	for id := lo; id < hi; id++ {
 		th, ru := results[theoryAnalysis].outcome(id), results[rulesAnalysis].outcome(id)
@@ -291,7 +284,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 			}
 		}
 		if !b.o.MTC || th.Value == table.Draw {
-			cols.SetOutcomes(id, b.class, th, ru)
+			cols.SetOutcomes(id-base, b.class, th, ru)
 			continue
 		}
 		mtc := results[mtcAnalysis].outcome(id)
@@ -300,7 +293,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 		}
 		e := table.NewEntry(b.class, th, ru)
 		e.MTC = mtc.Dist
-		cols.Set(id, e)
+		cols.Set(id-base, e)
 	}
 	return nil
 }
@@ -382,16 +375,47 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 	return h
 }
 
+// fillBatch is the most entries of a unit that writeUnit holds at once.
+const fillBatch = 1 << 20
+
 // writeUnit writes the entries and capture flags of unit n to its work
-// file.
-func (b *groupBuild) writeUnit(n int, cols *table.Columns, capture []byte) error {
-	var data [][]byte
-	for col := range table.NumColumns {
-		if cols.Has(col) {
-			data = append(data, cols[col])
+// file, filling them from the results of its analyses and its captures
+// (fill) a batch at a time: only the results are held whole.
+func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]*result, captures []uint64) error {
+	u := b.units[n]
+	w, err := codec.NewWriter(b.unitPath(n), b.unitHeader(n))
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	batch := min(u.size(), fillBatch)
+	cols := table.MakeColumns(b.g.tables[0].Material(), batch, b.extra)
+	capture := make([]byte, batch)
+	for base := int64(0); base < u.size(); base += batch {
+		k := min(batch, u.size()-base)
+		for col := range cols {
+			clear(cols[col])
+		}
+		err := parallel.Range(ctx, k, b.o.Threads, func(lo, hi int64) error {
+			return b.fill(u, &cols, capture, results, captures, base, base+lo, base+hi)
+		})
+		if err != nil {
+			return err
+		}
+		i := 0
+		for col := range table.NumColumns {
+			if cols.Has(col) {
+				if _, err := w.Write(i, cols[col][:k*int64(col.Width())]); err != nil {
+					return err
+				}
+				i++
+			}
+		}
+		if _, err := w.Write(i, capture[:k]); err != nil {
+			return err
 		}
 	}
-	return codec.Write(b.unitPath(n), b.unitHeader(n), append(data, capture))
+	return w.Close()
 }
 
 // openUnit opens the work file of unit n, if it is there, and checks
@@ -485,28 +509,33 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	}
 	files := newUnitFiles(b, limit)
 	defer files.close()
+	// A block of a large unit (all of a group of kings only) is read a
+	// part at a time.
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
-		cols, captures, err := files.block(n, j, k)
-		if err != nil {
-			return nil, err
-		}
-		if !b.extra.DTW {
-			cols[table.DTWColumn] = nil
-		}
-		if err := w.AddColumns(&cols, captures); err != nil {
-			return nil, err
-		}
-		if wc != nil {
-			if err := wc.AddColumns(&cols, captures); err != nil {
+		for lo := int64(0); lo < k; lo += assembleSpan {
+			hi := min(lo+assembleSpan, k)
+			cols, captures, err := files.entries(n, int64(j)*k+lo, int64(j)*k+hi)
+			if err != nil {
 				return nil, err
 			}
-		}
-		if keep {
-			for col, c := range cols {
-				if s.cols[col] != nil {
-					wd := int64(table.Column(col).Width())
-					copy(s.cols[col][r*k*wd:], c)
+			if !b.extra.DTW {
+				cols[table.DTWColumn] = nil
+			}
+			if err := w.AddColumns(&cols, captures); err != nil {
+				return nil, err
+			}
+			if wc != nil {
+				if err := wc.AddColumns(&cols, captures); err != nil {
+					return nil, err
+				}
+			}
+			if keep {
+				for col, c := range cols {
+					if s.cols[col] != nil {
+						wd := int64(table.Column(col).Width())
+						copy(s.cols[col][(r*k+lo)*wd:], c)
+					}
 				}
 			}
 		}
@@ -573,8 +602,10 @@ func (f *unitFiles) reader(n int) (*codec.Reader, error) {
 	return r, nil
 }
 
-// fileBlock returns file block fb of r decoded.
-func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock) (*decodedBlock, error) {
+// fileBlock returns file block fb of r decoded, and caches it unless
+// once is set: a block read whole at once is not read again, as a
+// table's assembly reads each position once.
+func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock, once bool) (*decodedBlock, error) {
 	if d := f.cached[fb]; d != nil {
 		if f.recent[len(f.recent)-1] != fb {
 			f.recent = append(slices.DeleteFunc(f.recent, func(x fileBlock) bool { return x == fb }), fb)
@@ -590,6 +621,9 @@ func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock) (*decodedBlock, err
 		d.cols = append(d.cols, data)
 		d.bytes += int64(len(data))
 	}
+	if once {
+		return d, nil
+	}
 	for len(f.recent) > 0 && f.used+d.bytes > f.limit {
 		f.used -= f.cached[f.recent[0]].bytes
 		delete(f.cached, f.recent[0])
@@ -600,10 +634,13 @@ func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock) (*decodedBlock, err
 	return d, nil
 }
 
-// block returns the entries (every column, dtw included) and the capture
-// bits of the k positions of block j of unit n.
-func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
-	lo, hi := int64(j)*k, int64(j+1)*k
+// assembleSpan is the most entries of a block that assemble reads at once.
+const assembleSpan = 1 << 20
+
+// entries returns the entries (every column, dtw included) and the
+// capture bits of the positions lo to hi of unit n, by local id.
+func (f *unitFiles) entries(n int, lo, hi int64) (table.Columns, []uint64, error) {
+	k := hi - lo
 	var cols table.Columns
 	var capture []byte
 	r, err := f.reader(n)
@@ -612,11 +649,12 @@ func (f *unitFiles) block(n, j int, k int64) (table.Columns, []uint64, error) {
 	}
 	size := int64(r.Header().BlockSize)
 	for pos := lo; pos < hi; {
-		d, err := f.fileBlock(r, fileBlock{n, int(pos / size)})
+		from, to := pos%size, min(hi-pos+pos%size, size)
+		whole := from == 0 && to == min(size, r.Header().Positions-pos)
+		d, err := f.fileBlock(r, fileBlock{n, int(pos / size)}, whole)
 		if err != nil {
 			return table.Columns{}, nil, err
 		}
-		from, to := pos%size, min(hi-pos+pos%size, size)
 		for c, col := range r.Header().Columns {
 			w := int64(col.Width)
 			part := d.cols[c][from*w : to*w]

@@ -35,15 +35,19 @@ func BenchmarkGenerate(b *testing.B) {
 func BenchmarkFill(b *testing.B) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(1, 2))
-	res := &result{value: make([]table.Value, n), dist: make([]uint16, n)}
+	res := &result{words: newWords(n), dist: true}
 	// Values and capture flags come in runs, as in a table.
 	captures := make([]uint64, n/64)
 	v, d, c := table.Draw, 0, uint64(0)
-	for i := range res.value {
+	for i := range int64(n) {
 		if r.IntN(8) == 0 {
 			v, d, c = table.Value(r.IntN(3)), r.IntN(60), uint64(r.IntN(2))
 		}
-		res.value[i], res.dist[i] = v, uint16(d)
+		w := newWord(open, noLoss) // a draw
+		if v != table.Draw {
+			w = decidedWord(v, uint32(d))
+		}
+		res.words.set(i, w)
 		captures[i/64] |= c << (i % 64)
 	}
 	for _, name := range []string{"KKKvMMM", "KKKvKMM"} {
@@ -56,7 +60,7 @@ func BenchmarkFill(b *testing.B) {
 			cols := table.MakeColumns(m, n, table.Extra{})
 			capture := make([]byte, n)
 			for b.Loop() {
-				if err := gb.fill(u, &cols, capture, results, captures, 0, n); err != nil {
+				if err := gb.fill(u, &cols, capture, results, captures, 0, 0, n); err != nil {
 					b.Fatal(err)
 				}
 			}

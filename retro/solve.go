@@ -83,52 +83,37 @@ func (m *manMove) at(p *draughts.Position) int64 {
 	return m.base + m.x.RankKings(pl)
 }
 
-// The per-position solver state packs three fields in a uint32 so that
-// concurrent updates are single compare-and-swaps: the number of quiet
-// moves not yet known to lose (8 bits), the least win distance found (12
-// bits) and the greatest loss distance found (12 bits, noLoss once a move
-// is known not to lose).
-const (
-	distBits = 12
-	noDist   = 1<<distBits - 1 // no win found
-	noLoss   = 1<<distBits - 1 // some move does not lose
-	maxDist  = noDist - 1
-	maxMoves = 255
-)
-
-func pack(moves, win, loss uint32) uint32 { return moves<<24 | win<<distBits | loss }
-func unpack(s uint32) (moves, win, loss uint32) {
-	return s >> 24, s >> distBits & noDist, s & noLoss
-}
-
 // result is the solution of a unit under one rating of the external
-// successors: for every global id its value for the side to move and the
-// distance in plies (0 for draws); dist is nil where no one reads the
-// distances.
+// successors: the words of its analysis, which give every local id its
+// value for the side to move and its distance in plies (0 for draws,
+// and for all where dist is unset: no one reads them).
 type result struct {
-	value []table.Value
-	dist  []uint16
+	words words
+	dist  bool
 }
 
 // outcome returns the outcome of position id: its value, and its distance
 // where r has distances (else 0).
 func (r *result) outcome(id int64) table.Outcome {
-	o := table.Outcome{Value: r.value[id]}
-	if r.dist != nil {
-		o.Dist = int(r.dist[id])
+	w := r.words.get(id)
+	o := table.Outcome{Value: w.value()}
+	if r.dist && o.Value != table.Draw {
+		o.Dist = int(w.dist())
 	}
 	return o
 }
 
 // analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
-	state []uint32
+	words words
+	// moves counts each position's quiet moves not yet known to lose,
+	// while the analysis runs.
+	moves counts
 	// pending marks the undecided positions that will be decided at
 	// some distance: a win is known, or every move loses. A pass goes
 	// through them only.
 	pending []uint64
 	horizon atomic.Uint32 // greatest finite distance seen so far
-	res     *result
 }
 
 // pend marks position id pending, from any goroutine.
@@ -222,7 +207,7 @@ func newSolver(u *unit, x exits, class table.Class, extra table.Extra) *solver {
 	s := &solver{u: u, x: x, class: class, extra: extra, captures: make([]uint64, (u.size()+63)/64)}
 	for k := range s.as {
 		if k != mtcAnalysis || extra.MTC && extra.DTW {
-			s.as[k] = &analysis{state: make([]uint32, u.size()), pending: make([]uint64, (u.size()+63)/64)}
+			s.as[k] = &analysis{words: newWords(u.size()), moves: newCounts(u.size()), pending: make([]uint64, (u.size()+63)/64)}
 		}
 	}
 	return s
@@ -323,25 +308,26 @@ func (f *firstPass) count(o [2]table.Outcome) (final bool) {
 	return final
 }
 
-// start sets the state of position id from o, the outcome of its moves
+// start sets the word of position id from o, the outcome of its moves
 // that leave the unit (table.Minimax), and its kingMoves quiet moves that
 // stay, and pends the position if it will be decided at some distance: a
 // win is known, or every move loses.
 func (a *analysis) start(id int64, o table.Outcome, kingMoves int) {
-	moves, win, loss := uint32(kingMoves), uint32(noDist), uint32(noLoss)
-	switch d := uint32(min(o.Dist, maxDist)); o.Value {
-	case table.Win:
-		win = d
-		a.raise(win)
-		a.pending[id/64] |= 1 << (id % 64)
-	case table.Loss:
-		loss = d
-		if moves == 0 {
-			a.raise(loss)
-			a.pending[id/64] |= 1 << (id % 64)
-		}
+	w := newWord(open, noLoss)
+	switch d := uint32(min(o.Dist, maxDist)); {
+	case o.Value == table.Win:
+		w = newWord(winning, d)
+	case o.Value == table.Loss && kingMoves == 0:
+		w = newWord(losing, d)
+	case o.Value == table.Loss:
+		w = newWord(open, d)
 	}
-	a.state[id] = pack(moves, win, loss)
+	if k := w.kind(); k == winning || k == losing {
+		a.raise(w.dist())
+		a.pending[id/64] |= 1 << (id % 64)
+	}
+	a.words.set(id, w)
+	a.moves.set(id, uint8(kingMoves))
 }
 
 // shared returns the analysis whose result the rules analysis shares, -1
@@ -393,43 +379,37 @@ func (s *solver) analyse(ctx context.Context, threads int, want [numAnalyses]boo
 		if a == nil {
 			continue
 		}
-		if err := a.propagate(ctx, s.u, s.captures, threads, want[k]); err != nil {
+		if err := a.propagate(ctx, s.u, s.captures, threads); err != nil {
 			return results, err
 		}
-		results[k] = a.res
-		s.as[k] = nil // its state is no longer needed: the next analysis has the memory
+		results[k] = &result{words: a.words, dist: want[k]}
+		s.as[k] = nil // its counts and pending bits are no longer needed
 	}
 	return results, nil
 }
 
 // propagate decides the positions layer by layer: every position whose win
-// or loss distance is d, then tells its predecessors. The result has
-// distances if dist is set.
+// or loss distance is d, then tells its predecessors. It leaves each
+// decided position's result in its word.
 //
 // A pass deals the unit out in chunks. Where the unit has enough pairs of
 // blocks for every thread, or there is one thread, a chunk is whole
 // pairs: every predecessor of a position lies in the position's pair, so
-// a chunk's goroutine alone updates the states of its positions, and does
-// so without atomic operations (owned). Else a chunk is parallel.Chunk
-// positions and a state is updated by compare-and-swap. Within a pass the
-// order of the updates does not matter: they only set distances beyond d.
-func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int, dist bool) error {
-	res := &result{value: make([]table.Value, u.size())}
-	if dist {
-		res.dist = make([]uint16, u.size())
-	}
-	for i := range res.value {
-		res.value[i] = table.Draw
-	}
-	a.res = res
+// a chunk's goroutine alone updates the words of its positions, and does
+// so without atomic operations (owned; their counts, four to a uint32
+// that two chunks may share, always atomically). Else a chunk is
+// parallel.Chunk positions and a word is updated by compare-and-swap.
+// Within a pass the order of the updates does not matter: they only set
+// distances beyond d.
+func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int) error {
 	span := max(parallel.Chunk/(2*u.k), 1) * 2 * u.k
 	owned := threads == 1 || u.size()/span >= ownedChunks*int64(threads)
 	if !owned {
 		span = parallel.Chunk
 	}
 	// The positions with a capture start decided: they have no quiet
-	// moves, so their state is final from the start.
-	p := &propagation{a: a, u: u, state: a.state, res: res, decided: slices.Clone(captures), owned: owned}
+	// moves, so their word is final from the start.
+	p := &propagation{a: a, u: u, words: a.words, decided: slices.Clone(captures), owned: owned}
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
 		err := parallel.Chunks(ctx, u.size(), span, threads, func(lo, hi int64) error {
 			p.pass(lo, hi, d)
@@ -454,8 +434,7 @@ const ownedChunks = 4
 type propagation struct {
 	a     *analysis
 	u     *unit
-	state []uint32 // a.state
-	res   *result
+	words words // a.words
 	// decided marks the positions decided so far, so that updates to
 	// them can be skipped: a bitmap small enough to stay in cache.
 	decided []uint64
@@ -467,7 +446,7 @@ type propagation struct {
 func (p *propagation) pass(lo, hi int64, d uint32) {
 	var buf [maxUnmoves]int64
 	var men blockMen
-	var decided int64
+	var n int64 // positions decided
 	for w := lo / 64; w < (hi+63)/64; w++ {
 		set := atomic.LoadUint64(&p.a.pending[w])
 		if w == lo/64 {
@@ -478,107 +457,122 @@ func (p *propagation) pass(lo, hi int64, d uint32) {
 		}
 		for ; set != 0; set &= set - 1 {
 			id := w*64 + int64(bits.TrailingZeros64(set))
-			if p.res.value[id] != table.Draw { // pended again as it was decided
+			st := p.load(id)
+			if st.kind() == decided { // pended again as it was decided
 				atomic.AndUint64(&p.a.pending[w], ^(1 << (id % 64)))
 				continue
 			}
-			if v, ok := p.a.decide(id, d); ok {
+			if v, ok := decide(st, d); ok {
 				p.settle(id, v, d, p.u.predecessors(id, buf[:0], &men))
-				decided++
+				n++
 			}
 		}
 	}
-	p.u.work.Add(decided)
+	p.u.work.Add(n)
+}
+
+// load returns the word of id: plainly where a chunk's goroutine owns
+// it, else atomically.
+func (p *propagation) load(id int64) word {
+	if p.owned {
+		return p.words.get(id)
+	}
+	return p.words.load(id)
+}
+
+// swap replaces the word of id by n if it is old, and reports whether it
+// did.
+func (p *propagation) swap(id int64, old, n word) bool {
+	if p.owned {
+		if p.words.get(id) != old {
+			return false
+		}
+		p.words.set(id, n)
+		return true
+	}
+	return p.words.cas(id, old, n)
 }
 
 // settle records position id as decided at distance d with value v, and
-// tells preds, its predecessors: it counts the move from each undecided
-// one, and pends those that will be decided at some distance.
+// tells preds, its predecessors: an undecided one wins at d+1 if v is a
+// loss, and has a move fewer not known to lose if v is a win (lose).
 func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
 	atomic.AndUint64(&p.a.pending[id/64], ^(1 << (id % 64)))
-	p.res.value[id] = v
-	if p.res.dist != nil {
-		p.res.dist[id] = uint16(d)
+	// Where another goroutine updates a predecessor of its own meanwhile,
+	// its compare-and-swap of the pair fails and tries again.
+	for old := p.load(id); !p.swap(id, old, decidedWord(v, d)); old = p.load(id) {
 	}
 	atomic.OrUint64(&p.decided[id/64], 1<<(id%64))
-	touch(p.state, p.decided, preds)
+	touch(p.words, p.a.moves, p.decided, preds)
 	for _, pred := range preds {
 		if atomic.LoadUint64(&p.decided[pred/64])&(1<<(pred%64)) != 0 {
 			continue
 		}
-		// The state is updated by a plain store where owned, else by
-		// compare-and-swap.
-		var s uint32
-		if p.owned {
-			s = after(p.state[pred], v, d)
-			p.state[pred] = s
+		if v == table.Loss {
+			p.win(pred, d+1)
 		} else {
-			s = update(&p.state[pred], v, d)
-		}
-		moves, win, loss := unpack(s)
-		switch {
-		case v == table.Loss:
-			p.a.raise(win)
-			p.a.pend(pred)
-		case moves == 0 && loss != noLoss:
-			p.a.raise(loss)
-			p.a.pend(pred)
+			p.lose(pred, d)
 		}
 	}
 }
 
-// touch loads the states of preds and their words of decided, so that
-// the cache misses of the updates that follow overlap: a compare-and-swap
-// waits for every memory access before it, and would otherwise take the
-// misses one at a time. The loads are atomic, for the race detector; on
-// amd64 and arm64 they are plain loads. Settle calls it on both update
-// paths; on the one without compare-and-swaps its gain was not measured
-// apart.
-func touch(state []uint32, decided []uint64, preds []int64) {
+// win records that position id has a move that wins at distance d.
+func (p *propagation) win(id int64, d uint32) {
+	for {
+		old := p.load(id)
+		if k := old.kind(); k != open && (k != winning || old.dist() <= d) {
+			return // decided, or a win as short known: an undecided position that wins cannot lose
+		}
+		if p.swap(id, old, newWord(winning, d)) {
+			break
+		}
+	}
+	p.a.raise(d)
+	p.a.pend(id)
+}
+
+// lose records that position id has a quiet move that loses, to a
+// position decided at distance d: one move fewer not known to lose. The
+// goroutine that counts the last one off finds the loss, at d+1 unless a
+// move that leaves the unit loses later: the moves are decided in the
+// order of their distances.
+func (p *propagation) lose(id int64, d uint32) {
+	old := p.load(id)
+	if old.kind() != open || old.dist() == noLoss {
+		return // it wins, or cannot lose: its count no longer matters
+	}
+	if p.a.moves.countOff(id) != 0 {
+		return
+	}
+	loss := max(old.dist(), d+1)
+	if p.swap(id, old, newWord(losing, loss)) { // an open word's distance never changes
+		p.a.raise(loss)
+		p.a.pend(id)
+	}
+}
+
+// touch loads the words, counts and words of decided of preds, so that
+// the cache misses of the updates that follow overlap: a
+// compare-and-swap waits for every memory access before it, and would
+// otherwise take the misses one at a time. The loads are atomic, for the
+// race detector; on amd64 and arm64 they are plain loads.
+func touch(ws words, moves counts, decided []uint64, preds []int64) {
 	for _, pred := range preds {
 		atomic.LoadUint64(&decided[pred/64])
-		atomic.LoadUint32(&state[pred])
+		atomic.LoadUint32(&ws[pred/2])
+		atomic.LoadUint32(&moves[pred/4])
 	}
 }
 
-// decide returns the value of the pending position id if it is decided
-// at distance d: a win if its least win distance is d, a loss if every
-// move loses and its greatest loss distance is d.
-func (a *analysis) decide(id int64, d uint32) (table.Value, bool) {
-	moves, win, loss := unpack(atomic.LoadUint32(&a.state[id]))
+// decide returns the value of a pending position whose word is w if it is
+// decided at distance d: a win if its least win distance is d, a loss if
+// every move loses at d.
+func decide(w word, d uint32) (table.Value, bool) {
 	switch {
-	case win == d:
+	case w.kind() == winning && w.dist() == d:
 		return table.Win, true
-	case moves == 0 && loss == d:
+	case w.kind() == losing && w.dist() == d:
 		return table.Loss, true
 	}
 	return table.Draw, false
-}
-
-// after returns state s of a position once its move to a position
-// decided at distance d with value v (for the side to move there) is
-// known: a win at d+1 if v is a loss; else one quiet move fewer not known
-// to lose, and a greatest loss distance of d+1 at least.
-func after(s uint32, v table.Value, d uint32) uint32 {
-	moves, win, loss := unpack(s)
-	if v == table.Loss {
-		return pack(moves, min(win, d+1), loss)
-	}
-	// Raise the loss distance and count the move off in one step, so
-	// that a reader who sees no moves left sees the final distance.
-	if loss != noLoss {
-		loss = max(loss, d+1)
-	}
-	return pack(moves-1, win, loss)
-}
-
-// update applies after to *s atomically and returns the new state.
-func update(s *uint32, v table.Value, d uint32) uint32 {
-	for {
-		old := atomic.LoadUint32(s)
-		n := after(old, v, d)
-		if n == old || atomic.CompareAndSwapUint32(s, old, n) {
-			return n
-		}
-	}
 }

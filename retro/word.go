@@ -1,0 +1,127 @@
+package retro
+
+import (
+	"sync/atomic"
+
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A word is what an analysis knows of one position: 16 bits, whose top
+// two say what the rest hold.
+//
+//   - open: undecided, no win known; the rest is the greatest distance of
+//     a losing move that leaves the unit (a capture or man move), or
+//     noLoss once such a move does not lose.
+//   - winning: undecided, a win known; the rest is the least distance of
+//     one found so far.
+//   - losing: undecided, every move loses; the rest is the loss's
+//     distance.
+//   - decided: wonBit set for a win, clear for a loss, and the distance.
+//
+// A position never decided is a draw. The count of an open position's
+// quiet moves not yet known to lose is kept apart (counts), and dropped
+// once the analysis is done.
+type word uint16
+
+const (
+	kindShift         = 14
+	open         word = 0 << kindShift
+	winning      word = 1 << kindShift
+	losing       word = 2 << kindShift
+	decided      word = 3 << kindShift
+	wonBit       word = 1 << 13
+	noLoss            = 1<<kindShift - 1 // an open word's distance once a move does not lose
+	maxDist           = 1<<13 - 2        // the longest distance a decided word holds, and more than any table's
+	undecidedMax      = 1<<kindShift - 1 // mask of an undecided word's distance
+	decidedMax        = 1<<13 - 1        // mask of a decided word's distance
+)
+
+func (w word) kind() word { return w &^ undecidedMax }
+
+// dist returns the distance of w.
+func (w word) dist() uint32 {
+	if w.kind() == decided {
+		return uint32(w & decidedMax)
+	}
+	return uint32(w & undecidedMax)
+}
+
+// value returns the value of a decided word, Draw for any other.
+func (w word) value() table.Value {
+	switch {
+	case w.kind() != decided:
+		return table.Draw
+	case w&wonBit != 0:
+		return table.Win
+	}
+	return table.Loss
+}
+
+// newWord returns the word of kind k (not decided) with distance d.
+func newWord(k word, d uint32) word { return k | word(d) }
+
+// decidedWord returns the word of a position decided with value v, a win
+// or a loss, at distance d.
+func decidedWord(v table.Value, d uint32) word {
+	if v == table.Win {
+		return decided | wonBit | word(d)
+	}
+	return decided | word(d)
+}
+
+// words holds the words of an analysis by local id, two to a uint32, so
+// that concurrent updates are compare-and-swaps of the pair (see cas).
+// The owner of a chunk of whole pairs reads and writes them plainly
+// (get, set).
+type words []uint32
+
+func newWords(n int64) words { return make(words, (n+1)/2) }
+
+func (ws words) get(id int64) word { return word(ws[id/2] >> (16 * (id % 2))) }
+
+func (ws words) set(id int64, w word) {
+	shift := 16 * (id % 2)
+	ws[id/2] = ws[id/2]&^(0xffff<<shift) | uint32(w)<<shift
+}
+
+// load returns the word of id, from any goroutine.
+func (ws words) load(id int64) word { return word(atomic.LoadUint32(&ws[id/2]) >> (16 * (id % 2))) }
+
+// cas replaces the word of id by n if it is old, from any goroutine, and
+// reports whether it did; a change of the other word of the pair only
+// makes it try again.
+func (ws words) cas(id int64, old, n word) bool {
+	p, shift := &ws[id/2], 16*(id%2)
+	for {
+		pair := atomic.LoadUint32(p)
+		if word(pair>>shift) != old {
+			return false
+		}
+		if atomic.CompareAndSwapUint32(p, pair, pair&^(0xffff<<shift)|uint32(n)<<shift) {
+			return true
+		}
+	}
+}
+
+// maxMoves is the most quiet moves a position's count holds.
+const maxMoves = 255
+
+// counts holds a byte a position, four to a uint32, so that concurrent
+// updates are compare-and-swaps of the four.
+type counts []uint32
+
+func newCounts(n int64) counts { return make(counts, (n+3)/4) }
+
+// set sets the count of id, plainly.
+func (c counts) set(id int64, v uint8) {
+	shift := 8 * (id % 4)
+	c[id/4] = c[id/4]&^(0xff<<shift) | uint32(v)<<shift
+}
+
+// countOff takes one off the count of id, which is not 0, and returns
+// what is left, from any goroutine: always atomically, as the four
+// counts of a uint32 may lie in two chunks of a pass (see propagate).
+func (c counts) countOff(id int64) uint8 {
+	shift := 8 * (id % 4)
+	return uint8(atomic.AddUint32(&c[id/4], ^(uint32(1)<<shift-1)) >> shift)
+}
