@@ -37,49 +37,52 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 	return n * int64(table.NewLayout(m, extra).Width()+1)
 }
 
-// positionBytes returns the solver's bytes a position: of the finished
-// units of the level above, whose lookup columns (see lookupColumns: the
-// value, a class distance, the dtw) take above; and of the unit at work,
-// which takes at most unit: 3 bytes for each analysis (its word, which
-// ends as its result, and its count of moves, dropped once it is
-// solved: see word.go) and a byte for the bits that mark capture,
-// pending and decided positions. The unit's entries are written a batch
-// at a time (writeUnit). x are the optional columns of the group's
-// tables.
-func positionBytes(x table.Extra) (above, unit int64) {
-	above, unit = 2, 1+2*3 // value and distance; theory and rules
+// positionBytes returns the solver's bytes a position in a group of
+// class c: of the finished units of the level above, whose lookup
+// columns (see lookupColumns: the value, a class distance, the dtw) take
+// above; and of the unit at work, which takes at most unit: 2 bytes for
+// each analysis (its word, which ends as its result: see word.go), 3 for
+// a wide one (its counts apart, dropped once it is solved), and a byte
+// for the bits that mark capture, pending and decided positions. The
+// unit's entries are written a batch at a time (writeUnit). x are the
+// optional columns of the group's tables.
+func positionBytes(x table.Extra, c table.Class) (above, unit int64) {
+	above, unit = 2, 1+2+2 // value and distance; theory and rules
 	if x.DTW {
 		above += 2
+		unit++ // the theory analysis is wide
+	}
+	if c.Carries() {
+		unit++ // the rules analysis is wide
 	}
 	if x.MTC && x.DTW { // a third analysis: see solve
-		unit += 3
+		unit += 2
 	}
 	return above, unit
 }
 
 // unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group with the optional columns x whose largest
+// memory budget Mem in a group of class c with the optional columns x whose largest
 // level has largestLevel positions: the level above a unit and the unit then fit in the
 // solver's share, unless the level alone takes more than seven eighths
 // of it (units of an eighth of the share then go over it, and take the
 // store's share too: see groupBuild.run).
-func (o Options) unitPositions(x table.Extra, largestLevel int64) int64 {
+func (o Options) unitPositions(x table.Extra, c table.Class, largestLevel int64) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
 	solver := budget(o.Mem).solver()
-	above, unit := positionBytes(x)
+	above, unit := positionBytes(x, c)
 	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
 }
 
 // bytesPerGroupPosition is the memory a build takes for each position of
 // the group it solves, as measured by the peak of the whole process on
-// KKKvKK, a group of kings only (one unit), under --mem 512MiB: 14.3
-// bytes with dtw, 15.2 to 16.6 with dtw and mtc. positionBytes bounds the
-// solver's part from above (20 and 28 bytes), as if every analysis were
-// held at once; the estimates use the measured figure, as the bound would
-// refuse builds that fit.
-const bytesPerGroupPosition = 15
+// KKKvKK, a group of kings only (one unit), under --mem 512MiB: 6.3 bytes
+// with the default columns, 7.8 with dtw, 10.3 with dtw and mtc; 5.9 on
+// KKKKvKK with mtc under --mem 8GiB. Beside the solver's part
+// (positionBytes) it counts the tables read and the writing's buffers.
+const bytesPerGroupPosition = 8
 
 // groupMemory returns the solver memory of the group of m: all of it,
 // solved as one unit, and the least it takes split into its smallest

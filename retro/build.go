@@ -57,7 +57,7 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.layout = g.newLayout(func(largestLevel int64) int64 { return o.unitPositions(b.extra, largestLevel) })
+	b.layout = g.newLayout(func(largestLevel int64) int64 { return o.unitPositions(b.extra, b.class, largestLevel) })
 	b.above = make([]*table.Columns, len(b.units))
 	return b
 }
@@ -69,7 +69,7 @@ func (b *groupBuild) solverNeed() int64 {
 	for _, u := range b.units {
 		levels[u.level] += u.size()
 	}
-	above, unit := positionBytes(b.extra)
+	above, unit := positionBytes(b.extra, b.class)
 	var need int64
 	for _, u := range b.units {
 		need = max(need, u.size()*unit+levels[u.level+1]*above)

@@ -48,7 +48,7 @@
 //	          store.shrink              a unit over the solver's share takes the store's: spills
 //	          for each unit, highest level first:
 //	            readUnitFile            the finished units of the level above (lookup columns, 2-4 B a position)
-//	            solveUnit               the unit: 7-10 B a position at most (positionBytes)
+//	            solveUnit               the unit: 5-9 B a position at most (positionBytes)
 //	              solve                 solve.go: the first pass over every position's moves (unit.walk),
 //	                                    external successors through store.outcome
 //	                analysis.propagate  the passes over predecessors, until no position changes

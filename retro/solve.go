@@ -107,7 +107,8 @@ func (r *result) outcome(id int64) table.Outcome {
 type analysis struct {
 	words words
 	// moves counts each position's quiet moves not yet known to lose,
-	// while the analysis runs.
+	// while a wide analysis runs; nil in a packed one, whose words hold
+	// the counts (see word).
 	moves counts
 	// pending marks the undecided positions that will be decided at
 	// some distance: a win is known, or every move loses. A pass goes
@@ -207,10 +208,24 @@ func newSolver(u *unit, x exits, class table.Class, extra table.Extra) *solver {
 	s := &solver{u: u, x: x, class: class, extra: extra, captures: make([]uint64, (u.size()+63)/64)}
 	for k := range s.as {
 		if k != mtcAnalysis || extra.MTC && extra.DTW {
-			s.as[k] = &analysis{words: newWords(u.size()), moves: newCounts(u.size()), pending: make([]uint64, (u.size()+63)/64)}
+			a := &analysis{words: newWords(u.size()), pending: make([]uint64, (u.size()+63)/64)}
+			if !s.packed(k) {
+				a.moves = newCounts(u.size())
+			}
+			s.as[k] = a
 		}
 	}
 	return s
+}
+
+// packed reports whether analysis k counts every move that leaves the
+// unit at distance 0, so that its words hold the counts (see word): a
+// loss's distance is then that of the pass that counts its last quiet
+// move off. The theory analysis with dtw and the rules analysis of a
+// class whose clock carries over captures (class A and B) count them at
+// their distances: those are wide.
+func (s *solver) packed(k int) bool {
+	return !(k == theoryAnalysis && s.extra.DTW || k == rulesAnalysis && s.class.Carries())
 }
 
 // firstPass returns a visitor of the first pass, which initialises the
@@ -252,7 +267,9 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 	}
 	for k, a := range f.s.as {
 		if a != nil {
-			a.start(id, f.minimax[k].Outcome(), kingMoves)
+			if err := a.start(id, f.minimax[k].Outcome(), kingMoves); err != nil {
+				return fmt.Errorf("position %s: %w", p.FEN(), err)
+			}
 		}
 	}
 	return nil
@@ -312,13 +329,21 @@ func (f *firstPass) count(o [2]table.Outcome) (final bool) {
 // that leave the unit (table.Minimax), and its kingMoves quiet moves that
 // stay, and pends the position if it will be decided at some distance: a
 // win is known, or every move loses.
-func (a *analysis) start(id int64, o table.Outcome, kingMoves int) {
+func (a *analysis) start(id int64, o table.Outcome, kingMoves int) error {
+	packed := a.moves == nil
 	w := newWord(open, noLoss)
+	if packed {
+		w = open | cannotLose
+	}
 	switch d := uint32(min(o.Dist, maxDist)); {
 	case o.Value == table.Win:
 		w = newWord(winning, d)
 	case o.Value == table.Loss && kingMoves == 0:
 		w = newWord(losing, d)
+	case o.Value == table.Loss && packed && d > 1:
+		return fmt.Errorf("a move that leaves the unit loses at %d plies, where the analysis counts them at 0", d-1)
+	case o.Value == table.Loss && packed:
+		w = open | word(kingMoves)
 	case o.Value == table.Loss:
 		w = newWord(open, d)
 	}
@@ -327,7 +352,10 @@ func (a *analysis) start(id int64, o table.Outcome, kingMoves int) {
 		a.pending[id/64] |= 1 << (id % 64)
 	}
 	a.words.set(id, w)
-	a.moves.set(id, uint8(kingMoves))
+	if !packed {
+		a.moves.set(id, uint8(kingMoves))
+	}
+	return nil
 }
 
 // shared returns the analysis whose result the rules analysis shares, -1
@@ -534,9 +562,34 @@ func (p *propagation) win(id int64, d uint32) {
 // lose records that position id has a quiet move that loses, to a
 // position decided at distance d: one move fewer not known to lose. The
 // goroutine that counts the last one off finds the loss, at d+1 unless a
-// move that leaves the unit loses later: the moves are decided in the
-// order of their distances.
+// move that leaves the unit loses later (in a wide analysis): the moves
+// are decided in the order of their distances.
 func (p *propagation) lose(id int64, d uint32) {
+	if p.a.moves != nil {
+		p.loseWide(id, d)
+		return
+	}
+	for {
+		old := p.load(id)
+		if old.kind() != open || old&cannotLose != 0 {
+			return // it wins, or cannot lose: its count no longer matters
+		}
+		n := old - 1
+		if old.count() == 1 {
+			n = newWord(losing, d+1)
+		}
+		if p.swap(id, old, n) {
+			if n.kind() == losing {
+				p.a.raise(d + 1)
+				p.a.pend(id)
+			}
+			return
+		}
+	}
+}
+
+// loseWide is lose in a wide analysis, whose counts are apart.
+func (p *propagation) loseWide(id int64, d uint32) {
 	old := p.load(id)
 	if old.kind() != open || old.dist() == noLoss {
 		return // it wins, or cannot lose: its count no longer matters
@@ -560,7 +613,9 @@ func touch(ws words, moves counts, decided []uint64, preds []int64) {
 	for _, pred := range preds {
 		atomic.LoadUint64(&decided[pred/64])
 		atomic.LoadUint32(&ws[pred/2])
-		atomic.LoadUint32(&moves[pred/4])
+		if moves != nil {
+			atomic.LoadUint32(&moves[pred/4])
+		}
 	}
 }
 

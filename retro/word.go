@@ -9,18 +9,21 @@ import (
 // A word is what an analysis knows of one position: 16 bits, whose top
 // two say what the rest hold.
 //
-//   - open: undecided, no win known; the rest is the greatest distance of
-//     a losing move that leaves the unit (a capture or man move), or
-//     noLoss once such a move does not lose.
+//   - open: undecided, no win known. In a wide analysis the rest is the
+//     greatest distance of a losing move that leaves the unit (a capture
+//     or man move), or noLoss once such a move does not lose, and the
+//     counts are apart (counts). In a packed one, whose moves that leave
+//     the unit all count at distance 0 (see solver.packed), cannotLose
+//     says that such a move does not lose, and the low byte counts the
+//     quiet moves not yet known to lose.
 //   - winning: undecided, a win known; the rest is the least distance of
 //     one found so far.
 //   - losing: undecided, every move loses; the rest is the loss's
 //     distance.
 //   - decided: wonBit set for a win, clear for a loss, and the distance.
 //
-// A position never decided is a draw. The count of an open position's
-// quiet moves not yet known to lose is kept apart (counts), and dropped
-// once the analysis is done.
+// A position never decided is a draw. The counts apart are dropped once
+// the analysis is done.
 type word uint16
 
 const (
@@ -30,6 +33,7 @@ const (
 	losing       word = 2 << kindShift
 	decided      word = 3 << kindShift
 	wonBit       word = 1 << 13
+	cannotLose   word = 1 << 13          // of a packed open word
 	noLoss            = 1<<kindShift - 1 // an open word's distance once a move does not lose
 	maxDist           = 1<<13 - 2        // the longest distance a decided word holds, and more than any table's
 	undecidedMax      = 1<<kindShift - 1 // mask of an undecided word's distance
@@ -105,6 +109,9 @@ func (ws words) cas(id int64, old, n word) bool {
 
 // maxMoves is the most quiet moves a position's count holds.
 const maxMoves = 255
+
+// count returns the count of a packed open word.
+func (w word) count() uint8 { return uint8(w) }
 
 // counts holds a byte a position, four to a uint32, so that concurrent
 // updates are compare-and-swaps of the four.
