@@ -375,8 +375,9 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 	return h
 }
 
-// fillBatch is the most entries of a unit that writeUnit holds at once.
-const fillBatch = 1 << 20
+// writeBatch is the most entries of a unit held at once as it is written
+// (writeUnit) and read into its group's tables (assemble).
+const writeBatch = 1 << 20
 
 // writeUnit writes the entries and capture flags of unit n to its work
 // file, filling them from the results of its analyses and its captures
@@ -388,7 +389,7 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 		return err
 	}
 	defer w.Abort()
-	batch := min(u.size(), fillBatch)
+	batch := min(u.size(), writeBatch)
 	cols := table.MakeColumns(b.g.tables[0].Material(), batch, b.extra)
 	capture := make([]byte, batch)
 	for base := int64(0); base < u.size(); base += batch {
@@ -513,8 +514,8 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	// part at a time.
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
-		for lo := int64(0); lo < k; lo += assembleSpan {
-			hi := min(lo+assembleSpan, k)
+		for lo := int64(0); lo < k; lo += writeBatch {
+			hi := min(lo+writeBatch, k)
 			cols, captures, err := files.entries(n, int64(j)*k+lo, int64(j)*k+hi)
 			if err != nil {
 				return nil, err
@@ -633,9 +634,6 @@ func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock, once bool) (*decode
 	f.recent = append(f.recent, fb)
 	return d, nil
 }
-
-// assembleSpan is the most entries of a block that assemble reads at once.
-const assembleSpan = 1 << 20
 
 // entries returns the entries (every column, dtw included) and the
 // capture bits of the positions lo to hi of unit n, by local id.

@@ -101,11 +101,11 @@ type tester struct {
 // A job is a dtb command that writes a directory, killed and rerun.
 type job struct {
 	name    string
-	args    func(dir string) []string // the command line that writes dir
-	prepare func(dir string) error    // makes dir as the command finds it at first
-	fen     string                    // a position the directory's tables answer
-	took    time.Duration             // the reference run
-	ref     map[string][32]byte       // the reference's files
+	args    func(dir string, reference bool) []string // the command line that writes dir, in the reference run or not
+	prepare func(dir string) error                    // makes dir as the command finds it at first
+	fen     string                                    // a position the directory's tables answer
+	took    time.Duration                             // the reference run
+	ref     map[string][32]byte                       // the reference's files
 }
 
 func (t *tester) run(commands []string, kills int) error {
@@ -122,20 +122,20 @@ func (t *tester) run(commands []string, kills int) error {
 		kings = append(kings, "K"+strconv.Itoa(sq))
 	}
 	fen := "W:W" + strings.Join(kings, ",") + ":BK5"
-	built := filepath.Join(t.root, "ref-gen")
+	built := filepath.Join(t.root, "ref-gen") // gen's reference
 	remove := func(dir string) error { return os.RemoveAll(dir) }
 	jobs := map[string]*job{
-		"gen": {name: "gen", prepare: remove, fen: fen, args: func(dir string) []string {
+		"gen": {name: "gen", prepare: remove, fen: fen, args: func(dir string, reference bool) []string {
 			args := []string{"gen", "--pieces", strconv.Itoa(t.pieces), "--out", dir}
-			if t.mem != "" {
+			if t.mem != "" && !reference { // the reference under dtb gen's default budget
 				args = append(args, "--mem", t.mem)
 			}
 			return args
 		}},
-		"slim": {name: "slim", prepare: remove, fen: fen, args: func(dir string) []string {
+		"slim": {name: "slim", prepare: remove, fen: fen, args: func(dir string, _ bool) []string {
 			return []string{"slim", "--dir", built, "--out", dir}
 		}},
-		"convert": {name: "convert", fen: "W:WK46,K47:BK5", args: func(dir string) []string {
+		"convert": {name: "convert", fen: "W:WK46,K47:BK5", args: func(dir string, _ bool) []string {
 			return []string{"convert", "--dir", dir}
 		}, prepare: func(dir string) error {
 			if err := os.RemoveAll(dir); err != nil {
@@ -144,17 +144,17 @@ func (t *tester) run(commands []string, kills int) error {
 			return copyDir(t.old, dir)
 		}},
 	}
-	// The reference build, which dtb slim reads, comes first.
-	if err := t.dtb("gen", "--pieces", strconv.Itoa(t.pieces), "--out", built); err != nil {
-		return fmt.Errorf("reference build: %w", err)
-	}
+	// dtb gen's reference, which dtb slim reads, comes first.
 	for _, name := range []string{"gen", "slim", "convert"} {
-		if !slices.Contains(commands, name) {
+		j := jobs[name]
+		if !slices.Contains(commands, name) && (name != "gen" || !slices.Contains(commands, "slim")) {
 			continue
 		}
-		j := jobs[name]
 		if err := t.reference(j); err != nil {
 			return err
+		}
+		if !slices.Contains(commands, name) {
+			continue
 		}
 		if err := t.kill(j, kills); err != nil {
 			return fmt.Errorf("dtb %s: %w", j.name, err)
@@ -167,12 +167,12 @@ func (t *tester) run(commands []string, kills int) error {
 // reference runs j once to the end, without a kill, and checks what it
 // wrote with dtb verify.
 func (t *tester) reference(j *job) error {
-	dir := filepath.Join(t.root, "ref-"+j.name+"-run")
+	dir := filepath.Join(t.root, "ref-"+j.name)
 	if err := j.prepare(dir); err != nil {
 		return err
 	}
 	start := time.Now()
-	if err := t.dtb(j.args(dir)...); err != nil {
+	if err := t.dtb(j.args(dir, true)...); err != nil {
 		return fmt.Errorf("reference run: %w", err)
 	}
 	j.took = time.Since(start)
@@ -214,7 +214,7 @@ func (t *tester) kill(j *job, kills int) error {
 			}
 		}
 		resume := time.Now()
-		if err := t.dtb(j.args(dir)...); err != nil {
+		if err := t.dtb(j.args(dir, false)...); err != nil {
 			return fmt.Errorf("round %d: resume after kills at %s: %w", round, strings.Join(moments, ", "), err)
 		}
 		if err := t.check(j, dir); err != nil {
@@ -233,7 +233,7 @@ func (t *tester) kill(j *job, kills int) error {
 // where a run is most fragile. It reports whether the kill came before
 // the run finished, and when.
 func (t *tester) killedRun(j *job, dir string) (bool, string, error) {
-	cmd := exec.Command(t.bin, j.args(dir)...)
+	cmd := exec.Command(t.bin, j.args(dir, false)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
