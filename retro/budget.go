@@ -87,12 +87,17 @@ const bytesPerGroupPosition = 8
 // groupMemory returns the solver memory of the group of m: all of it,
 // solved as one unit, and the least it takes split into its smallest
 // units, one men configuration and its flip with every placement of the
-// kings: all of it for a group of kings only, which is one unit.
+// kings. A group of kings alone is one unit, of two blocks of orbits
+// (each of about a quarter of a table), beside the orbits' marks.
 func groupMemory(m index.Material) (all, least int64) {
 	x := index.New(m)
 	n := x.Size()
 	if m != m.Flip() {
 		n += index.New(m.Flip()).Size()
+	}
+	if m.Men() == 0 {
+		all = 2*index.OrbitCount(m)*bytesPerGroupPosition + n/7
+		return all, all
 	}
 	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
 }

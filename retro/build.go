@@ -74,6 +74,9 @@ func (b *groupBuild) solverNeed() int64 {
 	for _, u := range b.units {
 		need = max(need, u.size()*unit+levels[u.level+1]*above)
 	}
+	if b.g.kingsAlone() {
+		need += b.g.size() / 7 // the orbits (see index.Orbits)
+	}
 	return need
 }
 
@@ -132,7 +135,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 				return err
 			}
 		}
-		done += u.size()
+		done += u.positions()
 		if testHookUnitDone != nil {
 			if err := testHookUnitDone(u.name, solved); err != nil {
 				return err
@@ -219,7 +222,8 @@ func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 			case <-quit:
 				return
 			case <-t.C:
-				b.progress(u.name, done+min(u.work.Load()/u.passes.Load(), u.size()))
+				share := float64(min(u.work.Load()/u.passes.Load(), u.size())) / float64(u.size())
+				b.progress(u.name, done+int64(share*float64(u.positions())))
 			}
 		}
 	}()
@@ -256,6 +260,7 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	u := b.units[n]
 	b.load(u)
 	defer func() { u.blocks = nil }()
+	b.g.makeOrbits(b.o.Threads)
 	results, captures, err := solve(ctx, u, unitExits{b, u}, b.class, b.extra, b.o.Threads)
 	if err == nil {
 		err = b.st.failed()
@@ -266,14 +271,15 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	return b.writeUnit(ctx, n, results, captures)
 }
 
-// fill sets the entries lo to hi of unit u, and their capture flags,
-// from the results of the unit's analyses and its captures, in cols and
-// capture, which hold the entries from base on.
+// fill sets the entries of positions lo to hi of unit u (in the order
+// of its work file), and their capture flags, from the results of the
+// unit's analyses and its captures, in cols and capture, which hold the
+// entries from base on.
 func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, captures []uint64, base, lo, hi int64) error {
-	for id := lo; id < hi; id++ {
-		capture[id-base] = byte(captures[id/64] >> (id % 64) & 1)
-	}
-	for id := lo; id < hi; id++ {
+	ids := u.localIDs(lo)
+	for pos := lo; pos < hi; pos++ {
+		id := ids.next()
+		capture[pos-base] = byte(captures[id/64] >> (id % 64) & 1)
 		th, ru := results[theoryAnalysis].outcome(id), results[rulesAnalysis].outcome(id)
 		if b.class != table.NoClass && ru.Value != table.Draw {
 			if ru.Dist >= table.NoDistance && b.class.Carries() {
@@ -284,7 +290,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 			}
 		}
 		if !b.o.MTC || th.Value == table.Draw {
-			cols.SetOutcomes(id-base, b.class, th, ru)
+			cols.SetOutcomes(pos-base, b.class, th, ru)
 			continue
 		}
 		mtc := results[mtcAnalysis].outcome(id)
@@ -293,7 +299,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 		}
 		e := table.NewEntry(b.class, th, ru)
 		e.MTC = mtc.Dist
-		cols.Set(id-base, e)
+		cols.Set(pos-base, e)
 	}
 	return nil
 }
@@ -361,8 +367,8 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		Material:     u.name,
 		IndexVersion: table.IndexVersion,
 		Rules:        table.RulesFlags,
-		Positions:    u.size(),
-		BlockSize:    int(min(u.k*max(1, 1<<16/u.k), 1<<20)),
+		Positions:    u.positions(),
+		BlockSize:    int(min(u.kings*max(1, 1<<16/u.kings), 1<<20)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
 	l := table.NewLayout(b.g.tables[0].Material(), b.extra)
@@ -380,8 +386,9 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 const writeBatch = 1 << 20
 
 // writeUnit writes the entries and capture flags of unit n to its work
-// file, filling them from the results of its analyses and its captures
-// (fill) a batch at a time: only the results are held whole.
+// file, every position of it, filling them from the results of its
+// analyses and its captures (fill) a batch at a time: only the results
+// are held whole.
 func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]*result, captures []uint64) error {
 	u := b.units[n]
 	w, err := codec.NewWriter(b.unitPath(n), b.unitHeader(n))
@@ -389,11 +396,11 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 		return err
 	}
 	defer w.Abort()
-	batch := min(u.size(), writeBatch)
+	batch := min(u.positions(), writeBatch)
 	cols := table.MakeColumns(b.g.tables[0].Material(), batch, b.extra)
 	capture := make([]byte, batch)
-	for base := int64(0); base < u.size(); base += batch {
-		k := min(batch, u.size()-base)
+	for base := int64(0); base < u.positions(); base += batch {
+		k := min(batch, u.positions()-base)
 		for col := range cols {
 			clear(cols[col])
 		}

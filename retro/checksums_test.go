@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 )
 
@@ -26,19 +27,71 @@ func TestPublishedChecksums(t *testing.T) {
 	if testenv.Long() {
 		pieces = 5
 	}
-	want := readChecksums(t)
+	want := readChecksums(t, checksums)
 	dir := t.TempDir()
 	if err := Generate(context.Background(), Options{Pieces: pieces, Dir: dir, DTW: true, MTC: true}); err != nil {
 		t.Fatal(err)
 	}
+	n := checkSums(t, dir, want, pieces == 5)
+	if n < 16 || pieces == 5 && n != len(want) {
+		t.Errorf("%d files built, %d published", n, len(want))
+	}
+}
+
+// readChecksums returns the published checksums of file path by file
+// name.
+func readChecksums(t *testing.T, path string) map[string]string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sums := map[string]string{}
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		sum, name, ok := strings.Cut(s.Text(), "  ")
+		if !ok || len(sum) != 64 {
+			t.Fatalf("%s: bad line %q", path, s.Text())
+		}
+		sums[name] = sum
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return sums
+}
+
+// TestKingsAloneSums builds the groups of four kings alone, solved on
+// orbits, with the tables they read (kings alone too), and checks each
+// file against the published checksums of the default build.
+func TestKingsAloneSums(t *testing.T) {
+	want := readChecksums(t, "../testdata/checksums/pieces4.sha256")
+	dir := t.TempDir()
+	for _, name := range []string{"KKvKK", "KKKvK"} {
+		m, _ := index.ParseMaterial(name)
+		if err := Generate(context.Background(), Options{Only: &m, Dir: dir, DTWPieces: 4, Threads: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := checkSums(t, dir, want, false)
+	if n != 12 { // KvK, KKvK, KvKK, KKKvK, KvKKK, KKvKK, each with its distances
+		t.Errorf("%d files built, want 12", n)
+	}
+}
+
+// checkSums checks the SHA-256 of every file in dir against want, the
+// manifest only if manifest is set (a manifest lists the tables built),
+// and returns the files checked.
+func checkSums(t *testing.T, dir string, want map[string]string, manifest bool) int {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, e := range entries {
-		if e.Name() == "MANIFEST.json" && pieces < 5 {
-			continue // it lists the tables built
+		if e.Name() == "MANIFEST.json" && !manifest {
+			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
@@ -50,29 +103,5 @@ func TestPublishedChecksums(t *testing.T) {
 		}
 		n++
 	}
-	if n < 16 || pieces == 5 && n != len(want) {
-		t.Errorf("%d files built, %d published", n, len(want))
-	}
-}
-
-// readChecksums returns the published checksums by file name.
-func readChecksums(t *testing.T) map[string]string {
-	f, err := os.Open(checksums)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sums := map[string]string{}
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		sum, name, ok := strings.Cut(s.Text(), "  ")
-		if !ok || len(sum) != 64 {
-			t.Fatalf("%s: bad line %q", checksums, s.Text())
-		}
-		sums[name] = sum
-	}
-	if err := s.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return sums
+	return n
 }

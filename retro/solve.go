@@ -20,8 +20,15 @@ import (
 // goes from one table of the group to the other, and every capture and
 // crowning leaves the group for a table solved earlier. A group is solved
 // in units (see unit).
+//
+// A group of kings alone is solved on orbits (index.Orbits): the board's
+// symmetries keep its positions' values, so one position of each orbit
+// stands for all; the tables are written whole.
 type group struct {
 	tables []*index.Index // [M] or [M, flip(M)]
+	// orbits are the orbits of each table of a group of kings alone,
+	// once made (see makeOrbits); nil for a group with men.
+	orbits []*index.Orbits
 }
 
 func newGroup(m index.Material) *group {
@@ -30,6 +37,20 @@ func newGroup(m index.Material) *group {
 		g.tables = append(g.tables, index.New(m.Flip()))
 	}
 	return g
+}
+
+// kingsAlone reports whether the group's positions have kings alone,
+// so that it is solved on orbits.
+func (g *group) kingsAlone() bool { return g.tables[0].Material().Men() == 0 }
+
+// makeOrbits makes the orbits of the tables of a group of kings alone
+// on up to threads goroutines, if not made yet.
+func (g *group) makeOrbits(threads int) {
+	if g.kingsAlone() && g.orbits == nil {
+		for _, x := range g.tables {
+			g.orbits = append(g.orbits, index.NewOrbits(x, threads))
+		}
+	}
 }
 
 // size returns the positions of the group's tables.
@@ -472,7 +493,7 @@ type propagation struct {
 // pass decides the pending positions of ids lo to hi whose distance is d,
 // and tells their predecessors.
 func (p *propagation) pass(lo, hi int64, d uint32) {
-	var buf [maxUnmoves]int64
+	var buf [maxUnmoves]pred
 	var men blockMen
 	var n int64 // positions decided
 	for w := lo / 64; w < (hi+63)/64; w++ {
@@ -524,7 +545,7 @@ func (p *propagation) swap(id int64, old, n word) bool {
 // settle records position id as decided at distance d with value v, and
 // tells preds, its predecessors: an undecided one wins at d+1 if v is a
 // loss, and has a move fewer not known to lose if v is a win (lose).
-func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
+func (p *propagation) settle(id int64, v table.Value, d uint32, preds []pred) {
 	atomic.AndUint64(&p.a.pending[id/64], ^(1 << (id % 64)))
 	// Where another goroutine updates a predecessor of its own meanwhile,
 	// its compare-and-swap of the pair fails and tries again.
@@ -532,14 +553,14 @@ func (p *propagation) settle(id int64, v table.Value, d uint32, preds []int64) {
 	}
 	atomic.OrUint64(&p.decided[id/64], 1<<(id%64))
 	touch(p.words, p.a.moves, p.decided, preds)
-	for _, pred := range preds {
-		if atomic.LoadUint64(&p.decided[pred/64])&(1<<(pred%64)) != 0 {
+	for _, pr := range preds {
+		if atomic.LoadUint64(&p.decided[pr.id/64])&(1<<(pr.id%64)) != 0 {
 			continue
 		}
 		if v == table.Loss {
-			p.win(pred, d+1)
+			p.win(pr.id, d+1)
 		} else {
-			p.lose(pred, d)
+			p.lose(pr.id, d, pr.moves)
 		}
 	}
 }
@@ -559,14 +580,14 @@ func (p *propagation) win(id int64, d uint32) {
 	p.a.pend(id)
 }
 
-// lose records that position id has a quiet move that loses, to a
-// position decided at distance d: one move fewer not known to lose. The
+// lose records that position id has moves quiet moves that lose, to a
+// position decided at distance d: moves fewer not known to lose. The
 // goroutine that counts the last one off finds the loss, at d+1 unless a
 // move that leaves the unit loses later (in a wide analysis): the moves
 // are decided in the order of their distances.
-func (p *propagation) lose(id int64, d uint32) {
+func (p *propagation) lose(id int64, d uint32, moves uint8) {
 	if p.a.moves != nil {
-		p.loseWide(id, d)
+		p.loseWide(id, d, moves)
 		return
 	}
 	for {
@@ -574,8 +595,8 @@ func (p *propagation) lose(id int64, d uint32) {
 		if old.kind() != open || old&cannotLose != 0 {
 			return // it wins, or cannot lose: its count no longer matters
 		}
-		n := old - 1
-		if old.count() == 1 {
+		n := old - word(moves)
+		if old.count() == moves {
 			n = newWord(losing, d+1)
 		}
 		if p.swap(id, old, n) {
@@ -589,12 +610,12 @@ func (p *propagation) lose(id int64, d uint32) {
 }
 
 // loseWide is lose in a wide analysis, whose counts are apart.
-func (p *propagation) loseWide(id int64, d uint32) {
+func (p *propagation) loseWide(id int64, d uint32, moves uint8) {
 	old := p.load(id)
 	if old.kind() != open || old.dist() == noLoss {
 		return // it wins, or cannot lose: its count no longer matters
 	}
-	if p.a.moves.countOff(id) != 0 {
+	if p.a.moves.countOff(id, moves) != 0 {
 		return
 	}
 	loss := max(old.dist(), d+1)
@@ -609,12 +630,12 @@ func (p *propagation) loseWide(id int64, d uint32) {
 // compare-and-swap waits for every memory access before it, and would
 // otherwise take the misses one at a time. The loads are atomic, for the
 // race detector; on amd64 and arm64 they are plain loads.
-func touch(ws words, moves counts, decided []uint64, preds []int64) {
-	for _, pred := range preds {
-		atomic.LoadUint64(&decided[pred/64])
-		atomic.LoadUint32(&ws[pred/2])
+func touch(ws words, moves counts, decided []uint64, preds []pred) {
+	for _, pr := range preds {
+		atomic.LoadUint64(&decided[pr.id/64])
+		atomic.LoadUint32(&ws[pr.id/2])
 		if moves != nil {
-			atomic.LoadUint32(&moves[pred/4])
+			atomic.LoadUint32(&moves[pr.id/4])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -37,12 +38,16 @@ import (
 // block j. In a symmetric group (a material that is its own colour flip)
 // a configuration may be its own flip: its pair is a copy of it, solved
 // alongside (the same positions with the side to move's parity marked,
-// which gives them the same values).
+// which gives them the same values). In a group of kings alone a block's
+// local ids are the orbits of its table's placements (index.Orbits), id
+// j*k+n standing for every position of orbit n; its work file holds
+// every position.
 type unit struct {
 	g         *group
 	name      string // GROUP.lLEVEL.N, a safe file name: KKMvKM.l3.0
 	level     int
-	k         int64 // positions per block: the king placements of the material
+	k         int64 // local ids per block: the king placements of the material, or their orbits
+	kings     int64 // positions per block: the king placements of the material
 	firstRank int64 // men configuration of the first block
 	pairs     int64
 	blocks    []block // while the unit is solved (see load)
@@ -61,7 +66,21 @@ type block struct {
 	r int64
 }
 
+// size returns the local ids of the unit.
 func (u *unit) size() int64 { return 2 * u.pairs * u.k }
+
+// positions returns the positions of the unit: more than its local ids
+// in a group of kings alone.
+func (u *unit) positions() int64 { return 2 * u.pairs * u.kings }
+
+// orbits returns the orbits of the table of block j in a group of kings
+// alone, nil in another.
+func (u *unit) orbits(j int64) *index.Orbits {
+	if u.g.orbits == nil {
+		return nil
+	}
+	return u.g.orbits[u.blocks[j].t]
+}
 
 // A layout places the men configurations of a group in its units.
 type layout struct {
@@ -97,6 +116,10 @@ func (g *group) newLayout(unitPositions func(largestLevel int64) int64) *layout 
 		count[lv]++
 	}
 	l.perUnit = max(unitPositions(2*l.k*slices.Max(count[:]))/(2*l.k), 1)
+	k := l.k
+	if g.kingsAlone() {
+		k = index.OrbitCount(x.Material())
+	}
 	var firstRanks [second][]int64
 	clear(count[:])
 	for r, lv := range l.lvl {
@@ -114,7 +137,7 @@ func (g *group) newLayout(unitPositions func(largestLevel int64) int64) *layout 
 		l.first[lv] = len(l.units)
 		for n, r := range firstRanks[lv] {
 			pairs := min(l.perUnit, count[lv]-int64(n)*l.perUnit)
-			l.units = append(l.units, &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), lv, n), level: lv, k: l.k, firstRank: r, pairs: pairs})
+			l.units = append(l.units, &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), lv, n), level: lv, k: k, kings: l.k, firstRank: r, pairs: pairs})
 		}
 	}
 	return l
@@ -178,9 +201,14 @@ func level(whiteMen, blackMen uint64) int {
 	return n
 }
 
-// position returns the placement of local id.
+// placement returns the table and index of the position of local id:
+// the representative of its orbit in a group of kings alone.
 func (u *unit) placement(id int64) (t int, i int64) {
-	b := u.blocks[id/u.k]
+	j := id / u.k
+	b := u.blocks[j]
+	if o := u.orbits(j); o != nil {
+		return b.t, o.Representative(id % u.k)
+	}
 	return b.t, b.r*u.k + id%u.k
 }
 
@@ -198,18 +226,60 @@ func (u *unit) walk(ctx context.Context, threads int, newVisitor func() visitor)
 		start := lo
 		for lo < hi {
 			t, i := u.placement(lo)
-			x := u.g.tables[t]
+			x, o := u.g.tables[t], u.orbits(lo/u.k)
 			pl := x.Unrank(i)
-			for end := min(hi, (lo/u.k+1)*u.k); lo < end; lo++ {
+			for end := min(hi, (lo/u.k+1)*u.k); ; {
 				if err := f(lo, table.Position(pl), buf[:0]); err != nil {
 					return err
 				}
+				if lo++; lo == end {
+					break
+				}
 				pl, _ = x.Next(pl)
+				for i++; o != nil && !o.IsRepresentative(i); i++ {
+					pl, _ = x.Next(pl)
+				}
 			}
 		}
 		u.work.Add(hi - start)
 		return nil
 	})
+}
+
+// localIDs returns a walk through the positions of u from pos on, in
+// the order of its work file (block by block, each in index order),
+// giving their local ids.
+func (u *unit) localIDs(pos int64) *localIDs {
+	return &localIDs{u: u, pos: pos}
+}
+
+// A localIDs walks through positions of a unit, from pos on (see
+// unit.localIDs).
+type localIDs struct {
+	u   *unit
+	pos int64
+	x   *index.Index
+	o   *index.Orbits
+	p   index.Placement // of pos-1, in a group of kings alone
+}
+
+// next returns the local id of the next position.
+func (l *localIDs) next() int64 {
+	pos, u := l.pos, l.u
+	l.pos++
+	j, i := pos/u.kings, pos%u.kings
+	o := u.orbits(j)
+	if o == nil {
+		return pos
+	}
+	if l.x == nil || i == 0 {
+		l.x, l.o = u.g.tables[u.blocks[j].t], o
+		l.p = l.x.UnrankKings(i, 0, 0)
+	} else {
+		l.p, _ = l.x.Next(l.p)
+	}
+	n, _ := l.o.Rank(l.p)
+	return j*u.k + n
 }
 
 // maxUnmoves bounds the predecessors of a position in the usual case (six
@@ -219,18 +289,29 @@ const maxUnmoves = 128
 // squareBit converts one bitboard bit to its square-set bit.
 func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 
-// predecessors appends to buf the local ids of the positions from which a
-// king's move, if quiet, leads to the position id: the positions where
-// White must capture are among them, and the caller skips those. They
-// are White to move in the pair of id's block: id is the colour flip of
-// the position after White's move (q below).
+// A pred is a predecessor of a position: its local id, and how many of
+// its quiet moves lead to the position, or to its orbit in a group of
+// kings alone.
+type pred struct {
+	id    int64
+	moves uint8
+}
+
+// predecessors appends to buf the positions from which a king's move, if
+// quiet, leads to the position id: the positions where White must capture
+// are among them, and the caller skips those. They are White to move in
+// the pair of id's block: id is the colour flip of the position after
+// White's move (q below).
 //
 // men holds the men of the block of the caller's last position, so that
 // a run of positions of one block unranks them once.
-func (u *unit) predecessors(id int64, buf []int64, men *blockMen) []int64 {
+func (u *unit) predecessors(id int64, buf []pred, men *blockMen) []pred {
 	j := id / u.k
 	b, pair := u.blocks[j], j^1
 	x := u.g.tables[b.t]
+	if o := u.orbits(j); o != nil {
+		return u.orbitPredecessors(id, x.UnrankKings(o.Representative(id%u.k), 0, 0), buf)
+	}
 	if men.block != j+1 {
 		men.block = j + 1
 		men.white, men.black = x.UnrankMen(b.r)
@@ -244,9 +325,64 @@ func (u *unit) predecessors(id int64, buf []int64, men *blockMen) []int64 {
 		km := px.MoveWhiteKing(q, squareBit(to))
 		for _, d := range draughts.Directions {
 			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
-				buf = append(buf, base+km.RankTo(squareBit(from)))
+				buf = append(buf, pred{base + km.RankTo(squareBit(from)), 1})
 			}
 		}
+	}
+	return buf
+}
+
+// orbitPredecessors is predecessors in a group of kings alone: the
+// orbits from which a quiet king move leads to orbit id, whose
+// representative is placed at p.
+//
+// A position P of orbit Po that has m moves into the orbit Qo of the
+// position Q decided is counted m moves fewer not known to lose. The
+// moves from the positions of Po into Qo are |Po| * m = |Qo| * n, where
+// n are the positions of Po that move to Q, each found once here, so
+// that each counts |Qo|/|Po| moves: the symmetries that fix P over those
+// that fix Q (an orbit has 4 positions over the symmetries that fix
+// them). Where Q is fixed by the identity alone, that is a whole number,
+// P's fixers; otherwise the positions of one orbit are summed first.
+func (u *unit) orbitPredecessors(id int64, p index.Placement, buf []pred) []pred {
+	j := id / u.k
+	pair := j ^ 1
+	po, base := u.orbits(pair), pair*u.k
+	_, fixQ := index.Canonical(p)
+	q := table.FlipPlacement(p) // White has just moved
+	qb := table.Position(q)
+	empty := qb.Empty()
+	start := len(buf)
+	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
+		to := kings & -kings
+		others := q
+		others.WhiteKings &^= squareBit(to)
+		for _, d := range draughts.Directions {
+			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
+				pl := others
+				pl.WhiteKings |= squareBit(from)
+				n, fixP := po.Rank(pl)
+				buf = append(buf, pred{base + n, uint8(fixP)})
+			}
+		}
+	}
+	if fixQ == 1 {
+		return buf
+	}
+	found := buf[start:]
+	slices.SortFunc(found, func(a, b pred) int { return cmp.Compare(a.id, b.id) })
+	out := start
+	for i, p := range found {
+		if i > 0 && p.id == buf[out-1].id {
+			buf[out-1].moves += p.moves
+			continue
+		}
+		buf[out] = p
+		out++
+	}
+	buf = buf[:out]
+	for i := range buf[start:] {
+		buf[start+i].moves /= uint8(fixQ)
 	}
 	return buf
 }

@@ -125,10 +125,10 @@ func (c counts) set(id int64, v uint8) {
 	c[id/4] = c[id/4]&^(0xff<<shift) | uint32(v)<<shift
 }
 
-// countOff takes one off the count of id, which is not 0, and returns
+// countOff takes n off the count of id, which is at least n, and returns
 // what is left, from any goroutine: always atomically, as the four
 // counts of a uint32 may lie in two chunks of a pass (see propagate).
-func (c counts) countOff(id int64) uint8 {
+func (c counts) countOff(id int64, n uint8) uint8 {
 	shift := 8 * (id % 4)
-	return uint8(atomic.AddUint32(&c[id/4], ^(uint32(1)<<shift-1)) >> shift)
+	return uint8(atomic.AddUint32(&c[id/4], ^(uint32(n)<<shift-1)) >> shift)
 }
