@@ -44,62 +44,81 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // each analysis (its word, which ends as its result: see word.go), 3 for
 // a wide one (its counts apart, dropped once it is solved), and a byte
 // for the bits that mark capture, pending and decided positions. The
-// unit's entries are written a batch at a time (writeUnit). x are the
-// optional columns of the group's tables.
-func positionBytes(x table.Extra, c table.Class) (above, unit int64) {
-	above, unit = 2, 1+2+2 // value and distance; theory and rules
+// rules analysis runs beside the theory analysis where its class's
+// clock carries over (it is wide then), after the others where apart
+// says it may need a result of its own (beside their results), and not
+// at all otherwise (see solve). The unit's entries are written a batch
+// at a time (writeUnit). x are the optional columns of the group's
+// tables.
+func positionBytes(x table.Extra, c table.Class, apart bool) (above, unit int64) {
+	above, first := int64(2), int64(2) // value and distance; theory
 	if x.DTW {
 		above += 2
-		unit++ // the theory analysis is wide
+		first++ // the theory analysis is wide
 	}
-	if c.Carries() {
-		unit++ // the rules analysis is wide
-	}
+	var mtc int64
 	if x.MTC && x.DTW { // a third analysis: see solve
-		unit += 2
+		mtc = 2
 	}
-	return above, unit
+	first += mtc
+	later := int64(0)
+	switch {
+	case c.Carries():
+		first += 3
+	case apart:
+		later = 2 + mtc + 2 // the results so far, and the rules analysis
+	}
+	return above, 1 + max(first, later)
 }
 
 // unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group of class c with the optional columns x whose largest
+// memory budget Mem in a group of class c with the optional columns x,
+// whose rules analysis may need a result of its own if apart is set
+// (see positionBytes), and whose largest
 // level has largestLevel positions: the level above a unit and the unit then fit in the
 // solver's share, unless the level alone takes more than seven eighths
 // of it (units of an eighth of the share then go over it, and take the
 // store's share too: see groupBuild.run).
-func (o Options) unitPositions(x table.Extra, c table.Class, largestLevel int64) int64 {
+func (o Options) unitPositions(x table.Extra, c table.Class, apart bool, largestLevel int64) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
 	solver := budget(o.Mem).solver()
-	above, unit := positionBytes(x, c)
+	above, unit := positionBytes(x, c, apart)
 	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
 }
 
 // bytesPerGroupPosition is the memory a build takes for each position of
-// the group it solves, as measured by the peak of the whole process on
-// KKKvKK, a group of kings only (one unit), under --mem 512MiB: 6.3 bytes
-// with the default columns, 7.8 with dtw, 10.3 with dtw and mtc; 5.9 on
-// KKKKvKK with mtc under --mem 8GiB. Beside the solver's part
-// (positionBytes) it counts the tables read and the writing's buffers.
+// a group with men, as measured by the peak of the whole process on
+// KKKvKK, a group of kings only (one unit), before it was solved on
+// orbits, under --mem 512MiB: 6.3 bytes with the default columns, 7.8
+// with dtw, 10.3 with dtw and mtc; 5.9 on KKKKvKK with mtc under --mem
+// 8GiB. Beside the solver's part (positionBytes) it counts the tables
+// read and the writing's buffers.
 const bytesPerGroupPosition = 8
 
-// groupMemory returns the solver memory of the group of m: all of it,
-// solved as one unit, and the least it takes split into its smallest
-// units, one men configuration and its flip with every placement of the
-// kings. A group of kings alone is one unit, of two blocks of orbits
-// (each of about a quarter of a table), beside the orbits' marks.
-func groupMemory(m index.Material) (all, least int64) {
-	x := index.New(m)
-	n := x.Size()
+// groupMemory returns the solver memory of the group of m, whose tables
+// have the optional columns x: all of it, solved as one unit, and the
+// least it takes split into its smallest units, one men configuration
+// and its flip with every placement of the kings. A group of kings alone
+// is one unit of two blocks of orbits (each about a quarter of a table),
+// counted at positionBytes with the rules analysis sharing the theory
+// analysis' result (as it does in every such group up to 6 pieces: see
+// groupBuild.rulesApart), beside the orbits' marks. Built from its
+// deps with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with
+// the tables it reads.
+func groupMemory(m index.Material, x table.Extra) (all, least int64) {
+	ix := index.New(m)
+	n := ix.Size()
 	if m != m.Flip() {
 		n += index.New(m.Flip()).Size()
 	}
 	if m.Men() == 0 {
-		all = 2*index.OrbitCount(m)*bytesPerGroupPosition + n/7
+		_, unit := positionBytes(x, table.ClassOf(m), false)
+		all = 2*index.OrbitCount(m)*unit + n/7
 		return all, all
 	}
-	return n * bytesPerGroupPosition, min(n, 2*x.KingPlacements()) * bytesPerGroupPosition
+	return n * bytesPerGroupPosition, min(n, 2*ix.KingPlacements()) * bytesPerGroupPosition
 }
 
 // memoryWithin returns the memory of a group that takes all as one unit

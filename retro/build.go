@@ -36,6 +36,7 @@ type groupBuild struct {
 	o     Options
 	class table.Class
 	extra table.Extra // the optional columns of the group's tables
+	apart bool        // the rules analysis may need a result of its own (see rulesApart)
 	dir   string      // the group's work folder
 	*layout
 	above []*table.Columns // by unit: the finished units of the level above, nil for others
@@ -57,9 +58,36 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.layout = g.newLayout(func(largestLevel int64) int64 { return o.unitPositions(b.extra, b.class, largestLevel) })
+	b.apart = b.rulesApart()
+	b.layout = g.newLayout(func(largestLevel int64) int64 {
+		return o.unitPositions(b.extra, b.class, b.apart, largestLevel)
+	})
 	b.above = make([]*table.Columns, len(b.units))
 	return b
+}
+
+// rulesApart reports whether the group's rules analysis may need a
+// result of its own (see solve): its class's clock carries over, or it
+// has men (a man move leads to a position of the group, whose values
+// under the rules may differ from its theoretical ones), or a table its
+// captures lead to has a position whose value differs (a cursed win or
+// blessed loss), or is not known. In a group of kings alone it mostly
+// shares the theory analysis' result: no table of kings alone up to 6
+// pieces has a cursed win or a blessed loss.
+func (b *groupBuild) rulesApart() bool {
+	if b.class.Carries() || !b.g.kingsAlone() {
+		return true
+	}
+	for _, x := range b.g.tables {
+		for _, s := range successors(x.Material()) {
+			for _, m := range [2]index.Material{s, s.Flip()} {
+				if t := b.st.get(m); t == nil || t.stats.CursedWins+t.stats.BlessedLosses > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // solverNeed returns the most memory the solver takes for a unit of the
@@ -69,7 +97,7 @@ func (b *groupBuild) solverNeed() int64 {
 	for _, u := range b.units {
 		levels[u.level] += u.size()
 	}
-	above, unit := positionBytes(b.extra, b.class)
+	above, unit := positionBytes(b.extra, b.class, b.apart)
 	var need int64
 	for _, u := range b.units {
 		need = max(need, u.size()*unit+levels[u.level+1]*above)
@@ -357,10 +385,9 @@ func (b *groupBuild) unitPath(n int) string {
 // unitHeader returns the header of the work file of unit n: its name,
 // size and first block identify it; its columns are the entry columns of
 // the group's first table with the optional columns of the build, then
-// the capture flags. A
-// file block holds whole blocks of the unit, at least 2^16 positions,
-// where they are at most 2^20 positions; else a block is a whole number
-// of file blocks.
+// the capture flags. A file block holds whole blocks of the unit, at
+// least 2^16 positions, where they are at most writeBatch positions;
+// else it holds writeBatch positions.
 func (b *groupBuild) unitHeader(n int) codec.Header {
 	u := b.units[n]
 	h := codec.Header{
@@ -368,7 +395,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 		IndexVersion: table.IndexVersion,
 		Rules:        table.RulesFlags,
 		Positions:    u.positions(),
-		BlockSize:    int(min(u.kings*max(1, 1<<16/u.kings), 1<<20)),
+		BlockSize:    int(min(u.kings*max(1, 1<<16/u.kings), writeBatch)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
 	}
 	l := table.NewLayout(b.g.tables[0].Material(), b.extra)
@@ -518,11 +545,15 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	files := newUnitFiles(b, limit)
 	defer files.close()
 	// A block of a large unit (all of a group of kings only) is read a
-	// part at a time.
+	// part at a time, in parts that end where the unit's file blocks do
+	// (writeBatch positions, see unitHeader), so that none is cached.
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
-		for lo := int64(0); lo < k; lo += writeBatch {
-			hi := min(lo+writeBatch, k)
+		for lo, hi := int64(0), int64(0); lo < k; lo = hi {
+			hi = k
+			if k > writeBatch {
+				hi = min(lo+writeBatch-(int64(j)*k+lo)%writeBatch, k)
+			}
 			cols, captures, err := files.entries(n, int64(j)*k+lo, int64(j)*k+hi)
 			if err != nil {
 				return nil, err

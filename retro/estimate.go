@@ -46,7 +46,7 @@ func EstimateOf(o Options) (Estimate, error) {
 	e := Estimate{Tables: len(mats)}
 	for _, m := range mats {
 		e.Positions += index.New(m).Size()
-		all, least := groupMemory(m)
+		all, least := groupMemory(m, o.extra(m))
 		e.Memory = max(e.Memory, memoryWithin(all, least, o.Mem))
 		if least > e.Least {
 			e.Least, e.Largest = least, m

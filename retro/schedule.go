@@ -61,7 +61,7 @@ func Units(o Options) ([]Unit, error) {
 			continue
 		}
 		g := newGroup(m)
-		all, least := groupMemory(m)
+		all, least := groupMemory(m, o.extra(m))
 		u := Unit{ID: m.String(), Positions: g.size(), Memory: all}
 		for _, x := range g.tables {
 			u.Materials = append(u.Materials, x.Material())

@@ -187,21 +187,34 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // Analyses whose external successors count alike share one result:
 // without extra.DTW the theory analysis counts them as the mtc analysis
 // does, and the rules analysis may share either (see solver.shared).
-// captures marks the positions where the side to move must capture.
+// Whether it does is known once the first pass has looked the external
+// successors up: the rules analysis is then started by a pass of its own
+// after the others are solved (unless its class's clock carries over,
+// and it never shares), so that it takes no memory where it shares, as
+// it mostly does. captures marks the positions where the side to move
+// must capture.
 func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
 	s := newSolver(u, x, class, extra)
 	if err := u.walk(ctx, threads, s.firstPass); err != nil {
 		return results, nil, err
 	}
 	shared := s.shared()
-	if shared >= 0 {
-		s.as[rulesAnalysis] = nil
-	}
-	if results, err = s.analyse(ctx, threads, s.wantDist(shared)); err != nil {
+	want := s.wantDist(shared)
+	if results, err = s.analyse(ctx, threads, want); err != nil {
 		return results, nil, err
 	}
 	if shared >= 0 {
 		results[rulesAnalysis] = results[shared]
+	} else if results[rulesAnalysis] == nil {
+		s.as[rulesAnalysis] = s.newAnalysis(rulesAnalysis)
+		if err := u.walk(ctx, threads, s.firstPass); err != nil {
+			return results, nil, err
+		}
+		rules, err := s.analyse(ctx, threads, want)
+		if err != nil {
+			return results, nil, err
+		}
+		results[rulesAnalysis] = rules[rulesAnalysis]
 	}
 	if extra.MTC && !extra.DTW {
 		results[mtcAnalysis] = results[theoryAnalysis]
@@ -223,20 +236,26 @@ type solver struct {
 }
 
 // newSolver returns the solver of unit u, with an analysis for each
-// result to compute: the mtc analysis only with dtw (without, the theory
-// analysis gives the mtc).
+// result to compute at first: the mtc analysis only with dtw (without,
+// the theory analysis gives the mtc), the rules analysis only where its
+// class's clock carries over (see solve).
 func newSolver(u *unit, x exits, class table.Class, extra table.Extra) *solver {
 	s := &solver{u: u, x: x, class: class, extra: extra, captures: make([]uint64, (u.size()+63)/64)}
 	for k := range s.as {
-		if k != mtcAnalysis || extra.MTC && extra.DTW {
-			a := &analysis{words: newWords(u.size()), pending: make([]uint64, (u.size()+63)/64)}
-			if !s.packed(k) {
-				a.moves = newCounts(u.size())
-			}
-			s.as[k] = a
+		if k == theoryAnalysis || k == mtcAnalysis && extra.MTC && extra.DTW || k == rulesAnalysis && class.Carries() {
+			s.as[k] = s.newAnalysis(k)
 		}
 	}
 	return s
+}
+
+// newAnalysis returns the state of analysis k before its first pass.
+func (s *solver) newAnalysis(k int) *analysis {
+	a := &analysis{words: newWords(s.u.size()), pending: make([]uint64, (s.u.size()+63)/64)}
+	if !s.packed(k) {
+		a.moves = newCounts(s.u.size())
+	}
+	return a
 }
 
 // packed reports whether analysis k counts every move that leaves the

@@ -214,8 +214,8 @@ func TestUnitBudget(t *testing.T) {
 		mtc        bool
 	}{{8 << 30, 0, false}, {8 << 30, 400e6, false}, {512 << 20, 30e6, false}, {512 << 20, 200e6, false}, {8 << 30, 400e6, true}, {512 << 20, 30e6, true}} {
 		o := Options{Mem: c.mem, MTC: c.mtc}
-		n := o.unitPositions(o.extra(index.Material{}), table.Rule2, c.level)
-		aboveBytes, unitBytes := positionBytes(o.extra(index.Material{}), table.Rule2)
+		n := o.unitPositions(o.extra(index.Material{}), table.Rule2, true, c.level)
+		aboveBytes, unitBytes := positionBytes(o.extra(index.Material{}), table.Rule2, true)
 		used := n*unitBytes + c.level*aboveBytes + c.mem/4 + c.mem/16
 		if fits := c.level*aboveBytes < c.mem/2; fits && used > c.mem || !fits && n*unitBytes > c.mem/8 {
 			t.Errorf("budget %d, largest level %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.level, c.mtc, n, used)

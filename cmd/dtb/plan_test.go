@@ -217,39 +217,39 @@ func TestPlanSevenPieces(t *testing.T) {
 // group of kings only, one unit, does not fit in, and that the estimates
 // give what the group needs rather than the budget.
 func TestBudgetTooSmall(t *testing.T) {
-	const need = "KKKKKvKK needs about 8.4 GiB (one unit: a group of kings only cannot be split)"
+	const need = "KKKKKvKK needs about 3.5 GiB (one unit: a group of kings only cannot be split)"
 	for _, cmd := range []string{"gen", "plan"} {
 		dir := filepath.Join(t.TempDir(), "tables")
-		out, errOut, code := dtb(cmd, "--only", "KKvKKKKK", "--mem", "6GiB", "--out", dir)
-		if want := "dtb " + cmd + ": --mem 6GiB: " + need + "\n"; code != 2 || out != "" || errOut != want {
-			t.Errorf("%s --mem 6GiB: status %d, stdout %.100q, stderr %q; want %q", cmd, code, out, errOut, want)
+		out, errOut, code := dtb(cmd, "--only", "KKvKKKKK", "--mem", "2GiB", "--out", dir)
+		if want := "dtb " + cmd + ": --mem 2GiB: " + need + "\n"; code != 2 || out != "" || errOut != want {
+			t.Errorf("%s --mem 2GiB: status %d, stdout %.100q, stderr %q; want %q", cmd, code, out, errOut, want)
 		}
 	}
-	_, errOut, code := dtb("plan", "--only", "KKKKKvKK", "--mem", "16GiB", "--jobs", "4")
-	if want := "dtb plan: --mem 16GiB over --jobs 4 (4.0 GiB a job): " + need + "\n"; code != 2 || errOut != want {
+	_, errOut, code := dtb("plan", "--only", "KKKKKvKK", "--mem", "8GiB", "--jobs", "4")
+	if want := "dtb plan: --mem 8GiB over --jobs 4 (2.0 GiB a job): " + need + "\n"; code != 2 || errOut != want {
 		t.Errorf("plan --jobs 4: status %d, stderr %q; want %q", code, errOut, want)
 	}
 	// Taken with DTB_MEM_UNCHECKED=1, the unit's memory is still the need.
-	for _, mem := range []string{"6GiB", "64GiB"} {
+	for _, mem := range []string{"2GiB", "64GiB"} {
 		var out, errOut bytes.Buffer
-		code := run([]string{"plan", "--only", "KKKKKvKK", "--mem", mem}, &env{stdout: &out, stderr: &errOut, uncheckedMem: mem == "6GiB"})
+		code := run([]string{"plan", "--only", "KKKKKvKK", "--mem", mem}, &env{stdout: &out, stderr: &errOut, uncheckedMem: mem == "2GiB"})
 		var doc struct{ Units []struct{ Memory int64 } }
 		err := json.Unmarshal(out.Bytes(), &doc)
-		if last := len(doc.Units) - 1; code != 0 || err != nil || doc.Units[last].Memory < 8<<30 {
-			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 8.4 GiB", mem, code, errOut.String(), err)
+		if last := len(doc.Units) - 1; code != 0 || err != nil || doc.Units[last].Memory < 3<<30 {
+			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 3.5 GiB", mem, code, errOut.String(), err)
 		}
 	}
-	// Within a quarter over the budget, a warning: KKKvKK's one unit
+	// Within a quarter over the budget, a warning: KKKKvKK's one unit
 	// would take the store's share too.
-	out, errOut, code := dtb("plan", "--pieces", "5", "--mem", "80MiB")
-	if want := "dtb plan: warning: --mem 80MiB: KKKvKK needs about 87 MiB (one unit: a group of kings only cannot be split); the build may go over the budget\n"; code != 0 || out == "" || errOut != want {
-		t.Errorf("plan --pieces 5 --mem 80MiB: status %d, stderr %q; want %q", code, errOut, want)
+	out, errOut, code := dtb("plan", "--only", "KKKKvKK", "--mem", "400MiB")
+	if want := "dtb plan: warning: --mem 400MiB: KKKKvKK needs about 406 MiB (one unit: a group of kings only cannot be split); the build may go over the budget\n"; code != 0 || out == "" || errOut != want {
+		t.Errorf("plan --only KKKKvKK --mem 400MiB: status %d, stderr %q; want %q", code, errOut, want)
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
 	_, errOut, code = dtb("gen", "--only", "KKKKvKKK", "--mem", "64GiB", "--threads", "1", "--out", file)
-	if code != 1 || !strings.HasPrefix(errOut, "dtb gen: warning: a big build: 15 tables of 7853350050 positions, about 14.0 GiB of memory") {
-		t.Errorf("gen --mem 64GiB: status %d, stderr %q; want the warning of a 14.0 GiB build", code, errOut)
+	if code != 1 || !strings.HasPrefix(errOut, "dtb gen: warning: a big build: 15 tables of 7853350050 positions, about 5.8 GiB of memory") {
+		t.Errorf("gen --mem 64GiB: status %d, stderr %q; want the warning of a 5.8 GiB build", code, errOut)
 	}
 }
 
