@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -98,27 +99,71 @@ func (o Options) unitPositions(x table.Extra, c table.Class, apart bool, largest
 const bytesPerGroupPosition = 8
 
 // groupMemory returns the solver memory of the group of m, whose tables
-// have the optional columns x: all of it, solved as one unit, and the
-// least it takes split into its smallest units, one men configuration
-// and its flip with every placement of the kings. A group of kings alone
-// is one unit of two blocks of orbits (each about a quarter of a table),
+// have the optional columns x: all of it, solved in one unit a level,
+// and the least it takes split into its smallest units, one men
+// configuration and its flip with every placement of the kings; each
+// beside the finished level above the unit (positionBytes' above), the
+// largest that the group's levels need. A group of kings alone is one
+// unit of two blocks of orbits (each about a quarter of a table),
 // counted at positionBytes with the rules analysis sharing the theory
 // analysis' result (as it does in every such group up to 6 pieces: see
-// groupBuild.rulesApart), beside the orbits' marks. Built from its
-// deps with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with
-// the tables it reads.
+// groupBuild.rulesApart), beside the orbits' marks. Built from its deps
+// with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with the
+// tables it reads.
 func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 	ix := index.New(m)
 	n := ix.Size()
 	if m != m.Flip() {
 		n += index.New(m.Flip()).Size()
 	}
+	above, unit := positionBytes(x, table.ClassOf(m), false)
 	if m.Men() == 0 {
-		_, unit := positionBytes(x, table.ClassOf(m), false)
 		all = 2*index.OrbitCount(m)*unit + n/7
 		return all, all
 	}
-	return n * bytesPerGroupPosition, min(n, 2*ix.KingPlacements()) * bytesPerGroupPosition
+	k, tables := ix.KingPlacements(), n/ix.Size()
+	levels := levelConfigs(m)
+	for l, c := range levels {
+		var next int64
+		if l+1 < len(levels) {
+			next = levels[l+1] * k * tables * above
+		}
+		all = max(all, c*k*tables*bytesPerGroupPosition+next)
+		least = max(least, min(c*k*tables, 2*k)*bytesPerGroupPosition+next)
+	}
+	return all, least
+}
+
+// levelConfigs returns the men configurations of m by level (see
+// level), counted square by square.
+func levelConfigs(m index.Material) []int64 {
+	// n[w][b][l]: the configurations of w white and b black men on the
+	// squares so far, at level l.
+	const maxLevel = 9 * MaxPieces
+	var n [MaxPieces + 1][MaxPieces + 1][maxLevel + 1]int64
+	n[0][0][0] = 1
+	for sq := 50; sq >= 1; sq-- {
+		for w := m.WhiteMen; w >= 0; w-- {
+			for b := m.BlackMen; b >= 0; b-- {
+				for l := maxLevel; l >= 0; l-- {
+					var add int64
+					if a := advancement[draughts.White][sq-1]; sq > 5 && w > 0 && l >= a {
+						add += n[w-1][b][l-a]
+					}
+					if a := advancement[draughts.Black][sq-1]; sq <= 45 && b > 0 && l >= a {
+						add += n[w][b-1][l-a]
+					}
+					n[w][b][l] += add
+				}
+			}
+		}
+	}
+	levels := n[m.WhiteMen][m.BlackMen][:]
+	last := len(levels)
+	for last > 1 && levels[last-1] == 0 {
+		last--
+	}
+	return levels[:last]
 }
 
 // memoryWithin returns the memory of a group that takes all as one unit

@@ -29,9 +29,10 @@
 // to the end of the game if Options.DTW is set), once under the rules,
 // where the class A and B move limits and the count of rule 2 make the
 // distance of a position the least budget under which it is won or lost,
-// and once for the mtc; analyses whose inputs agree share one solve.
-// Finished units wait in the output directory's work folder until the
-// group's tables are written.
+// and once for the mtc; analyses whose inputs agree share one solve. A
+// group of kings alone is solved on the orbits of the board's symmetries
+// (index.Orbits), a quarter of its positions. Finished units wait in the
+// output directory's work folder until the group's tables are written.
 //
 // # Outline
 //
@@ -48,7 +49,7 @@
 //	          store.shrink              a unit over the solver's share takes the store's: spills
 //	          for each unit, highest level first:
 //	            readUnitFile            the finished units of the level above (lookup columns, 2-4 B a position)
-//	            solveUnit               the unit: 5-9 B a position at most (positionBytes)
+//	            solveUnit               the unit: 3-9 B a position (an orbit in a group of kings alone) at most (positionBytes)
 //	              solve                 solve.go: the first pass over every position's moves (unit.walk),
 //	                                    external successors through store.outcome
 //	                analysis.propagate  the passes over predecessors, until no position changes
