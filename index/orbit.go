@@ -243,3 +243,60 @@ func (o *Orbits) Representative(n int64) int64 {
 func (o *Orbits) IsRepresentative(i int64) bool {
 	return o.lines[i/lineBits].bits[i%lineBits/64]>>(i%64)&1 != 0
 }
+
+// squareImage[s][i] is the image of square i+1 under symmetry s: the
+// identity, the half turn, the reflection in the light long diagonal and
+// in the dark one, in the order of the images Canonical compares.
+var squareImage = func() (t [4][squares]uint64) {
+	for i := range squares {
+		sq := uint64(1) << i
+		t[0][i], t[1][i], t[2][i], t[3][i] = sq, halfTurn(sq), reflect(sq), halfTurn(reflect(sq))
+	}
+	return t
+}()
+
+// An OrbitMove ranks the orbits of the placements that differ from one
+// placement only in where one white king stands, faster than Rank: a
+// retrograde analysis ranks every square a king may have come from. The
+// images of the kings that stay are found once.
+//
+//	om := o.MoveWhiteKing(p, king) // king: the square-set bit of one of p.WhiteKings
+//	for each free square sq: n, stab := om.RankTo(sq) // == o.Rank(p with the king on sq)
+type OrbitMove struct {
+	o *Orbits
+	// by symmetry (see squareImage): the images of the white kings that
+	// stay and of the black kings
+	others, black [4]uint64
+}
+
+// MoveWhiteKing returns the OrbitMove of the white king on square-set bit
+// king of p, a placement of o's material.
+func (o *Orbits) MoveWhiteKing(p Placement, king uint64) OrbitMove {
+	others := p.WhiteKings &^ king
+	ro, rb := reflect(others), reflect(p.BlackKings)
+	return OrbitMove{
+		o:      o,
+		others: [4]uint64{others, halfTurn(others), ro, halfTurn(ro)},
+		black:  [4]uint64{p.BlackKings, halfTurn(p.BlackKings), rb, halfTurn(rb)},
+	}
+}
+
+// RankTo returns the orbit of the placement with the moved king on the
+// square-set bit sq, a square without a piece, and the number of
+// symmetries that leave it as it is, as Rank does.
+func (m *OrbitMove) RankTo(sq uint64) (n int64, stab int) {
+	i := bits.TrailingZeros64(sq)
+	w0, b0 := m.others[0]|sq, m.black[0]
+	bw, bb := w0, b0
+	stab = 1
+	for s := 1; s < 4; s++ {
+		w, b := m.others[s]|squareImage[s][i], m.black[s]
+		switch {
+		case w == w0 && b == b0:
+			stab++
+		case w < bw || w == bw && b < bb:
+			bw, bb = w, b
+		}
+	}
+	return m.o.rankRepresentative(m.o.x.RankKings(Placement{WhiteKings: bw, BlackKings: bb})), stab
+}

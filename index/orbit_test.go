@@ -131,3 +131,47 @@ func BenchmarkOrbitRank(b *testing.B) {
 		o.Rank(ps[i%len(ps)])
 	}
 }
+
+// TestOrbitMove checks OrbitMove against Rank for every square a white
+// king of random placements may move to.
+func TestOrbitMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, name := range []string{"KvK", "KKvKK", "KKKvK"} {
+		m := mustParse(t, name)
+		o := NewOrbits(New(m), 2)
+		for range 300 {
+			p := randomPlacement(rng, m)
+			for kings := p.WhiteKings; kings != 0; kings &= kings - 1 {
+				king := kings & -kings
+				om := o.MoveWhiteKing(p, king)
+				for sq := uint64(1); sq < 1<<50; sq <<= 1 {
+					if (p.WhiteKings|p.BlackKings)&^king&sq != 0 {
+						continue
+					}
+					q := p
+					q.WhiteKings = q.WhiteKings&^king | sq
+					n, stab := om.RankTo(sq)
+					if wn, ws := o.Rank(q); n != wn || stab != ws {
+						t.Fatalf("%s: %+v, king %x to %x: orbit %d (%d), Rank %d (%d)", name, p, king, sq, n, stab, wn, ws)
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkOrbitMove(b *testing.B) {
+	m, _ := ParseMaterial("KKKvKK")
+	o := NewOrbits(New(m), 2)
+	rng := rand.New(rand.NewPCG(1, 2))
+	p := randomPlacement(rng, m)
+	king := p.WhiteKings & -p.WhiteKings
+	free := uint64(1<<50-1) &^ (p.WhiteKings | p.BlackKings)
+	b.ResetTimer()
+	for i := range b.N {
+		om := o.MoveWhiteKing(p, king)
+		for f := free >> (i % 8); f != 0; f &= f - 1 {
+			om.RankTo(f & -f)
+		}
+	}
+}

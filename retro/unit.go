@@ -355,13 +355,10 @@ func (u *unit) orbitPredecessors(id int64, p index.Placement, buf []pred) []pred
 	start := len(buf)
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
 		to := kings & -kings
-		others := q
-		others.WhiteKings &^= squareBit(to)
+		om := po.MoveWhiteKing(q, squareBit(to))
 		for _, d := range draughts.Directions {
 			for from := draughts.Step(to, d) & empty; from != 0; from = draughts.Step(from, d) & empty {
-				pl := others
-				pl.WhiteKings |= squareBit(from)
-				n, fixP := po.Rank(pl)
+				n, fixP := om.RankTo(squareBit(from))
 				buf = append(buf, pred{base + n, uint8(fixP)})
 			}
 		}
