@@ -8,7 +8,12 @@
 //	p = x.Unrank(i) // and back
 //
 // Side to move is not part of the index, and neither is the colour symmetry:
-// KvM and MvK are separate materials, each indexed in full.
+// KvM and MvK are separate materials, each indexed in full. For a material
+// of kings alone, Orbits numbers the placements up to the four board
+// symmetries that keep the dark squares (see orbit.go):
+//
+//	o := index.NewOrbits(x, threads)
+//	n, stab := o.Rank(p) // p's orbit, and the symmetries that fix p
 //
 // Square sets are uint64 with bit i standing for square i+1 (bits 0..49).
 // White men stand on squares 6..50, Black men on 1..45, kings anywhere.
