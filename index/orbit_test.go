@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// images returns p's images under the four symmetries, by their
+// imagesByRows returns p's images under the four symmetries, by their
 // definition on rows and columns.
-func images(p Placement) [4]Placement {
+func imagesByRows(p Placement) [4]Placement {
 	mapSet := func(set uint64, f func(row, col int) (int, int)) uint64 {
 		var out uint64
 		for s := 1; s <= 50; s++ {
@@ -43,7 +43,7 @@ func TestCanonical(t *testing.T) {
 		m := mustParse(t, name)
 		for range 2000 {
 			p := randomPlacement(rng, m)
-			im := images(p)
+			im := imagesByRows(p)
 			c, stab := Canonical(p)
 			fixed, among := 0, false
 			for _, q := range im {
