@@ -206,11 +206,12 @@ func (o *Orbits) Len() int64 { return o.n }
 // number of symmetries that leave p as it is.
 func (o *Orbits) Rank(p Placement) (n int64, stab int) {
 	c, stab := Canonical(p)
-	return o.rankRepresentative(o.x.RankKings(c)), stab
+	return o.RankRepresentative(o.x.RankKings(c)), stab
 }
 
-// rankRepresentative returns the orbit whose representative has index i.
-func (o *Orbits) rankRepresentative(i int64) int64 {
+// RankRepresentative returns the orbit whose representative has index
+// i, faster than Rank.
+func (o *Orbits) RankRepresentative(i int64) int64 {
 	line := &o.lines[i/lineBits]
 	w := i % lineBits / 64
 	n := int64(line.before) + int64(bits.OnesCount64(line.bits[w]&(1<<(i%64)-1)))
@@ -263,23 +264,31 @@ var squareImage = func() (t [4][squares]uint64) {
 }()
 
 // An OrbitMove ranks the orbits of the placements that differ from one
-// placement only in where one white king stands, faster than Rank: a
-// retrograde analysis ranks every square a king may have come from. The
-// images of the kings that stay are found once.
+// placement only in where one king stands, faster than Rank: a
+// retrograde analysis ranks every square a king may have come from, a
+// check every square it may go to. The images of the kings that stay are
+// found once.
 //
 //	om := o.MoveWhiteKing(p, king) // king: the square-set bit of one of p.WhiteKings
 //	for each free square sq: n, stab := om.RankTo(sq) // == o.Rank(p with the king on sq)
 type OrbitMove struct {
 	o *Orbits
-	// by symmetry (see squareImage): the images of the white kings that
-	// stay and of the black kings
-	others, black [4]uint64
+	// by symmetry (see squareImage): the images of the kings of the
+	// moving king's colour that stay, and of the other colour's
+	stay, other [4]uint64
+	black       bool // the moving king is black
 }
 
 // MoveWhiteKing returns the OrbitMove of the white king on square-set bit
 // king of p, a placement of o's material.
 func (o *Orbits) MoveWhiteKing(p Placement, king uint64) OrbitMove {
-	return OrbitMove{o: o, others: images(p.WhiteKings &^ king), black: images(p.BlackKings)}
+	return OrbitMove{o: o, stay: images(p.WhiteKings &^ king), other: images(p.BlackKings)}
+}
+
+// MoveBlackKing returns the OrbitMove of the black king on square-set bit
+// king of p, a placement of o's material.
+func (o *Orbits) MoveBlackKing(p Placement, king uint64) OrbitMove {
+	return OrbitMove{o: o, stay: images(p.BlackKings &^ king), other: images(p.WhiteKings), black: true}
 }
 
 // RankTo returns the orbit of the placement with the moved king on the
@@ -289,16 +298,23 @@ func (m *OrbitMove) RankTo(sq uint64) (n int64, stab int) {
 	// least's loop, written out: RankTo runs for every predecessor of a
 	// decided orbit, and a call to least costs it 15%.
 	i := bits.TrailingZeros64(sq)
-	w0, b0 := m.others[0]|sq, m.black[0]
+	w0, b0 := m.stay[0]|sq, m.other[0]
+	if m.black {
+		w0, b0 = b0, w0
+	}
 	bw, bb := w0, b0
 	stab = 1
 	for s := 1; s < 4; s++ {
-		switch w, b := m.others[s]|squareImage[s][i], m.black[s]; {
+		w, b := m.stay[s]|squareImage[s][i], m.other[s]
+		if m.black {
+			w, b = b, w
+		}
+		switch {
 		case w == w0 && b == b0:
 			stab++
 		case w < bw || w == bw && b < bb:
 			bw, bb = w, b
 		}
 	}
-	return m.o.rankRepresentative(m.o.x.RankKings(Placement{WhiteKings: bw, BlackKings: bb})), stab
+	return m.o.RankRepresentative(m.o.x.RankKings(Placement{WhiteKings: bw, BlackKings: bb})), stab
 }

@@ -132,27 +132,37 @@ func BenchmarkOrbitRank(b *testing.B) {
 	}
 }
 
-// TestOrbitMove checks OrbitMove against Rank for every square a white
-// king of random placements may move to.
+// TestOrbitMove checks OrbitMove against Rank for every square a king of
+// either colour of random placements may move to.
 func TestOrbitMove(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, name := range []string{"KvK", "KKvKK", "KKKvK"} {
+	for _, name := range []string{"KvK", "KKvKK", "KKKvK", "KvKKK"} {
 		m := mustParse(t, name)
 		o := NewOrbits(New(m), 2)
 		for range 300 {
 			p := randomPlacement(rng, m)
-			for kings := p.WhiteKings; kings != 0; kings &= kings - 1 {
-				king := kings & -kings
-				om := o.MoveWhiteKing(p, king)
-				for sq := uint64(1); sq < 1<<50; sq <<= 1 {
-					if (p.WhiteKings|p.BlackKings)&^king&sq != 0 {
-						continue
-					}
-					q := p
-					q.WhiteKings = q.WhiteKings&^king | sq
-					n, stab := om.RankTo(sq)
-					if wn, ws := o.Rank(q); n != wn || stab != ws {
-						t.Fatalf("%s: %+v, king %x to %x: orbit %d (%d), Rank %d (%d)", name, p, king, sq, n, stab, wn, ws)
+			for _, black := range []bool{false, true} {
+				kings, move := &p.WhiteKings, o.MoveWhiteKing
+				if black {
+					kings, move = &p.BlackKings, o.MoveBlackKing
+				}
+				for left := *kings; left != 0; left &= left - 1 {
+					king := left & -left
+					om := move(p, king)
+					for sq := uint64(1); sq < 1<<50; sq <<= 1 {
+						if (p.WhiteKings|p.BlackKings)&^king&sq != 0 {
+							continue
+						}
+						q := p
+						if black {
+							q.BlackKings = q.BlackKings&^king | sq
+						} else {
+							q.WhiteKings = q.WhiteKings&^king | sq
+						}
+						n, stab := om.RankTo(sq)
+						if wn, ws := o.Rank(q); n != wn || stab != ws {
+							t.Fatalf("%s: %+v, king %x to %x (black %v): orbit %d (%d), Rank %d (%d)", name, p, king, sq, black, n, stab, wn, ws)
+						}
 					}
 				}
 			}

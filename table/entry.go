@@ -309,8 +309,12 @@ type Columns [NumColumns][]byte
 // MakeColumns returns zeroed columns for n entries of a table of m, with
 // the optional columns of x.
 func MakeColumns(m index.Material, n int64, x Extra) Columns {
+	return NewLayout(m, x).MakeColumns(n)
+}
+
+// MakeColumns returns zeroed columns of l for n entries.
+func (l Layout) MakeColumns(n int64) Columns {
 	var c Columns
-	l := NewLayout(m, x)
 	for col := range NumColumns {
 		if l.Has(col) {
 			c[col] = make([]byte, n*int64(col.Width()))
@@ -318,6 +322,9 @@ func MakeColumns(m index.Material, n int64, x Extra) Columns {
 	}
 	return c
 }
+
+// Len returns the number of entries of c.
+func (c *Columns) Len() int64 { return int64(len(c[ValueColumn])) }
 
 // Has reports whether the column col is present.
 func (c *Columns) Has(col Column) bool { return c[col] != nil }

@@ -308,6 +308,10 @@ func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) err
 	return nil
 }
 
+// Path returns the path of the table's value file (the whole table
+// for a table of one file).
+func (f *File) Path() string { return f.path }
+
 // Header returns the header of the value file or whole table.
 func (f *File) Header() codec.Header { return f.values.Header() }
 

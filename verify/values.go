@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
@@ -18,41 +19,106 @@ import (
 )
 
 // memTable is a table decoded into memory, its capture positions resolved.
+// A table of kings alone holds an entry per orbit of its placements
+// under the board's symmetries (index.Orbits), that of the orbit's
+// representative: symmetric positions have the same entry (see
+// index.Canonical), so the others are read from the file as they are
+// checked (checkValues). Another holds an entry per position.
 type memTable struct {
-	m     index.Material
-	x     *index.Index
-	class table.Class
-	cols  table.Columns
-	// captures has bit i%64 of word i/64 set for a capture position i.
+	m      index.Material
+	x      *index.Index
+	orbits *index.Orbits // nil for a material with men
+	path   string        // the file, "" for a table answered by a search
+	class  table.Class
+	cols   table.Columns // an entry per slot (see slot)
+	// captures has bit n%64 of word n/64 set for the capture positions of
+	// slot n.
 	captures []uint64
 	header   table.Stats // from the file header, without example positions
 	stats    table.Stats // counted from the entries, likewise
 }
 
-// capture reports whether position i is a capture position.
-func (t *memTable) capture(i int64) bool { return t.captures[i/64]>>(i%64)&1 != 0 }
+// newMemTable returns a table of m of class c, its columns those of l,
+// zeroed.
+func newMemTable(m index.Material, c table.Class, l table.Layout, threads int) *memTable {
+	t := &memTable{m: m, x: index.New(m), class: c}
+	n := t.x.Size()
+	if m.Men() == 0 {
+		t.orbits = index.NewOrbits(t.x, threads)
+		n = t.orbits.Len()
+	}
+	t.cols, t.captures = l.MakeColumns(n), make([]uint64, (n+63)/64)
+	return t
+}
 
-// entry returns the entry of position i.
-func (t *memTable) entry(i int64) table.Entry {
-	e, _ := t.cols.Entry(i)
+// slot returns the slot of t that holds the entry of placement p,
+// position i (its orbit, or i for a material with men), and whether it
+// holds p's own: whether p is its orbit's representative.
+func (t *memTable) slot(p index.Placement, i int64) (n int64, held bool) {
+	switch {
+	case t.orbits == nil:
+		return i, true
+	case t.orbits.IsRepresentative(i):
+		return t.orbits.RankRepresentative(i), true
+	}
+	n, _ = t.orbits.Rank(p)
+	return n, false
+}
+
+// positions returns the number of positions the slot that holds p's
+// entry stands for: the size of p's orbit, or 1.
+func (t *memTable) positions(p index.Placement) int {
+	if t.orbits == nil {
+		return 1
+	}
+	_, stab := index.Canonical(p)
+	return 4 / stab
+}
+
+// placementSlot returns the slot of placement p.
+func (t *memTable) placementSlot(p index.Placement) int64 {
+	if t.orbits != nil {
+		n, _ := t.orbits.Rank(p)
+		return n
+	}
+	return t.x.Rank(p)
+}
+
+// capture reports whether slot n holds capture positions.
+func (t *memTable) capture(n int64) bool { return t.captures[n/64]>>(n%64)&1 != 0 }
+
+// entry returns the entry of slot n.
+func (t *memTable) entry(n int64) table.Entry {
+	e, _ := t.cols.Entry(n)
 	return e
 }
 
-// load decodes the table of m at path, resolves its capture positions
-// with the prober, and the forced threats and short rule-2 distances of
-// a slim directory's table (table.Info.Threats, Short), and counts its
-// stats.
+// add records e, the entry of slot n, which holds p's, a capture
+// position if capture, in t and in s, which counts it as the positions
+// the slot stands for.
+func (t *memTable) add(s *table.Stats, n int64, p index.Placement, e table.Entry, capture bool) {
+	t.cols.Set(n, e)
+	if capture {
+		atomic.OrUint64(&t.captures[n/64], 1<<(n%64)) // orbits of two chunks may share a word
+	}
+	for range t.positions(p) {
+		s.Add(t.class, e, capture, nil)
+	}
+}
+
+// load decodes the table of m at path, block by block, resolves its
+// capture positions with the prober, and the forced threats and short
+// rule-2 distances of a slim directory's table (table.Info.Threats,
+// Short), and counts its stats.
 func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	t := &memTable{m: m, x: index.New(m), class: f.Class, header: f.Stats}
+	t := newMemTable(m, f.Class, f.Layout, v.o.Threads)
+	t.path, t.header = path, f.Stats
 	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
-	if t.cols, err = f.ReadColumns(); err != nil {
-		return nil, err
-	}
 	for _, n := range captureTables(m) { // so that resolving t's capture positions reads memory only
 		if _, ok := v.entries[n]; ok || v.searched[n] != (index.Material{}) {
 			if err := v.pt.Preload(n); err != nil {
@@ -60,42 +126,79 @@ func (v *verifier) load(ctx context.Context, path string, m index.Material) (*me
 			}
 		}
 	}
-	t.captures = make([]uint64, (t.x.Size()+63)/64)
 	var mu sync.Mutex
-	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
+	err = v.blocks(ctx, f, t.x, func(lo int64, cols *table.Columns) error {
 		var s table.Stats
-		pl := t.x.Unrank(lo)
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				pl, _ = t.x.Next(pl)
+		err := t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
+			e, capture, err := v.stored(f, cols, i-lo, i, table.Position(pl))
+			if err == nil {
+				t.add(&s, n, pl, e, capture)
 			}
-			p := table.Position(pl)
-			capture := p.HasCapture()
-			if theory, _ := t.cols.Values(i); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
-				r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
-				if err != nil {
-					return fmt.Errorf("position %s of %s: %w", p.FEN(), path, err)
-				}
-				t.cols.Set(i, r.Entry)
-			}
-			if capture {
-				t.captures[i/64] |= 1 << (i % 64) // a chunk holds whole words
-			}
-			e, ok := t.cols.Entry(i)
-			if !ok {
-				return fmt.Errorf("%s: entry %d (%s): bad value byte %#x", path, i, p.FEN(), t.cols[table.ValueColumn][i])
-			}
-			s.Add(t.class, e, capture, nil)
-		}
+			return err
+		})
 		mu.Lock()
 		t.stats.Merge(s)
 		mu.Unlock()
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// blocks calls f, on up to Options.Threads goroutines, with each block of
+// the table file f, of index x, decoded, and the index of its first entry.
+func (v *verifier) blocks(ctx context.Context, f *table.File, x *index.Index, do func(lo int64, cols *table.Columns) error) error {
+	size := int64(f.Header().BlockSize)
+	return parallel.Chunks(ctx, x.Size(), size, v.o.Threads, func(lo, hi int64) error {
+		cols, err := f.ReadBlock(int(lo / size))
+		if err != nil {
+			return err
+		}
+		return do(lo, &cols)
+	})
+}
+
+// walk calls f with the positions i of t from lo to hi, their placements
+// and slots (see slot), and stops at its first error; it leaves out the
+// positions whose entries their slots do not hold unless all.
+func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placement, n int64, held bool) error) error {
+	pl := t.x.Unrank(lo)
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			pl, _ = t.x.Next(pl)
+		}
+		if !all && t.orbits != nil && !t.orbits.IsRepresentative(i) {
+			continue
+		}
+		n, held := t.slot(pl, i)
+		if err := f(i, pl, n, held); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stored returns the entry of position p, entry j of cols and i of the
+// table file f, as the table means it, and whether p is a capture
+// position: the entries of capture positions, and of the forced threats
+// and short rule-2 distances of a slim directory's table, are the
+// prober's.
+func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position) (e table.Entry, capture bool, err error) {
+	capture = p.HasCapture()
+	if theory, _ := cols.Values(j); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
+		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
+		if err != nil {
+			return e, capture, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
+		}
+		return r.Entry, capture, nil
+	}
+	e, ok := cols.Entry(j)
+	if !ok {
+		return e, capture, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
+	}
+	return e, capture, nil
 }
 
 // loadSearched returns the table of m of a slim directory, answered by a
@@ -109,37 +212,27 @@ func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTabl
 	if err != nil {
 		return nil, err
 	}
-	x := index.New(m)
 	class, err := v.pt.Class(m)
 	if err != nil {
 		return nil, err
 	}
 	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
-	t := &memTable{m: m, x: x, class: class, cols: table.MakeColumns(m, x.Size(), extra), captures: make([]uint64, (x.Size()+63)/64)}
+	t := newMemTable(m, class, table.NewLayout(m, extra), v.o.Threads)
 	var mu sync.Mutex
-	err = parallel.Range(ctx, x.Size(), v.o.Threads, func(lo, hi int64) error {
+	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
 		var s table.Stats
-		pl := x.Unrank(lo)
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				pl, _ = x.Next(pl)
-			}
+		err := t.walk(lo, hi, false, func(_ int64, pl index.Placement, n int64, _ bool) error {
 			p := table.Position(pl)
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
-			if err != nil {
-				return err
+			if err == nil {
+				t.add(&s, n, pl, r.Entry, p.HasCapture())
 			}
-			t.cols.Set(i, r.Entry)
-			capture := p.HasCapture()
-			if capture {
-				t.captures[i/64] |= 1 << (i % 64)
-			}
-			s.Add(class, r.Entry, capture, nil)
-		}
+			return err
+		})
 		mu.Lock()
 		t.stats.Merge(s)
 		mu.Unlock()
-		return nil
+		return err
 	})
 	t.header = t.stats
 	return t, err
@@ -214,6 +307,8 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
 	ms := table.NewMoves(c.class)
+	var om index.OrbitMove // of the king moved last, in a table of kings alone
+	moved := 0
 	for _, mv := range moves {
 		from, to := mv.FromSquare(), mv.ToSquare()
 		mfrom, mto := uint64(1)<<(50-from), uint64(1)<<(50-to) // square 51-s in a square set
@@ -221,6 +316,11 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 		var i int64
 		king := pl.WhiteKings>>(from-1)&1 != 0
 		switch {
+		case king && s.orbits != nil:
+			if from != moved { // a king's moves come one after the other
+				om, moved = s.orbits.MoveBlackKing(q, mfrom), from
+			}
+			i, _ = om.RankTo(mto)
 		case king:
 			q.BlackKings ^= mfrom | mto
 			i = men + s.x.RankKings(q)
@@ -228,10 +328,10 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 			q.BlackMen ^= mfrom
 			q.BlackKings |= mto
 			s = c.succ[1]
-			i = s.x.Rank(q)
+			i = s.placementSlot(q)
 		default:
 			q.BlackMen ^= mfrom | mto
-			i = s.x.Rank(q)
+			i = s.placementSlot(q)
 		}
 		e := s.entry(i)
 		if king { // the clocks run on
@@ -250,38 +350,52 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 	return r
 }
 
-// checkValues recomputes every stored position of own and tallies the
+// checkValues recomputes the entry of every stored position of own
+// that its slot holds, and checks that each other position holds its
+// slot's (a symmetric position's), reading own's file; it tallies the
 // mismatches in r.
 func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) error {
-	return parallel.Range(ctx, own.x.Size(), v.o.Threads, func(lo, hi int64) error {
+	f, err := table.Open(own.path, own.m)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return v.blocks(ctx, f, own.x, func(lo int64, cols *table.Columns) error {
 		var buf [draughts.MaxMoves]draughts.Move
 		var checked, found int64
 		var ms []Mismatch
-		pl := own.x.Unrank(lo)
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				pl, _ = own.x.Next(pl)
-			}
-			if own.capture(i) {
-				continue
+		hi := lo + cols.Len()
+		err := own.walk(lo, hi, true, func(i int64, pl index.Placement, n int64, held bool) error {
+			if own.capture(n) {
+				return nil
 			}
 			p := table.Position(pl)
 			checked++
-			got, want := own.entry(i), c.recompute(pl, p.Moves(buf[:0]))
-			if !c.dtw {
-				want.DTW = got.DTW
-			}
-			if !c.mtc {
-				want.MTC = got.MTC
+			got, want := own.entry(n), table.Entry{}
+			if held {
+				want = c.recompute(pl, p.Moves(buf[:0]))
+				if !c.dtw {
+					want.DTW = got.DTW
+				}
+				if !c.mtc {
+					want.MTC = got.MTC
+				}
+			} else {
+				var err error
+				if got, _, err = v.stored(f, cols, i-lo, i, p); err != nil {
+					return err
+				}
+				want = own.entry(n)
 			}
 			if got != want {
 				if found++; len(ms) < v.o.Examples {
 					ms = append(ms, Mismatch{Index: i, Position: p, Stored: got, Recomputed: want})
 				}
 			}
-		}
+			return nil
+		})
 		v.positionsDone.Add(hi - lo)
 		v.tally(r, checked, found, ms)
-		return nil
+		return err
 	})
 }

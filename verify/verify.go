@@ -26,10 +26,16 @@
 // moves with package draughts, reads every successor's entry and recomputes
 // the position's theoretical value, rules value, class distance and dtw as
 // package table defines them (table.Minimax, table.RulesOutcome), then
-// compares them with what is stored. Successor tables are decoded whole
-// into memory; their capture positions are resolved with package probe,
-// the tables their captures lead to preloaded (probe.Tables.Preload).
-// The header's stats are recomputed too. Verify shares no code with the
+// compares them with what is stored. Tables are decoded into memory,
+// block by block; their capture positions are resolved with package
+// probe, the tables their captures lead to preloaded
+// (probe.Tables.Preload). A table of kings alone is held as one entry per
+// orbit of its positions under the four symmetries of the board that
+// keep the dark squares (index.Orbits), a quarter of its positions: the
+// entries of the representatives (index.Canonical) are recomputed, and
+// every other position must hold its representative's, which the rules
+// make it (the symmetries map moves to moves, captures to captures). The
+// header's stats are recomputed too. Verify shares no code with the
 // generator (package retro) beyond the rules: packages draughts, index and
 // table.
 //
@@ -118,7 +124,9 @@ type Report struct {
 // OK reports whether the table passed every check.
 func (r *Report) OK() bool { return r.Mismatches == 0 && len(r.Errors) == 0 }
 
-// Mismatch is a stored position whose entry disagrees with its successors.
+// Mismatch is a stored position whose entry disagrees with its successors,
+// or, in a table of kings alone, with the entry of its orbit's
+// representative (index.Canonical), which Recomputed then holds.
 type Mismatch struct {
 	Index      int64             // in the table
 	Position   draughts.Position // White to move

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -186,47 +187,78 @@ func TestUnlistedFile(t *testing.T) {
 }
 
 // TestChangedEntry rewrites KKvK through the codec, valid but for one
-// column entry of a position, and checks that the position is the one
-// mismatch of KKvK.
+// column entry of a position, and checks the mismatches of KKvK: a
+// material of kings alone, whose entries are recomputed for the
+// representatives of the orbits (index.Canonical) and compared with
+// theirs for the other positions. A changed representative is a
+// mismatch, and so is each other position of its orbit; another changed
+// position is the one mismatch.
 func TestChangedEntry(t *testing.T) {
-	p, err := draughts.ParseFEN("W:WK1,K2:BK45") // a quiet win in 7 plies
-	if err != nil {
-		t.Fatal(err)
-	}
+	win7 := table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7, MTC: 7}
 	for _, c := range []struct {
 		column string
 		change func(b []byte, i int64)
-		stats  string // how the header's stats differ from the entries, if they do
+		stats  string // how the header's stats differ from the entries, for a changed representative (%d: its orbit's size)
 	}{
-		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(table.Draw) | byte(table.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
+		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(table.Draw) | byte(table.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":%d,"draw":%d,"loss":0}`},
 		{table.DistanceColumn.Name(), func(b []byte, i int64) { b[i]-- }, ""},
 		{table.DTWColumn.Name(), func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
 		{table.MTCColumn.Name(), func(b []byte, i int64) { b[i] = 3 }, ""},
 	} {
-		t.Run(c.column, func(t *testing.T) {
-			dir := copyTables(t)
-			rewrite(t, dir, "KKvK", func(col string, b []byte) {
-				if col == c.column {
-					c.change(b, index.New(table.MaterialOf(&p)).Rank(table.Placement(&p)))
+		// A quiet win in 7 plies, the representative of its orbit, and its half turn.
+		for _, fen := range []string{"W:WK1,K2:BK45", "W:WK50,K49:BK6"} {
+			p, err := draughts.ParseFEN(fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl := table.Placement(&p)
+			rep, stab := index.Canonical(pl)
+			orbit := 4 / stab
+			t.Run(c.column+"/"+fen, func(t *testing.T) {
+				dir := copyTables(t)
+				rewrite(t, dir, "KKvK", func(col string, b []byte) {
+					if col == c.column {
+						c.change(b, index.New(table.MaterialOf(&p)).Rank(pl))
+					}
+				})
+				r := run(t, dir, verify.Options{})["KKvK.dtb"]
+				want := int64(1)
+				if rep == pl {
+					want = int64(orbit)
+				}
+				if r.Mismatches != want || len(r.Examples) != int(want) {
+					t.Fatalf("%d mismatches %v, want %d", r.Mismatches, r.Examples, want)
+				}
+				found := false
+				for _, e := range r.Examples {
+					if e.Position == p {
+						found = true
+						if e.Recomputed != win7 {
+							t.Errorf("recomputed %+v, want a win in 7", e.Recomputed)
+						}
+					}
+					if q, _ := index.Canonical(table.Placement(&e.Position)); q != rep {
+						t.Errorf("mismatch at %s, outside the orbit of %s", e.Position.FEN(), fen)
+					}
+				}
+				if !found {
+					t.Errorf("no mismatch at %s", fen)
+				}
+				if c.stats != "" && rep == pl {
+					stats := c.stats
+					if strings.Contains(stats, "%d") {
+						stats = fmt.Sprintf(stats, 19398-orbit, 39402+orbit)
+					}
+					mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", stats)
 				}
 			})
-			r := run(t, dir, verify.Options{})["KKvK.dtb"]
-			if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
-				t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
-			}
-			if got := r.Examples[0].Recomputed; got != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7, MTC: 7}) {
-				t.Errorf("recomputed %+v, want a win in 7", got)
-			}
-			if c.stats != "" {
-				mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", c.stats)
-			}
-		})
+		}
 	}
 }
 
 // TestChangedRule2Distance changes the rule-2 distance of one quiet
 // position of KKvKK, where both sides have a king, and checks that it is
-// the one mismatch of KKvKK.
+// the first mismatch of KKvKK, with the other positions of its orbit.
 func TestChangedRule2Distance(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
 	x := index.New(index.Material{WhiteKings: 2, BlackKings: 2})
@@ -245,8 +277,13 @@ func TestChangedRule2Distance(t *testing.T) {
 		t.Fatal("KKvKK: no quiet position at rule-2 distance 2 to 8")
 	})
 	r := run(t, dir, verify.Options{})["KKvKK.dtb"]
-	if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0].Position != p {
-		t.Fatalf("%d mismatches %v, want one at %s", r.Mismatches, r.Examples, p.FEN())
+	pl := table.Placement(&p)
+	want := 1 // a position that is not its orbit's representative: compared with it (see TestChangedEntry)
+	if rep, stab := index.Canonical(pl); rep == pl {
+		want = 4 / stab // and the other positions of its orbit with it
+	}
+	if r.Mismatches != int64(want) || len(r.Examples) != want || r.Examples[0].Position != p {
+		t.Fatalf("%d mismatches %v, want %d, the first at %s", r.Mismatches, r.Examples, want, p.FEN())
 	}
 	if got := r.Examples[0].Recomputed.Distance; got != stored || got == 9 {
 		t.Errorf("recomputed rule-2 distance %d, stored before the change %d", got, stored)

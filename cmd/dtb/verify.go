@@ -139,7 +139,7 @@ func summarize(w io.Writer, reports []verify.Report, elapsed time.Duration) erro
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n%d tables, %d positions, %d stored positions recomputed, %d mismatches, %s\n",
+	fmt.Fprintf(w, "\n%d tables, %d positions, %d stored positions checked, %d mismatches, %s\n",
 		len(reports), positions, checked, mismatches, elapsed.Round(time.Millisecond))
 	if failed["ok"] == len(reports) {
 		return nil
