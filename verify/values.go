@@ -18,42 +18,37 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// memTable is a table decoded into memory, its capture positions resolved.
-// A table of kings alone holds an entry per orbit of its placements
-// under the board's symmetries (index.Orbits), that of the orbit's
-// representative: symmetric positions have the same entry (see
-// index.Canonical), so the others are read from the file as they are
-// checked (checkValues). Another holds an entry per position.
+// memTable is a table that a check reads. A table of kings alone is held
+// whole, as one entry per orbit of its placements under the board's
+// symmetries (index.Orbits), that of the orbit's representative:
+// symmetric positions have the same entry (see index.Canonical), so the
+// others are read from the file as they are checked (checkValues).
+// Another is read by blocks, each decoded when first read, its capture
+// positions resolved, and kept while the verifier's cache has room (see
+// blockCache).
 type memTable struct {
 	m      index.Material
 	x      *index.Index
-	orbits *index.Orbits // nil for a material with men
-	path   string        // the file, "" for a table answered by a search
 	class  table.Class
-	cols   table.Columns // an entry per slot (see slot)
+	layout table.Layout
+	file   *table.File // nil for a table answered by a search
+	header table.Stats // from the file header, without example positions
+
+	// A table of kings alone:
+	orbits *index.Orbits
+	cols   table.Columns // an entry per orbit
 	// captures has bit n%64 of word n/64 set for the capture positions of
-	// slot n.
+	// orbit n.
 	captures []uint64
-	header   table.Stats // from the file header, without example positions
-	stats    table.Stats // counted from the entries, likewise
+
+	// Another:
+	blockSize int64
+	blocks    []atomic.Pointer[block] // nil where not held
 }
 
-// newMemTable returns a table of m of class c, its columns those of l,
-// zeroed.
-func newMemTable(m index.Material, c table.Class, l table.Layout, threads int) *memTable {
-	t := &memTable{m: m, x: index.New(m), class: c}
-	n := t.x.Size()
-	if m.Men() == 0 {
-		t.orbits = index.NewOrbits(t.x, threads)
-		n = t.orbits.Len()
-	}
-	t.cols, t.captures = l.MakeColumns(n), make([]uint64, (n+63)/64)
-	return t
-}
-
-// slot returns the slot of t that holds the entry of placement p,
-// position i (its orbit, or i for a material with men), and whether it
-// holds p's own: whether p is its orbit's representative.
+// slot returns where t holds the entry of placement p, position i (its
+// orbit, or i for a material with men), and whether it holds p's own:
+// whether p is its orbit's representative.
 func (t *memTable) slot(p index.Placement, i int64) (n int64, held bool) {
 	switch {
 	case t.orbits == nil:
@@ -65,16 +60,6 @@ func (t *memTable) slot(p index.Placement, i int64) (n int64, held bool) {
 	return n, false
 }
 
-// positions returns the number of positions the slot that holds p's
-// entry stands for: the size of p's orbit, or 1.
-func (t *memTable) positions(p index.Placement) int {
-	if t.orbits == nil {
-		return 1
-	}
-	_, stab := index.Canonical(p)
-	return 4 / stab
-}
-
 // placementSlot returns the slot of placement p.
 func (t *memTable) placementSlot(p index.Placement) int64 {
 	if t.orbits != nil {
@@ -84,75 +69,123 @@ func (t *memTable) placementSlot(p index.Placement) int64 {
 	return t.x.Rank(p)
 }
 
-// capture reports whether slot n holds capture positions.
-func (t *memTable) capture(n int64) bool { return t.captures[n/64]>>(n%64)&1 != 0 }
-
-// entry returns the entry of slot n.
-func (t *memTable) entry(n int64) table.Entry {
+// orbitEntry returns the entry of orbit n, in a table of kings alone.
+func (t *memTable) orbitEntry(n int64) table.Entry {
 	e, _ := t.cols.Entry(n)
 	return e
 }
 
-// add records e, the entry of slot n, which holds p's, a capture
-// position if capture, in t and in s, which counts it as the positions
-// the slot stands for.
-func (t *memTable) add(s *table.Stats, n int64, p index.Placement, e table.Entry, capture bool) {
-	t.cols.Set(n, e)
-	if capture {
-		atomic.OrUint64(&t.captures[n/64], 1<<(n%64)) // orbits of two chunks may share a word
+// capture reports whether orbit n holds capture positions, in a table of
+// kings alone.
+func (t *memTable) capture(n int64) bool { return t.captures[n/64]>>(n%64)&1 != 0 }
+
+// entry returns the entry of slot n, reading its block if t has blocks.
+func (v *verifier) entry(t *memTable, n int64) (table.Entry, error) {
+	if t.orbits != nil {
+		return t.orbitEntry(n), nil
 	}
-	for range t.positions(p) {
-		s.Add(t.class, e, capture, nil)
+	b, err := v.block(t, n/t.blockSize)
+	if err != nil {
+		return table.Entry{}, err
 	}
+	e, _ := b.cols.Entry(n % t.blockSize)
+	return e, nil
 }
 
-// load decodes the table of m at path, block by block, resolves its
-// capture positions with the prober, and the forced threats and short
-// rule-2 distances of a slim directory's table (table.Info.Threats,
-// Short), and counts its stats.
-func (v *verifier) load(ctx context.Context, path string, m index.Material) (*memTable, error) {
+// open opens the table of m at path for a check to read: a table of
+// kings alone is decoded whole, block by block, its capture positions
+// resolved with the prober, and the forced threats and short rule-2
+// distances of a slim directory's table (table.Info.Threats, Short);
+// another is decoded by blocks as they are read (block).
+func (v *verifier) open(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	t := newMemTable(m, f.Class, f.Layout, v.o.Threads)
-	t.path, t.header = path, f.Stats
-	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
-	for _, n := range captureTables(m) { // so that resolving t's capture positions reads memory only
-		if _, ok := v.entries[n]; ok || v.searched[n] != (index.Material{}) {
-			if err := v.pt.Preload(n); err != nil {
-				return nil, err
-			}
-		}
+	if _, err := f.Readers(); err != nil { // a slim directory may lack the distance file
+		f.Close()
+		return nil, err
 	}
-	var mu sync.Mutex
-	err = v.blocks(ctx, f, t.x, func(lo int64, cols *table.Columns) error {
-		var s table.Stats
-		err := t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
-			e, capture, err := v.stored(f, cols, i-lo, i, table.Position(pl))
+	t := &memTable{m: m, x: index.New(m), class: f.Class, layout: f.Layout, file: f, header: f.Stats,
+		blockSize: int64(f.Header().BlockSize)}
+	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
+	if err := v.preloadCaptures(m); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if m.Men() != 0 {
+		t.blocks = make([]atomic.Pointer[block], (t.x.Size()+t.blockSize-1)/t.blockSize)
+		return t, nil
+	}
+	t.newOrbits(v.o.Threads)
+	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
+		return t.walkHeld(lo, lo+cols.Len(), func(i int64, pl index.Placement, n int64) error {
+			e, capture, _, err := v.stored(f, cols, i-lo, i, table.Position(pl))
 			if err == nil {
-				t.add(&s, n, pl, e, capture)
+				t.set(n, e, capture)
 			}
 			return err
 		})
-		mu.Lock()
-		t.stats.Merge(s)
-		mu.Unlock()
-		return err
 	})
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	return t, nil
 }
 
-// blocks calls f, on up to Options.Threads goroutines, with each block of
-// the table file f, of index x, decoded, and the index of its first entry.
-func (v *verifier) blocks(ctx context.Context, f *table.File, x *index.Index, do func(lo int64, cols *table.Columns) error) error {
-	size := int64(f.Header().BlockSize)
-	return parallel.Chunks(ctx, x.Size(), size, v.o.Threads, func(lo, hi int64) error {
-		cols, err := f.ReadBlock(int(lo / size))
+// preloadCaptures preloads in the prober the tables that the captures
+// from m's positions lead to, so that resolving them reads memory only.
+func (v *verifier) preloadCaptures(m index.Material) error {
+	for _, n := range captureTables(m) {
+		if _, ok := v.entries[n]; ok || v.searched[n] != (index.Material{}) {
+			if err := v.pt.Preload(n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// newOrbits numbers the orbits of t, a table of kings alone, and makes
+// room for their entries.
+func (t *memTable) newOrbits(threads int) {
+	t.orbits = index.NewOrbits(t.x, threads)
+	t.cols, t.captures = t.layout.MakeColumns(t.orbits.Len()), make([]uint64, (t.orbits.Len()+63)/64)
+}
+
+// set records e, the entry of orbit n, a capture position if capture.
+func (t *memTable) set(n int64, e table.Entry, capture bool) {
+	t.cols.Set(n, e)
+	if capture {
+		atomic.OrUint64(&t.captures[n/64], 1<<(n%64)) // orbits of two chunks may share a word
+	}
+}
+
+// bytes returns the bytes t holds whole.
+func (t *memTable) bytes() int64 {
+	n := int64(len(t.captures)) * 8
+	for _, c := range t.cols {
+		n += int64(len(c))
+	}
+	if t.orbits != nil {
+		n += t.x.Size() / 7 // index.Orbits: about a seventh of a byte a placement
+	}
+	return n
+}
+
+// close closes t's file.
+func (t *memTable) close() {
+	if t.file != nil {
+		t.file.Close()
+	}
+}
+
+// blocksOf calls do, on up to Options.Threads goroutines, with each block
+// of t's file decoded, and the index of its first entry.
+func (v *verifier) blocksOf(ctx context.Context, t *memTable, do func(lo int64, cols *table.Columns) error) error {
+	return parallel.Chunks(ctx, t.x.Size(), t.blockSize, v.o.Threads, func(lo, hi int64) error {
+		cols, err := t.file.ReadBlock(int(lo / t.blockSize))
 		if err != nil {
 			return err
 		}
@@ -161,16 +194,12 @@ func (v *verifier) blocks(ctx context.Context, f *table.File, x *index.Index, do
 }
 
 // walk calls f with the positions i of t from lo to hi, their placements
-// and slots (see slot), and stops at its first error; it leaves out the
-// positions whose entries their slots do not hold unless all.
-func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placement, n int64, held bool) error) error {
+// and slots (see slot), and stops at its first error.
+func (t *memTable) walk(lo, hi int64, f func(i int64, pl index.Placement, n int64, held bool) error) error {
 	pl := t.x.Unrank(lo)
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			pl, _ = t.x.Next(pl)
-		}
-		if !all && t.orbits != nil && !t.orbits.IsRepresentative(i) {
-			continue
 		}
 		n, held := t.slot(pl, i)
 		if err := f(i, pl, n, held); err != nil {
@@ -180,31 +209,49 @@ func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placeme
 	return nil
 }
 
+// walkHeld is walk over the positions whose entries t holds.
+func (t *memTable) walkHeld(lo, hi int64, f func(i int64, pl index.Placement, n int64) error) error {
+	pl := t.x.Unrank(lo)
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			pl, _ = t.x.Next(pl)
+		}
+		if t.orbits != nil && !t.orbits.IsRepresentative(i) {
+			continue
+		}
+		n, _ := t.slot(pl, i)
+		if err := f(i, pl, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // stored returns the entry of position p, entry j of cols and i of the
-// table file f, as the table means it, and whether p is a capture
-// position: the entries of capture positions, and of the forced threats
-// and short rule-2 distances of a slim directory's table, are the
-// prober's.
-func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position) (e table.Entry, capture bool, err error) {
+// table file f, as the table means it, whether p is a capture position,
+// and whether the entry is the prober's: that of a capture position, or
+// of a forced threat or short rule-2 distance of a slim directory's table.
+func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position) (e table.Entry, capture, probed bool, err error) {
 	capture = p.HasCapture()
 	if theory, _ := cols.Values(j); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
 		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 		if err != nil {
-			return e, capture, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
+			return e, capture, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
 		}
-		return r.Entry, capture, nil
+		return r.Entry, capture, true, nil
 	}
 	e, ok := cols.Entry(j)
 	if !ok {
-		return e, capture, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
+		return e, capture, false, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
 	}
-	return e, capture, nil
+	return e, capture, false, nil
 }
 
-// loadSearched returns the table of m of a slim directory, answered by a
+// openSearched returns the table of m of a slim directory, answered by a
 // search through its colour flip: every position searched (probe's
-// Preload), its stats counted from the entries, as its header's.
-func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTable, error) {
+// Preload), a table of kings alone whole, another by blocks as they are
+// read.
+func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTable, error) {
 	if err := v.pt.Preload(m); err != nil {
 		return nil, err
 	}
@@ -217,24 +264,22 @@ func (v *verifier) loadSearched(ctx context.Context, m index.Material) (*memTabl
 		return nil, err
 	}
 	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
-	t := newMemTable(m, class, table.NewLayout(m, extra), v.o.Threads)
-	var mu sync.Mutex
+	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extra), blockSize: parallel.Chunk}
+	if m.Men() != 0 {
+		t.blocks = make([]atomic.Pointer[block], (t.x.Size()+t.blockSize-1)/t.blockSize)
+		return t, nil
+	}
+	t.newOrbits(v.o.Threads)
 	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
-		var s table.Stats
-		err := t.walk(lo, hi, false, func(_ int64, pl index.Placement, n int64, _ bool) error {
+		return t.walkHeld(lo, hi, func(_ int64, pl index.Placement, n int64) error {
 			p := table.Position(pl)
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err == nil {
-				t.add(&s, n, pl, r.Entry, p.HasCapture())
+				t.set(n, r.Entry, p.HasCapture())
 			}
 			return err
 		})
-		mu.Lock()
-		t.stats.Merge(s)
-		mu.Unlock()
-		return err
 	})
-	t.header = t.stats
 	return t, err
 }
 
@@ -290,6 +335,7 @@ func jsonFields(s table.Stats) map[string]string {
 
 // checker recomputes the entries of one table's stored positions.
 type checker struct {
+	v     *verifier
 	class table.Class
 	succ  []*memTable // the tables quiet moves lead to: the colour flip, then the crowned material's
 	dtw   bool        // recompute dtw too
@@ -302,7 +348,7 @@ type checker struct {
 // table.Placement): the board turned by 180 degrees (square s becomes
 // 51-s), Black's pieces made White's and the other way round. So the
 // successors' placements are pl's flip with the moving piece changed.
-func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Entry {
+func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (table.Entry, error) {
 	flip := table.FlipPlacement(pl)
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
@@ -333,7 +379,10 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 			q.BlackMen ^= mfrom | mto
 			i = s.placementSlot(q)
 		}
-		e := s.entry(i)
+		e, err := c.v.entry(s, i)
+		if err != nil {
+			return table.Entry{}, err
+		}
 		if king { // the clocks run on
 			ms.AddKingMove(e)
 		} else {
@@ -347,33 +396,50 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) table.Ent
 	if !c.mtc {
 		r.MTC = -1
 	}
-	return r
+	return r, nil
 }
 
-// checkValues recomputes the entry of every stored position of own
-// that its slot holds, and checks that each other position holds its
-// slot's (a symmetric position's), reading own's file; it tallies the
-// mismatches in r.
-func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) error {
-	f, err := table.Open(own.path, own.m)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return v.blocks(ctx, f, own.x, func(lo int64, cols *table.Columns) error {
+// checkValues recomputes the entry of every stored position whose entry
+// own holds, and, in a table of kings alone, checks that each other
+// position, read from the file, holds its orbit's; it tallies the
+// mismatches in r and returns the stats of own's entries.
+func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) (table.Stats, error) {
+	var mu sync.Mutex
+	var stats table.Stats
+	err := parallel.Chunks(ctx, own.x.Size(), own.blockSize, v.o.Threads, func(lo, hi int64) error {
+		blk, err := v.ownBlock(own, lo/own.blockSize)
+		if err != nil {
+			return err
+		}
 		var buf [draughts.MaxMoves]draughts.Move
 		var checked, found int64
 		var ms []Mismatch
-		hi := lo + cols.Len()
-		err := own.walk(lo, hi, true, func(i int64, pl index.Placement, n int64, held bool) error {
-			if own.capture(n) {
+		var s table.Stats
+		err = own.walk(lo, hi, func(i int64, pl index.Placement, n int64, held bool) error {
+			p := table.Position(pl)
+			var got, want table.Entry
+			var capture bool
+			var err error
+			switch {
+			case own.orbits == nil:
+				got, _ = blk.cols.Entry(i - lo)
+				capture = blk.capture(i - lo)
+			case held || own.capture(n):
+				got, capture = own.orbitEntry(n), own.capture(n)
+			default:
+				if got, capture, _, err = v.stored(own.file, &blk.cols, i-lo, i, p); err != nil {
+					return err
+				}
+			}
+			s.Add(own.class, got, capture, nil)
+			if capture {
 				return nil
 			}
-			p := table.Position(pl)
 			checked++
-			got, want := own.entry(n), table.Entry{}
 			if held {
-				want = c.recompute(pl, p.Moves(buf[:0]))
+				if want, err = c.recompute(pl, p.Moves(buf[:0])); err != nil {
+					return err
+				}
 				if !c.dtw {
 					want.DTW = got.DTW
 				}
@@ -381,11 +447,7 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 					want.MTC = got.MTC
 				}
 			} else {
-				var err error
-				if got, _, err = v.stored(f, cols, i-lo, i, p); err != nil {
-					return err
-				}
-				want = own.entry(n)
+				want = own.orbitEntry(n)
 			}
 			if got != want {
 				if found++; len(ms) < v.o.Examples {
@@ -396,6 +458,21 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 		})
 		v.positionsDone.Add(hi - lo)
 		v.tally(r, checked, found, ms)
+		mu.Lock()
+		stats.Merge(s)
+		mu.Unlock()
 		return err
 	})
+	return stats, err
+}
+
+// ownBlock returns block b of own, the table checked: read through the
+// cache (the check of its colour flip reads it next), or, for a table of
+// kings alone, held whole, as the file has it.
+func (v *verifier) ownBlock(own *memTable, b int64) (*block, error) {
+	if own.orbits == nil {
+		return v.block(own, b)
+	}
+	cols, err := own.file.ReadBlock(int(b))
+	return &block{cols: cols}, err
 }

@@ -83,8 +83,14 @@ type Options struct {
 	// Only, if set, checks only these tables (reading the tables they
 	// need), in dependency order: the two tables of a group, checked in
 	// one call, decode each other once.
-	Only     []index.Material
-	Threads  int // 0 means runtime.NumCPU()
+	Only    []index.Material
+	Threads int // 0 means runtime.NumCPU()
+	// Memory is the bytes that the tables a check reads may take: the
+	// tables of kings alone, held whole (by orbit), and the blocks read
+	// of the others, which are dropped and read again as needed. 0 means
+	// no limit. The prober that resolves capture positions takes its
+	// own (cacheBytes), and the tables it preloads.
+	Memory   int64
 	Examples int // mismatches listed per table; 0 means 10
 	// Progress, if set, is called from time to time.
 	Progress func(Progress)
@@ -154,6 +160,11 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 		return nil, err
 	}
 	defer v.pt.Close()
+	defer func() {
+		for m := range v.loaded {
+			v.drop(m)
+		}
+	}()
 	plan := v.pt.Materials()
 	if o.Only != nil {
 		only := slices.Clone(o.Only)
@@ -220,8 +231,10 @@ type verifier struct {
 	searched map[index.Material]index.Material
 
 	// Used by Verify's goroutine only:
-	loaded map[index.Material]*loadResult // tables decoded so far
+	loaded map[index.Material]*loadResult // tables opened so far
 	refs   map[index.Material]int         // checks of the plan that still need a table
+
+	cache blockCache // the blocks read of the tables read by blocks
 
 	mu sync.Mutex // guards the reports that chunks tally into
 
@@ -247,7 +260,7 @@ func newVerifier(dir string, o Options) (*verifier, error) {
 		return nil, err
 	}
 	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
-		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}}
+		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, cache: blockCache{budget: o.Memory}}
 	for _, e := range entries {
 		m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
 		v.entries[m] = e
@@ -305,14 +318,11 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		tables = append(tables, t)
 	}
 	own := tables[0]
-	if own.header != own.stats {
-		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, own.stats)))
-	}
-	c := &checker{class: own.class, succ: tables[1:], dtw: true, mtc: own.cols.Has(table.MTCColumn)}
+	c := &checker{v: v, class: own.class, succ: tables[1:], dtw: true, mtc: own.layout.Has(table.MTCColumn)}
 	for _, t := range tables {
-		if !t.cols.Has(table.DTWColumn) {
+		if !t.layout.Has(table.DTWColumn) {
 			c.dtw = false
-			if own.cols.Has(table.DTWColumn) {
+			if own.layout.Has(table.DTWColumn) {
 				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
 			}
 		}
@@ -320,12 +330,15 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 			r.Errors = append(r.Errors, fmt.Errorf("%s does not track rule 2, but %s does", v.path(v.entries[t.m]), r.File))
 		}
 	}
-	if c.mtc && !tables[1].cols.Has(table.MTCColumn) {
+	if c.mtc && !tables[1].layout.Has(table.MTCColumn) {
 		c.mtc = false
 		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(v.entries[tables[1].m])))
 	}
-	if err := v.checkValues(ctx, own, c, &r); err != nil {
-		r.Errors = append(r.Errors, err)
+	stats, err := v.checkValues(ctx, own, c, &r)
+	if err != nil {
+		r.Errors = append(r.Errors, notChecked(r.File, err))
+	} else if own.header != stats {
+		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, stats)))
 	}
 	return r
 }
@@ -354,32 +367,49 @@ func notChecked(path string, err error) error {
 // path returns the path of the file of a manifest entry.
 func (v *verifier) path(e codec.ManifestEntry) string { return filepath.Join(v.dir, e.File) }
 
-// table returns the decoded table of m, loading it on first use.
+// table returns the table of m, opening it on first use.
 func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, error) {
 	if l := v.loaded[m]; l != nil {
 		return l.t, l.err
 	}
 	l := &loadResult{}
 	if e, ok := v.entries[m]; ok {
-		l.t, l.err = v.load(ctx, v.path(e), m)
+		l.t, l.err = v.open(ctx, v.path(e), m)
 	} else if _, ok := v.searched[m]; ok {
-		l.t, l.err = v.loadSearched(ctx, m)
+		l.t, l.err = v.openSearched(ctx, m)
 	} else {
 		l.err = fmt.Errorf("%w for %s", probe.ErrMissing, m)
 	}
-	if ctx.Err() == nil { // an interrupted load says nothing about the table
-		v.loaded[m] = l
+	if ctx.Err() != nil { // an interrupted load says nothing about the table
+		if l.t != nil {
+			l.t.close()
+		}
+		return nil, ctx.Err()
+	}
+	v.loaded[m] = l
+	if l.err == nil {
+		v.cache.hold(l.t.bytes())
 	}
 	return l.t, l.err
 }
 
-// release drops the decoded tables that no check left in the plan needs.
+// release drops the tables that no check left in the plan needs.
 func (v *verifier) release(m index.Material) {
 	for _, n := range needs(m) {
 		if v.refs[n]--; v.refs[n] == 0 {
-			delete(v.loaded, n)
+			v.drop(n)
 		}
 	}
+}
+
+// drop closes the table of m, if open, and frees its memory.
+func (v *verifier) drop(m index.Material) {
+	if l := v.loaded[m]; l != nil && l.t != nil {
+		v.cache.release(l.t)
+		v.cache.hold(-l.t.bytes())
+		l.t.close()
+	}
+	delete(v.loaded, m)
 }
 
 // showProgress calls Options.Progress every so often until the returned

@@ -30,6 +30,7 @@ func init() {
 			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
 			examples := fs.Int("examples", 10, "mismatching positions listed per table")
 			list := fs.String("sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
+			mem := fs.String("mem", "", "memory for the tables read, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
@@ -43,7 +44,11 @@ func init() {
 				if *threads < 1 || *examples < 1 {
 					return badInput("--threads and --examples must be at least 1")
 				}
-				o := verify.Options{Threads: *threads, Examples: *examples}
+				memory, err := e.memBudget(*mem)
+				if err != nil {
+					return usageError{err}
+				}
+				o := verify.Options{Threads: *threads, Examples: *examples, Memory: memory}
 				for _, s := range *only {
 					m, err := index.ParseMaterial(s)
 					if err != nil {
