@@ -13,6 +13,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
@@ -43,7 +44,7 @@ type memTable struct {
 
 	// Another:
 	blockSize int64
-	blocks    []atomic.Pointer[block] // nil where not held
+	blocks    *blockcache.File[*block]
 }
 
 // slot returns where t holds the entry of placement p, position i (its
@@ -114,7 +115,7 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	if m.Men() != 0 {
-		t.blocks = make([]atomic.Pointer[block], (t.x.Size()+t.blockSize-1)/t.blockSize)
+		t.blocks = blockcache.NewFile[*block](int((t.x.Size() + t.blockSize - 1) / t.blockSize))
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)
@@ -266,7 +267,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extra), blockSize: parallel.Chunk}
 	if m.Men() != 0 {
-		t.blocks = make([]atomic.Pointer[block], (t.x.Size()+t.blockSize-1)/t.blockSize)
+		t.blocks = blockcache.NewFile[*block](int((t.x.Size() + t.blockSize - 1) / t.blockSize))
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)

@@ -26,18 +26,23 @@
 // moves with package draughts, reads every successor's entry and recomputes
 // the position's theoretical value, rules value, class distance and dtw as
 // package table defines them (table.Minimax, table.RulesOutcome), then
-// compares them with what is stored. Tables are decoded into memory,
-// block by block; their capture positions are resolved with package
-// probe, the tables their captures lead to preloaded
-// (probe.Tables.Preload). A table of kings alone is held as one entry per
-// orbit of its positions under the four symmetries of the board that
-// keep the dark squares (index.Orbits), a quarter of its positions: the
-// entries of the representatives (index.Canonical) are recomputed, and
-// every other position must hold its representative's, which the rules
-// make it (the symmetries map moves to moves, captures to captures). The
-// header's stats are recomputed too. Verify shares no code with the
-// generator (package retro) beyond the rules: packages draughts, index and
-// table.
+// compares them with what is stored. The header's stats are recomputed
+// too. Verify shares no code with the generator (package retro) beyond
+// the rules: packages draughts, index and table.
+//
+// Memory: the tables read are decoded by blocks, their capture positions
+// resolved with package probe (the tables their captures lead to
+// preloaded, probe.Tables.Preload), and kept in a cache within
+// Options.Memory, which drops the blocks not read lately (package
+// internal/blockcache).
+// The table checked is read through the same cache: the check of its
+// colour flip, which comes next, reads it again. A table of kings alone is
+// held whole as one entry per orbit of its positions under the four
+// symmetries of the board that keep the dark squares (index.Orbits), a
+// quarter of its positions: the entries of the representatives
+// (index.Canonical) are recomputed, and every other position must hold
+// its representative's, which the rules make it (the symmetries map moves
+// to moves, captures to captures).
 //
 // # What a passing check proves
 //
@@ -74,6 +79,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -234,7 +240,7 @@ type verifier struct {
 	loaded map[index.Material]*loadResult // tables opened so far
 	refs   map[index.Material]int         // checks of the plan that still need a table
 
-	cache blockCache // the blocks read of the tables read by blocks
+	cache *blockcache.Cache[*block] // the blocks read of the tables read by blocks
 
 	mu sync.Mutex // guards the reports that chunks tally into
 
@@ -260,7 +266,7 @@ func newVerifier(dir string, o Options) (*verifier, error) {
 		return nil, err
 	}
 	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
-		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, cache: blockCache{budget: o.Memory}}
+		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, cache: blockcache.New[*block](o.Memory)}
 	for _, e := range entries {
 		m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
 		v.entries[m] = e
@@ -388,7 +394,7 @@ func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, erro
 	}
 	v.loaded[m] = l
 	if l.err == nil {
-		v.cache.hold(l.t.bytes())
+		v.cache.Hold(l.t.bytes())
 	}
 	return l.t, l.err
 }
@@ -405,8 +411,8 @@ func (v *verifier) release(m index.Material) {
 // drop closes the table of m, if open, and frees its memory.
 func (v *verifier) drop(m index.Material) {
 	if l := v.loaded[m]; l != nil && l.t != nil {
-		v.cache.release(l.t)
-		v.cache.hold(-l.t.bytes())
+		v.cache.Drop(l.t.blocks)
+		v.cache.Hold(-l.t.bytes())
 		l.t.close()
 	}
 	delete(v.loaded, m)
