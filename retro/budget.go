@@ -21,9 +21,20 @@ func (b budget) store() int64 { return int64(b) / 4 }
 // sixteenth, and at least 16 MiB.
 func (b budget) cache() int64 { return max(int64(b)/16, 16<<20) }
 
-// solver is the rest, the solver's: the finished units of the level
-// above the unit at work, and that unit (see Options.unitPositions).
+// solver is the rest, the solver's: the unit at work (see
+// Options.unitPositions), and the blocks it reads of the finished units
+// of the level above (above).
 func (b budget) solver() int64 { return int64(b) - int64(b)/4 - int64(b)/16 }
+
+// above is the part of the solver's share that holds the blocks read of
+// the finished units of the level above (see aboveLevel): an eighth, at
+// least a byte (a block at a time); 0, no bound, for no budget.
+func (b budget) above() int64 {
+	if b <= 0 {
+		return 0
+	}
+	return max(b.solver()/8, 1)
+}
 
 // writing is the share of each of the n tables written at once: their
 // caches of the units' decoded blocks, within an eighth together.
@@ -41,7 +52,7 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // positionBytes returns the solver's bytes a position in a group of
 // class c: of the finished units of the level above, whose lookup
 // columns (see lookupColumns: the value, a class distance, the dtw) take
-// above; and of the unit at work, which takes at most unit: 2 bytes for
+// above, decoded; and of the unit at work, which takes at most unit: 2 bytes for
 // each analysis (its word, which ends as its result: see word.go), 3 for
 // a wide one (its counts apart, dropped once it is solved), and a byte
 // for the bits that mark capture, pending and decided positions. The
@@ -75,18 +86,17 @@ func positionBytes(x table.Extra, c table.Class, apart bool) (above, unit int64)
 // unitPositions returns the most positions a unit may have under the
 // memory budget Mem in a group of class c with the optional columns x,
 // whose rules analysis may need a result of its own if apart is set
-// (see positionBytes), and whose largest
-// level has largestLevel positions: the level above a unit and the unit then fit in the
-// solver's share, unless the level alone takes more than seven eighths
-// of it (units of an eighth of the share then go over it, and take the
-// store's share too: see groupBuild.run).
-func (o Options) unitPositions(x table.Extra, c table.Class, apart bool, largestLevel int64) int64 {
+// (see positionBytes): the unit fits in the solver's share beside the
+// blocks it reads of the level above (budget.above). A unit of one pair
+// of blocks that does not fit takes the store's share too (see
+// groupBuild.run).
+func (o Options) unitPositions(x table.Extra, c table.Class, apart bool) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
-	solver := budget(o.Mem).solver()
-	above, unit := positionBytes(x, c, apart)
-	return max((solver-largestLevel*above)/unit, solver/8/unit, 1)
+	b := budget(o.Mem)
+	_, unit := positionBytes(x, c, apart)
+	return max((b.solver()-b.above())/unit, 1)
 }
 
 // bytesPerGroupPosition is the memory a build takes for each position of
@@ -102,8 +112,9 @@ const bytesPerGroupPosition = 8
 // have the optional columns x: all of it, solved in one unit a level,
 // and the least it takes split into its smallest units, one men
 // configuration and its flip with every placement of the kings; each
-// beside the finished level above the unit (positionBytes' above), the
-// largest that the group's levels need. A group of kings alone is one
+// beside the blocks of the level above that the man moves of one
+// configuration reach (two a man, decoded at positionBytes' above). A
+// group of kings alone is one
 // unit of two blocks of orbits (each about a quarter of a table),
 // counted at positionBytes with the rules analysis sharing the theory
 // analysis' result (as it does in every such group up to 6 pieces: see
@@ -122,16 +133,12 @@ func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 		return all, all
 	}
 	k, tables := ix.KingPlacements(), n/ix.Size()
-	levels := levelConfigs(m)
-	for l, c := range levels {
-		var next int64
-		if l+1 < len(levels) {
-			next = levels[l+1] * k * tables * above
-		}
-		all = max(all, c*k*tables*bytesPerGroupPosition+next)
-		least = max(least, min(c*k*tables, 2*k)*bytesPerGroupPosition+next)
+	for _, c := range levelConfigs(m) {
+		all = max(all, c*k*tables*bytesPerGroupPosition)
+		least = max(least, min(c*k*tables, 2*k)*bytesPerGroupPosition)
 	}
-	return all, least
+	reads := 2 * int64(m.Men()) * k * above
+	return all + reads, least + reads
 }
 
 // levelConfigs returns the men configurations of m by level (see

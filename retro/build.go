@@ -28,8 +28,8 @@ const WorkDir = "work"
 // written to the group's work folder (atomically, checksummed: a codec
 // file), so that a run that stops resumes with the units not yet
 // finished, and read back to write the tables. While a level is solved,
-// the finished units of the level above are held in memory, read-only:
-// the man moves of the level lead there.
+// the finished units of the level above, where the man moves of the
+// level lead, are read by blocks from their files (aboveLevel).
 type groupBuild struct {
 	g     *group
 	st    *store
@@ -39,7 +39,7 @@ type groupBuild struct {
 	apart bool        // the rules analysis may need a result of its own (see rulesApart)
 	dir   string      // the group's work folder
 	*layout
-	above []*table.Columns // by unit: the finished units of the level above, nil for others
+	above *aboveLevel // the finished units of the level above, nil for the first level
 	// readLater, if set, reports whether a group built after this one
 	// reads the table of m: a table of the group that the store will not
 	// hold in memory then gets a resolved copy (see resolvedCopy).
@@ -59,10 +59,7 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
 	b.apart = b.rulesApart()
-	b.layout = g.newLayout(func(largestLevel int64) int64 {
-		return o.unitPositions(b.extra, b.class, b.apart, largestLevel)
-	})
-	b.above = make([]*table.Columns, len(b.units))
+	b.layout = g.newLayout(o.unitPositions(b.extra, b.class, b.apart))
 	return b
 }
 
@@ -91,21 +88,19 @@ func (b *groupBuild) rulesApart() bool {
 }
 
 // solverNeed returns the most memory the solver takes for a unit of the
-// group: the unit and the level above it, at positionBytes.
+// group: the unit at positionBytes, and the blocks it reads of the level
+// above (budget.above) or, in a group of kings alone (one unit), the
+// orbits' marks.
 func (b *groupBuild) solverNeed() int64 {
-	levels := map[int]int64{}
-	for _, u := range b.units {
-		levels[u.level] += u.size()
-	}
-	above, unit := positionBytes(b.extra, b.class, b.apart)
+	_, unit := positionBytes(b.extra, b.class, b.apart)
 	var need int64
 	for _, u := range b.units {
-		need = max(need, u.size()*unit+levels[u.level+1]*above)
+		need = max(need, u.size()*unit)
 	}
 	if b.g.kingsAlone() {
-		need += b.g.size() / 7 // the orbits (see index.Orbits)
+		return need + b.g.size()/7 // the orbits (see index.Orbits)
 	}
-	return need
+	return need + budget(b.o.Mem).above()
 }
 
 // run solves every unit of the group (or reads it back from the work
@@ -117,8 +112,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt); err != nil {
 		return err
 	}
-	// A unit that does not fit in the solver's share beside the level
-	// above (a kings-only group is one unit) takes the store's share too,
+	// A unit that does not fit in the solver's share (a kings-only group
+	// is one unit) takes the store's share too,
 	// as much as it goes over, but for the tables the group reads, directly
 	// or to resolve the capture positions of a table read from its file,
 	// whose lookups from files would be slower: the store spills the
@@ -137,18 +132,19 @@ func (b *groupBuild) run(ctx context.Context) error {
 	}
 	defer restore()
 	var done int64
+	defer func() { b.above.close() }()
 	for n, u := range b.units {
 		if n > 0 && u.level != b.units[n-1].level {
 			// The level above is no longer read; the one just finished
-			// is, read back from its work files.
-			clear(b.above)
+			// is, from its work files.
+			b.above.close()
+			var ns []int
 			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
-				cols, _, err := b.readUnitFile(m)
-				if err != nil {
-					return err
-				}
-				lookupColumns(cols, b.class)
-				b.above[m] = cols
+				ns = append(ns, m)
+			}
+			var err error
+			if b.above, err = b.openAbove(ns); err != nil {
+				return err
 			}
 		}
 		if b.progress != nil {
@@ -170,7 +166,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 			}
 		}
 	}
-	clear(b.above)
+	b.above.close()
+	b.above = nil
 	restore() // the units' memory is free: the tables written may be kept
 	if b.o.Mem > 0 && over > 0 {
 		// Collect the last unit's memory now, so that the caches of the
@@ -344,7 +341,7 @@ func (x unitExits) outcomes(q draughts.Position) [2]table.Outcome {
 	return x.b.st.outcome(x.b.class, &q)
 }
 
-func (x unitExits) manMoves(j int64, buf []manMove) []manMove {
+func (x unitExits) manMoves(j int64, buf []manMove) ([]manMove, error) {
 	b, blk := x.b, x.u.blocks[j]
 	wm, bm := b.g.tables[blk.t].UnrankMen(blk.r)
 	p := table.Position(index.Placement{WhiteMen: wm, BlackMen: bm})
@@ -371,10 +368,14 @@ func (x unitExits) manMoves(j int64, buf []manMove) []manMove {
 			r, side = b.g.tables[0].RankMen(draughts.SquareSet(q.White), draughts.SquareSet(q.Black)), 1
 		}
 		n, jq := b.pairAt(r, side)
-		m.cols, m.base = b.above[n], int64(jq)*b.k
+		cols, err := b.above.positions(n, int64(jq)*b.k, int64(jq+1)*b.k)
+		if err != nil {
+			return nil, err
+		}
+		m.cols = cols
 		buf = append(buf, m)
 	}
-	return buf
+	return buf, nil
 }
 
 // unitPath returns the work file of unit n.
@@ -478,29 +479,6 @@ func unitColumn(name string) (table.Column, bool) {
 		}
 	}
 	return 0, false
-}
-
-// readUnitFile reads the work file of unit n, if it is there and whole.
-func (b *groupBuild) readUnitFile(n int) (*table.Columns, []byte, error) {
-	r, err := b.openUnit(n)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer r.Close()
-	var cols table.Columns
-	var capture []byte
-	for c, col := range r.Header().Columns {
-		data, err := r.ReadColumn(c)
-		if err != nil {
-			return nil, nil, err
-		}
-		if k, ok := unitColumn(col.Name); ok {
-			cols[k] = data
-		} else {
-			capture = data
-		}
-	}
-	return &cols, capture, nil
 }
 
 // resolvedCopy returns the path of the resolved copy of the table of m

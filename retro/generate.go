@@ -48,7 +48,7 @@
 //	        groupBuild.run              build.go
 //	          store.shrink              a unit over the solver's share takes the store's: spills
 //	          for each unit, highest level first:
-//	            readUnitFile            the finished units of the level above (lookup columns, 2-4 B a position)
+//	            openAbove               above.go: the finished units of the level above, read by blocks (an eighth of the solver's share)
 //	            solveUnit               the unit: 3-9 B a position (an orbit in a group of kings alone) at most (positionBytes)
 //	              solve                 solve.go: the first pass over every position's moves (unit.walk),
 //	                                    external successors through store.outcome
@@ -96,9 +96,10 @@ type Options struct {
 	DTWPieces int
 	MTC       bool // also store the moves to conversion of every position
 	// Mem bounds the memory of the solver: a group is solved in units
-	// sized so that a unit, the finished level above it, the tables held
-	// in memory and the prober's cache fit in Mem together (see
-	// unitPositions). 0 means no bound: one unit per level.
+	// sized so that a unit, the blocks it reads of the finished level
+	// above it, the tables held in memory and the prober's cache fit in
+	// Mem together (see unitPositions). 0 means no bound: one unit per
+	// level.
 	Mem int64
 	// KeepWork keeps the finished units of each group in the work folder
 	// after its tables are written.

@@ -76,23 +76,22 @@ type exits interface {
 	// manMoves appends to buf the quiet moves of the men of block j of
 	// the unit, as its men alone allow them: a position of the block
 	// makes those whose square its kings leave free.
-	manMoves(j int64, buf []manMove) []manMove
+	manMoves(j int64, buf []manMove) ([]manMove, error)
 }
 
 // A manMove is a quiet move of a man of a block's positions: its square
 // to, a bitboard bit, must be free of kings. One that crowns leaves the
 // group; any other leads to the level above, to the positions of the
-// same men after the move in one block of a finished unit: at base in
-// cols, ranked by x, men their men (as x places them), and their kings
-// those of the position the move is made from, turned and recoloured.
+// same men after the move in one block of a finished unit: in cols,
+// ranked by x, men their men (as x places them), and their kings those
+// of the position the move is made from, turned and recoloured.
 type manMove struct {
 	move  draughts.Move
 	to    uint64
 	crown bool
 	x     *index.Index
 	men   index.Placement
-	cols  *table.Columns
-	base  int64
+	cols  table.Columns
 }
 
 // at returns the index in m.cols of the position that m, a man move that
@@ -101,7 +100,7 @@ func (m *manMove) at(p *draughts.Position) int64 {
 	pl := m.men // Black to move after the move: its table turns and recolours the kings
 	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
 	pl.BlackKings = draughts.MirrorSet(draughts.SquareSet(p.White & p.Kings))
-	return m.base + m.x.RankKings(pl)
+	return m.x.RankKings(pl)
 }
 
 // result is the solution of a unit under one rating of the external
@@ -299,7 +298,9 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 			}
 		}
 	} else {
-		f.countManMoves(id, &p)
+		if err := f.countManMoves(id, &p); err != nil {
+			return err
+		}
 		kingMoves = p.KingMoves()
 	}
 	if kingMoves > maxMoves {
@@ -317,9 +318,13 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 
 // countManMoves counts the man moves of position id, p, which has no
 // capture, until the outcomes are final.
-func (f *firstPass) countManMoves(id int64, p *draughts.Position) {
+func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 	if j := id / f.s.u.k; j != f.block {
-		f.block, f.men = j, f.s.x.manMoves(j, f.men[:0])
+		men, err := f.s.x.manMoves(j, f.men[:0])
+		if err != nil {
+			return err
+		}
+		f.block, f.men = j, men
 		f.at = slices.Grow(f.at[:0], len(f.men))[:len(f.men)]
 	}
 	// The man moves' positions are all located before any is read, so
@@ -338,12 +343,13 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) {
 		case m.crown:
 			o = f.s.x.outcomes(p.Play(m.move))
 		default:
-			o = outcomesAt(m.cols, f.at[i], f.s.class, f.s.class)
+			o = outcomesAt(&m.cols, f.at[i], f.s.class, f.s.class)
 		}
 		if f.count(o) {
-			return
+			return nil
 		}
 	}
+	return nil
 }
 
 // count counts a move to a position of outcomes o and reports whether the

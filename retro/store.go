@@ -87,14 +87,22 @@ func (t *solved) check() {
 }
 
 // lookupColumns removes from c the columns that the external successors
-// of a solve never read (see store.outcome): the mtc, and the distance
-// of a class whose clock does not carry over a capture or man move. Every
-// lookup reads the columns c keeps, each a likely cache miss.
+// of a solve never read (see lookupColumn). Every lookup reads the
+// columns c keeps, each a likely cache miss.
 func lookupColumns(c *table.Columns, class table.Class) {
-	c[table.MTCColumn] = nil
-	if !class.Carries() {
-		c[table.DistanceColumn] = nil
+	for col := range c {
+		if !lookupColumn(table.Column(col), class) {
+			c[col] = nil
+		}
 	}
+}
+
+// lookupColumn reports whether the external successors of a solve in a
+// group of class class read column col (see store.outcome): all but the
+// mtc, and the distance of a class whose clock does not carry over a
+// capture or man move.
+func lookupColumn(col table.Column, class table.Class) bool {
+	return col != table.MTCColumn && (col != table.DistanceColumn || class.Carries())
 }
 
 // bytes returns the memory s takes.

@@ -97,11 +97,10 @@ type layout struct {
 // numbered at its flip.
 const second = 255
 
-// newLayout splits the group into units of at most unitPositions(n)
-// positions (at least one pair of blocks each), where n is the positions
-// of the group's largest level. It takes 5 bytes a men configuration of
-// the group's first table.
-func (g *group) newLayout(unitPositions func(largestLevel int64) int64) *layout {
+// newLayout splits the group into units of at most unitPositions
+// positions (at least one pair of blocks each). It takes 5 bytes a men
+// configuration of the group's first table.
+func (g *group) newLayout(unitPositions int64) *layout {
 	x := g.tables[0]
 	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs())}
 	var count [second]int64
@@ -115,7 +114,7 @@ func (g *group) newLayout(unitPositions func(largestLevel int64) int64) *layout 
 		l.lvl[r] = uint8(lv)
 		count[lv]++
 	}
-	l.perUnit = max(unitPositions(2*l.k*slices.Max(count[:]))/(2*l.k), 1)
+	l.perUnit = max(unitPositions/(2*l.k), 1)
 	k := l.k
 	if g.kingsAlone() {
 		k = index.OrbitCount(x.Material())

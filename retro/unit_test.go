@@ -28,7 +28,7 @@ func TestUnits(t *testing.T) {
 		g := newGroup(m)
 		k := g.tables[0].KingPlacements()
 		for _, max := range []int64{1, 4 * k, 1 << 62} {
-			l := g.newLayout(func(int64) int64 { return max })
+			l := g.newLayout(max)
 			seen := [2]map[int64]int{{}, {}}
 			prev := 1 << 30
 			for n, u := range l.units {
@@ -205,23 +205,23 @@ func TestKeepWork(t *testing.T) {
 	}
 }
 
-// TestUnitBudget checks that a unit, the level above it, the store's
-// tables and the prober's cache fit in the budget together, where the
-// largest level takes less than the solver's share.
+// TestUnitBudget checks that a unit, the blocks it reads of the level
+// above, the store's tables and the prober's cache fit in the budget
+// together.
 func TestUnitBudget(t *testing.T) {
 	for _, c := range []struct {
-		mem, level int64
-		mtc        bool
-	}{{8 << 30, 0, false}, {8 << 30, 400e6, false}, {512 << 20, 30e6, false}, {512 << 20, 200e6, false}, {8 << 30, 400e6, true}, {512 << 20, 30e6, true}} {
+		mem int64
+		mtc bool
+	}{{8 << 30, false}, {512 << 20, false}, {8 << 30, true}, {512 << 20, true}} {
 		o := Options{Mem: c.mem, MTC: c.mtc}
-		n := o.unitPositions(o.extra(index.Material{}), table.Rule2, true, c.level)
-		aboveBytes, unitBytes := positionBytes(o.extra(index.Material{}), table.Rule2, true)
-		used := n*unitBytes + c.level*aboveBytes + c.mem/4 + c.mem/16
-		if fits := c.level*aboveBytes < c.mem/2; fits && used > c.mem || !fits && n*unitBytes > c.mem/8 {
-			t.Errorf("budget %d, largest level %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.level, c.mtc, n, used)
+		n := o.unitPositions(o.extra(index.Material{}), table.Rule2, true)
+		_, unitBytes := positionBytes(o.extra(index.Material{}), table.Rule2, true)
+		b := budget(c.mem)
+		if used := n*unitBytes + b.above() + b.store() + b.cache(); used > c.mem {
+			t.Errorf("budget %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.mtc, n, used)
 		}
-		if n < c.mem/400 {
-			t.Errorf("budget %d, largest level %d: units of only %d positions", c.mem, c.level, n)
+		if n < c.mem/40 {
+			t.Errorf("budget %d, mtc %v: units of only %d positions", c.mem, c.mtc, n)
 		}
 	}
 }

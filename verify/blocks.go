@@ -27,13 +27,18 @@ func (b *block) bytes() int64 {
 
 // block returns block b of t, reading it if the cache does not hold it.
 func (v *verifier) block(t *memTable, b int64) (*block, error) {
-	return v.cache.Get(t.blocks, int(b), func() (*block, int64, error) {
-		blk, err := v.readBlock(t, b)
+	return v.cache.Get(t.blocks, int(b), t.read)
+}
+
+// reader returns the function that reads the blocks of t for the cache.
+func (v *verifier) reader(t *memTable) func(b int) (*block, int64, error) {
+	return func(b int) (*block, int64, error) {
+		blk, err := v.readBlock(t, int64(b))
 		if err != nil {
 			return nil, 0, err
 		}
 		return blk, blk.bytes(), nil
-	})
+	}
 }
 
 // readBlock decodes block b of t, resolving its capture positions, or

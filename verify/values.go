@@ -45,6 +45,8 @@ type memTable struct {
 	// Another:
 	blockSize int64
 	blocks    *blockcache.File[*block]
+	read      func(b int) (*block, int64, error) // verifier.reader's
+
 }
 
 // slot returns where t holds the entry of placement p, position i (its
@@ -115,7 +117,7 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	if m.Men() != 0 {
-		t.blocks = blockcache.NewFile[*block](int((t.x.Size() + t.blockSize - 1) / t.blockSize))
+		t.blocks, t.read = blockcache.NewFile[*block](int((t.x.Size()+t.blockSize-1)/t.blockSize)), v.reader(t)
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)
@@ -267,7 +269,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extra), blockSize: parallel.Chunk}
 	if m.Men() != 0 {
-		t.blocks = blockcache.NewFile[*block](int((t.x.Size() + t.blockSize - 1) / t.blockSize))
+		t.blocks, t.read = blockcache.NewFile[*block](int((t.x.Size()+t.blockSize-1)/t.blockSize)), v.reader(t)
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)

@@ -226,7 +226,7 @@ func (e *env) estimate(o retro.Options, budget string) (retro.Estimate, error) {
 	case est.Least <= o.Mem || e.uncheckedMem:
 		return est, nil
 	}
-	why := "its smallest unit, one placement of the men with every placement of the kings, beside the finished level above it"
+	why := "its smallest unit, one placement of the men with every placement of the kings, beside the blocks it reads of the level above"
 	if est.Largest.Men() == 0 {
 		why = "one unit: a group of kings only cannot be split"
 	}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -48,6 +49,10 @@ func init() {
 				if err != nil {
 					return usageError{err}
 				}
+				// Collect garbage early rather than let the heap double
+				// over the tables read, and harder near the budget.
+				debug.SetGCPercent(25)
+				debug.SetMemoryLimit(memory)
 				o := verify.Options{Threads: *threads, Examples: *examples, Memory: memory}
 				for _, s := range *only {
 					m, err := index.ParseMaterial(s)

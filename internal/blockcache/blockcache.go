@@ -3,9 +3,10 @@
 //
 //	c := blockcache.New[*myBlock](64 << 20)
 //	f := blockcache.NewFile[*myBlock](blocks) // one file's blocks
-//	b, err := c.Get(f, i, func() (*myBlock, int64, error) {
+//	read := func(i int) (*myBlock, int64, error) {
 //		return readBlock(i) // the block and the bytes it takes
-//	})
+//	}
+//	b, err := c.Get(f, i, read)
 //
 // A block held is read without a lock. When the blocks held go over the
 // budget, a clock hand passes over them in turn and drops the first not
@@ -50,16 +51,18 @@ func New[B any](budget int64) *Cache[B] { return &Cache[B]{budget: budget} }
 // NewFile returns the n blocks of a file, none held.
 func NewFile[B any](n int) *File[B] { return &File[B]{slots: make([]atomic.Pointer[item[B]], n)} }
 
-// Get returns block i of f, calling read for it, and holding what it
-// returns, if the cache does not hold it.
-func (c *Cache[B]) Get(f *File[B], i int, read func() (B, int64, error)) (B, error) {
+// Get returns block i of f, calling read(i) for it, and holding what it
+// returns, if the cache does not hold it. (A read made once, rather than
+// a closure over i at each call, keeps a Get of a block held free of
+// allocations.)
+func (c *Cache[B]) Get(f *File[B], i int, read func(i int) (B, int64, error)) (B, error) {
 	if it := f.slots[i].Load(); it != nil {
 		if !it.used.Load() { // a store only where it changes: goroutines read the same blocks
 			it.used.Store(true)
 		}
 		return it.b, nil
 	}
-	b, size, err := read()
+	b, size, err := read(i)
 	if err != nil {
 		return b, err
 	}

@@ -16,7 +16,7 @@ func TestClock(t *testing.T) {
 	reads := 0
 	get := func(i int) {
 		t.Helper()
-		b, err := c.Get(f, i, func() (int, int64, error) { reads++; return i * 10, 100, nil })
+		b, err := c.Get(f, i, func(i int) (int, int64, error) { reads++; return i * 10, 100, nil })
 		if err != nil || b != i*10 {
 			t.Fatalf("block %d: %d, %v", i, b, err)
 		}
@@ -58,7 +58,7 @@ func TestClock(t *testing.T) {
 		t.Errorf("dropped: held %v, %d bytes, %d in the ring", got, c.Used(), len(c.ring))
 	}
 	bad := errors.New("bad block")
-	if _, err := c.Get(f, 2, func() (int, int64, error) { return 0, 0, bad }); err != bad || f.slots[2].Load() != nil {
+	if _, err := c.Get(f, 2, func(int) (int, int64, error) { return 0, 0, bad }); err != bad || f.slots[2].Load() != nil {
 		t.Errorf("a read that fails: %v, held %v", err, held())
 	}
 }
@@ -74,7 +74,7 @@ func TestConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range 2000 {
 				i := (k*7 + g) % 64
-				b, err := c.Get(f, i, func() ([]int, int64, error) { return []int{i}, 8, nil })
+				b, err := c.Get(f, i, func(i int) ([]int, int64, error) { return []int{i}, 8, nil })
 				if err != nil || b[0] != i {
 					t.Errorf("block %d: %v, %v", i, b, err)
 					return
