@@ -69,7 +69,8 @@ func (a *aboveLevel) close() {
 func (a *aboveLevel) positions(n int, lo, hi int64) (table.Columns, error) {
 	u := a.units[n]
 	var v table.Columns
-	for b := lo / u.size; b*u.size < hi; b++ {
+	first, last := lo/u.size, (hi-1)/u.size
+	for b := first; b <= last; b++ {
 		blk, err := a.cache.Get(u.blocks, int(b), u.read)
 		if err != nil {
 			return table.Columns{}, err
@@ -80,9 +81,12 @@ func (a *aboveLevel) positions(n int, lo, hi int64) (table.Columns, error) {
 				continue
 			}
 			w := int64(table.Column(c).Width())
-			if part := col[from*w : to*w]; b == lo/u.size && (b+1)*u.size >= hi {
-				v[c] = part // in one block
-			} else {
+			switch part := col[from*w : to*w]; {
+			case first == last:
+				v[c] = part // a view
+			case v[c] == nil:
+				v[c] = append(make([]byte, 0, (hi-lo)*w), part...)
+			default:
 				v[c] = append(v[c], part...)
 			}
 		}
