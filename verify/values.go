@@ -25,8 +25,7 @@ import (
 // symmetric positions have the same entry (see index.Canonical), so the
 // others are read from the file as they are checked (checkValues).
 // Another is read by blocks, each decoded when first read, its capture
-// positions resolved, and kept while the verifier's cache has room (see
-// blockCache).
+// positions resolved, and kept while the verifier's cache has room.
 type memTable struct {
 	m      index.Material
 	x      *index.Index
@@ -46,7 +45,6 @@ type memTable struct {
 	blockSize int64
 	blocks    *blockcache.File[*block]
 	read      func(b int) (*block, int64, error) // verifier.reader's
-
 }
 
 // slot returns where t holds the entry of placement p, position i (its
@@ -117,12 +115,12 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 		return nil, err
 	}
 	if m.Men() != 0 {
-		t.blocks, t.read = blockcache.NewFile[*block](int((t.x.Size()+t.blockSize-1)/t.blockSize)), v.reader(t)
+		v.readByBlocks(t)
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)
 	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
-		return t.walkHeld(lo, lo+cols.Len(), func(i int64, pl index.Placement, n int64) error {
+		return t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
 			e, capture, _, err := v.stored(f, cols, i-lo, i, table.Position(pl))
 			if err == nil {
 				t.set(n, e, capture)
@@ -148,6 +146,13 @@ func (v *verifier) preloadCaptures(m index.Material) error {
 		}
 	}
 	return nil
+}
+
+// readByBlocks sets t, a table with men, to be read by blocks through
+// the cache.
+func (v *verifier) readByBlocks(t *memTable) {
+	t.blocks = blockcache.NewFile[*block](int((t.x.Size() + t.blockSize - 1) / t.blockSize))
+	t.read = v.reader(t)
 }
 
 // newOrbits numbers the orbits of t, a table of kings alone, and makes
@@ -197,33 +202,19 @@ func (v *verifier) blocksOf(ctx context.Context, t *memTable, do func(lo int64, 
 }
 
 // walk calls f with the positions i of t from lo to hi, their placements
-// and slots (see slot), and stops at its first error.
-func (t *memTable) walk(lo, hi int64, f func(i int64, pl index.Placement, n int64, held bool) error) error {
+// and slots (see slot), and stops at its first error. Unless all is set
+// it leaves out the positions whose entries t does not hold.
+func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placement, n int64, held bool) error) error {
 	pl := t.x.Unrank(lo)
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			pl, _ = t.x.Next(pl)
+		}
+		if !all && t.orbits != nil && !t.orbits.IsRepresentative(i) {
+			continue
 		}
 		n, held := t.slot(pl, i)
 		if err := f(i, pl, n, held); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// walkHeld is walk over the positions whose entries t holds.
-func (t *memTable) walkHeld(lo, hi int64, f func(i int64, pl index.Placement, n int64) error) error {
-	pl := t.x.Unrank(lo)
-	for i := lo; i < hi; i++ {
-		if i > lo {
-			pl, _ = t.x.Next(pl)
-		}
-		if t.orbits != nil && !t.orbits.IsRepresentative(i) {
-			continue
-		}
-		n, _ := t.slot(pl, i)
-		if err := f(i, pl, n); err != nil {
 			return err
 		}
 	}
@@ -269,12 +260,12 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extra), blockSize: parallel.Chunk}
 	if m.Men() != 0 {
-		t.blocks, t.read = blockcache.NewFile[*block](int((t.x.Size()+t.blockSize-1)/t.blockSize)), v.reader(t)
+		v.readByBlocks(t)
 		return t, nil
 	}
 	t.newOrbits(v.o.Threads)
 	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
-		return t.walkHeld(lo, hi, func(_ int64, pl index.Placement, n int64) error {
+		return t.walk(lo, hi, false, func(_ int64, pl index.Placement, n int64, _ bool) error {
 			p := table.Position(pl)
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err == nil {
@@ -418,7 +409,7 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 		var checked, found int64
 		var ms []Mismatch
 		var s table.Stats
-		err = own.walk(lo, hi, func(i int64, pl index.Placement, n int64, held bool) error {
+		err = own.walk(lo, hi, true, func(i int64, pl index.Placement, n int64, held bool) error {
 			p := table.Position(pl)
 			var got, want table.Entry
 			var capture bool
