@@ -8,10 +8,12 @@ import (
 
 // aboveLevel reads the finished units of the level above the units at
 // work, where their man moves lead, from the units' work files: the
-// lookup columns (see lookupColumns) by file block, through a cache of
-// decoded blocks within the solver's share for them (budget.above). The
-// man moves of one men configuration reach a few configurations there,
-// so a unit reads a small part of the level at a time.
+// lookup columns (see lookupColumns) by span, a file block or, where a
+// men configuration's positions fill more than one, a configuration,
+// through a cache of decoded spans within the solver's share for them
+// (budget.above). The man moves of one men configuration reach a few
+// configurations there, so a unit reads a small part of the level at a
+// time.
 type aboveLevel struct {
 	cache *blockcache.Cache[*table.Columns]
 	units map[int]*aboveUnit // by unit of the group
@@ -19,11 +21,14 @@ type aboveLevel struct {
 
 // aboveUnit is the work file of a finished unit of the level above.
 type aboveUnit struct {
-	r      *codec.Reader
-	size   int64                 // positions a file block
-	at     [table.NumColumns]int // the file's column of each lookup column, -1 for none
-	blocks *blockcache.File[*table.Columns]
-	read   func(b int) (*table.Columns, int64, error) // u.readBlock
+	r *codec.Reader
+	// size is the positions of a file block, span those of a span: size,
+	// a multiple of the positions of a configuration, or the positions of
+	// a configuration where they are more.
+	size, span int64
+	at         [table.NumColumns]int // the file's column of each lookup column, -1 for none
+	spans      *blockcache.File[*table.Columns]
+	read       func(s int) (*table.Columns, int64, error) // u.readSpan
 }
 
 // openAbove opens the work files of units ns, finished, as the level
@@ -36,21 +41,25 @@ func (b *groupBuild) openAbove(ns []int) (*aboveLevel, error) {
 			a.close()
 			return nil, err
 		}
-		h := r.Header()
-		u := &aboveUnit{r: r, size: int64(h.BlockSize),
-			blocks: blockcache.NewFile[*table.Columns](int((h.Positions + int64(h.BlockSize) - 1) / int64(h.BlockSize)))}
-		u.read = u.readBlock
-		for k := range u.at {
-			u.at[k] = -1
-		}
-		for c, col := range h.Columns {
+		at := [table.NumColumns]int{-1, -1, -1, -1}
+		for c, col := range r.Header().Columns {
 			if k, ok := unitColumn(col.Name); ok && lookupColumn(k, b.class) {
-				u.at[k] = c
+				at[k] = c
 			}
 		}
-		a.units[n] = u
+		a.units[n] = newAboveUnit(r, b.k, at)
 	}
 	return a, nil
+}
+
+// newAboveUnit returns the unit of work file r, whose men configurations
+// have k positions each, reading the columns at.
+func newAboveUnit(r *codec.Reader, k int64, at [table.NumColumns]int) *aboveUnit {
+	h := r.Header()
+	u := &aboveUnit{r: r, size: int64(h.BlockSize), span: max(int64(h.BlockSize), k), at: at}
+	u.spans = blockcache.NewFile[*table.Columns](int((h.Positions + u.span - 1) / u.span))
+	u.read = u.readSpan
+	return u
 }
 
 // close closes the work files; a nil level is closed already.
@@ -64,50 +73,53 @@ func (a *aboveLevel) close() {
 }
 
 // positions returns the lookup columns of the positions lo to hi of
-// unit n, by local id: a view of one decoded file block where they lie
-// in one, else a copy.
+// unit n, by local id, which lie in one span (a men configuration's
+// do): a view of the decoded span.
 func (a *aboveLevel) positions(n int, lo, hi int64) (table.Columns, error) {
 	u := a.units[n]
+	s := lo / u.span
+	cols, err := a.cache.Get(u.spans, int(s), u.read)
+	if err != nil {
+		return table.Columns{}, err
+	}
 	var v table.Columns
-	first, last := lo/u.size, (hi-1)/u.size
-	for b := first; b <= last; b++ {
-		blk, err := a.cache.Get(u.blocks, int(b), u.read)
-		if err != nil {
-			return table.Columns{}, err
-		}
-		from, to := max(lo, b*u.size)-b*u.size, min(hi, (b+1)*u.size)-b*u.size
-		for c, col := range blk {
-			if col == nil {
-				continue
-			}
+	for c, col := range cols {
+		if col != nil {
 			w := int64(table.Column(c).Width())
-			switch part := col[from*w : to*w]; {
-			case first == last:
-				v[c] = part // a view
-			case v[c] == nil:
-				v[c] = append(make([]byte, 0, (hi-lo)*w), part...)
-			default:
-				v[c] = append(v[c], part...)
-			}
+			v[c] = col[(lo-s*u.span)*w : (hi-s*u.span)*w]
 		}
 	}
 	return v, nil
 }
 
-// readBlock decodes the lookup columns of file block b of u, and returns
-// the bytes they take.
-func (u *aboveUnit) readBlock(b int) (*table.Columns, int64, error) {
+// readSpan decodes the lookup columns of span s of u, and returns the
+// bytes they take.
+func (u *aboveUnit) readSpan(s int) (*table.Columns, int64, error) {
+	lo := int64(s) * u.span
+	hi := min(lo+u.span, u.r.Header().Positions)
 	var cols table.Columns
 	var bytes int64
 	for k, c := range u.at {
 		if c < 0 {
 			continue
 		}
-		data, err := u.r.ReadBlock(c, b, nil)
-		if err != nil {
-			return nil, 0, err
+		w := int64(table.Column(k).Width())
+		for b := lo / u.size; b*u.size < hi; b++ {
+			data, err := u.r.ReadBlock(c, int(b), nil)
+			if err != nil {
+				return nil, 0, err
+			}
+			if u.span == u.size {
+				cols[k] = data // the span is the block
+				break
+			}
+			if cols[k] == nil {
+				cols[k] = make([]byte, 0, (hi-lo)*w)
+			}
+			from, to := max(lo, b*u.size)-b*u.size, min(hi, (b+1)*u.size)-b*u.size
+			cols[k] = append(cols[k], data[from*w:to*w]...)
 		}
-		cols[k], bytes = data, bytes+int64(len(data))
+		bytes += int64(len(cols[k]))
 	}
 	return &cols, bytes, nil
 }

@@ -11,10 +11,11 @@ import (
 )
 
 // TestAbovePositions writes a unit file of 100 positions in file blocks
-// of 16, with a value, a dtw and a capture column, and reads ranges of
-// it as the level above: within one block (a view), across several
-// blocks (a copy), and at the end, under a cache of one block and of
-// none; the capture column is not read.
+// of 16, with a value, a dtw and a capture column, and reads every men
+// configuration of it as the level above, and a part of one, where a
+// configuration has 8 positions (two to a file block: spans of a block)
+// and 25 (across blocks: spans of a configuration), under a cache of one
+// span and of none: the lookup columns only, the bytes of the file.
 func TestAbovePositions(t *testing.T) {
 	const n, size = 100, 16
 	values, dtw, capture := make([]byte, n), make([]byte, 2*n), make([]byte, n)
@@ -36,28 +37,30 @@ func TestAbovePositions(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, budget := range []int64{1, 0} {
-		r, err := codec.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u := &aboveUnit{r: r, size: size, blocks: blockcache.NewFile[*table.Columns]((n + size - 1) / size)}
-		u.read = u.readBlock
-		for k := range u.at {
-			u.at[k] = -1
-		}
-		u.at[table.ValueColumn], u.at[table.DTWColumn] = 0, 1
-		a := &aboveLevel{cache: blockcache.New[*table.Columns](budget), units: map[int]*aboveUnit{3: u}}
-		for _, c := range [][2]int64{{0, 16}, {17, 30}, {5, 70}, {90, 100}, {31, 33}, {0, 100}} {
-			got, err := a.positions(3, c[0], c[1])
+	at := [table.NumColumns]int{-1, -1, -1, -1}
+	at[table.ValueColumn], at[table.DTWColumn] = 0, 1
+	for _, k := range []int64{8, 25} {
+		for _, budget := range []int64{1, 0} {
+			r, err := codec.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got[table.ValueColumn], values[c[0]:c[1]]) || !bytes.Equal(got[table.DTWColumn], dtw[2*c[0]:2*c[1]]) ||
-				got[table.DistanceColumn] != nil || got[table.MTCColumn] != nil {
-				t.Errorf("budget %d, positions %d to %d: %v", budget, c[0], c[1], got)
+			a := &aboveLevel{cache: blockcache.New[*table.Columns](budget), units: map[int]*aboveUnit{3: newAboveUnit(r, k, at)}}
+			ranges := [][2]int64{{k + 1, 2*k - 1}}
+			for lo := int64(0); lo < n; lo += k {
+				ranges = append(ranges, [2]int64{lo, min(lo+k, n)})
 			}
+			for _, c := range ranges {
+				got, err := a.positions(3, c[0], c[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got[table.ValueColumn], values[c[0]:c[1]]) || !bytes.Equal(got[table.DTWColumn], dtw[2*c[0]:2*c[1]]) ||
+					got[table.DistanceColumn] != nil || got[table.MTCColumn] != nil {
+					t.Errorf("configurations of %d, budget %d, positions %d to %d: %v", k, budget, c[0], c[1], got)
+				}
+			}
+			a.close()
 		}
-		a.close()
 	}
 }
