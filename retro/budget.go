@@ -52,8 +52,8 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // positionBytes returns the solver's bytes a position in a group of
 // class c: of the finished units of the level above, whose lookup
 // columns (see lookupColumns: the value, a class distance, the dtw) take
-// above, decoded; and of the unit at work, which takes at most unit: 2 bytes for
-// each analysis (its word, which ends as its result: see word.go), 3 for
+// above, decoded; and of the unit at work, which takes at most unit: 2
+// bytes for each analysis (its word, which ends as its result: see word.go), 3 for
 // a wide one (its counts apart, dropped once it is solved), and a byte
 // for the bits that mark capture, pending and decided positions. The
 // rules analysis runs beside the theory analysis where its class's
@@ -112,13 +112,13 @@ const bytesPerGroupPosition = 8
 // have the optional columns x: all of it, solved in one unit a level,
 // and the least it takes split into its smallest units, one men
 // configuration and its flip with every placement of the kings; each
-// beside the blocks of the level above that the man moves of one
-// configuration reach (two a man, decoded at positionBytes' above). A
-// group of kings alone is one
-// unit of two blocks of orbits (each about a quarter of a table),
-// counted at positionBytes with the rules analysis sharing the theory
-// analysis' result (as it does in every such group up to 6 pieces: see
-// groupBuild.rulesApart), beside the orbits' marks. Built from its deps
+// beside the configurations of the level above that the man moves of
+// one configuration reach (two a man, decoded at positionBytes' above).
+// A group of kings alone is one unit of two blocks of orbits (each
+// about a quarter of a table), counted at positionBytes with the rules
+// analysis sharing the theory analysis' result (as it does in every
+// such group up to 6 pieces: see groupBuild.rulesApart), beside the
+// orbits' marks. Built from its deps
 // with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with the
 // tables it reads.
 func groupMemory(m index.Material, x table.Extra) (all, least int64) {
