@@ -63,13 +63,13 @@ func (v *verifier) readBlock(t *memTable, b int64) (*block, error) {
 		}
 		p := table.Position(pl)
 		var e table.Entry
-		capture, probed := p.HasCapture(), true
+		var capture, probed bool
 		if t.file == nil {
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err != nil {
 				return nil, err
 			}
-			e = r.Entry
+			e, capture, probed = r.Entry, p.HasCapture(), true
 		} else {
 			var err error
 			if e, capture, probed, err = v.stored(t.file, &cols, i-lo, i, p); err != nil {
