@@ -49,54 +49,46 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 	return n * int64(table.NewLayout(m, extra).Width()+1)
 }
 
-// positionBytes returns the solver's bytes a position in a group of
+// positionSize returns what the solver takes a position in a group of
 // class c: of the finished units of the level above, whose lookup
 // columns (see lookupColumns: the value, a class distance, the dtw) take
-// above, decoded; and of the unit at work, which takes at most unit: 2
-// bytes for each analysis (its word, which ends as its result: see word.go), 3 for
-// a wide one (its counts apart, dropped once it is solved), and a byte
-// for the bits that mark capture, pending and decided positions. The
-// rules analysis runs beside the theory analysis where its class's
-// clock carries over (it is wide then), after the others where apart
-// says it may need a result of its own (beside their results), and not
-// at all otherwise (see solve). The unit's entries are written a batch
-// at a time (writeUnit). x are the optional columns of the group's
-// tables.
-func positionBytes(x table.Extra, c table.Class, apart bool) (above, unit int64) {
-	above, first := int64(2), int64(2) // value and distance; theory
+// aboveBytes, decoded; and of the unit at work, unitBits at most. Its
+// analyses run one after the other (see solve), each in 16 bits a
+// position, its word (which ends as its result: see word.go), and 24
+// where it is wide (its counts apart): the theory analysis with dtw,
+// the rules analysis where its class's clock carries over. With dtw and
+// mtc the theory analysis keeps 2 bits more for the mtc analysis
+// (solver.ahead). A result that another analysis follows is written to
+// the work folder, the unit's entries a batch at a time (writeUnit); the
+// pending lines take a 32nd of a bit (lineSize). x are the optional
+// columns of the group's tables.
+func positionSize(x table.Extra, c table.Class) (aboveBytes, unitBits int64) {
+	aboveBytes, unitBits = 2, 16 // value and distance; a packed analysis
 	if x.DTW {
-		above += 2
-		first++ // the theory analysis is wide
+		aboveBytes += 2
 	}
-	var mtc int64
-	if x.MTC && x.DTW { // a third analysis: see solve
-		mtc = 2
+	if x.DTW || c.Carries() {
+		unitBits = 24
 	}
-	first += mtc
-	later := int64(0)
-	switch {
-	case c.Carries():
-		first += 3
-	case apart:
-		later = 2 + mtc + 2 // the results so far, and the rules analysis
+	if x.DTW && x.MTC {
+		unitBits += 2
 	}
-	return above, 1 + max(first, later)
+	return aboveBytes, unitBits
 }
 
 // unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group of class c with the optional columns x,
-// whose rules analysis may need a result of its own if apart is set
-// (see positionBytes): the unit fits in the solver's share beside the
+// memory budget Mem in a group of class c with the optional columns x
+// (see positionSize): the unit fits in the solver's share beside the
 // blocks it reads of the level above (budget.above). A unit of one pair
 // of blocks that does not fit takes the store's share too (see
 // groupBuild.run).
-func (o Options) unitPositions(x table.Extra, c table.Class, apart bool) int64 {
+func (o Options) unitPositions(x table.Extra, c table.Class) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
 	b := budget(o.Mem)
-	_, unit := positionBytes(x, c, apart)
-	return max((b.solver()-b.above())/unit, 1)
+	_, bits := positionSize(x, c)
+	return max((b.solver()-b.above())*8/bits, 1)
 }
 
 // bytesPerGroupPosition is the memory a build takes for each position of
@@ -104,7 +96,7 @@ func (o Options) unitPositions(x table.Extra, c table.Class, apart bool) int64 {
 // KKKvKK, a group of kings only (one unit), before it was solved on
 // orbits, under --mem 512MiB: 6.3 bytes with the default columns, 7.8
 // with dtw, 10.3 with dtw and mtc; 5.9 on KKKKvKK with mtc under --mem
-// 8GiB. Beside the solver's part (positionBytes) it counts the tables
+// 8GiB. Beside the solver's part (positionSize) it counts the tables
 // read and the writing's buffers.
 const bytesPerGroupPosition = 8
 
@@ -113,11 +105,9 @@ const bytesPerGroupPosition = 8
 // and the least it takes split into its smallest units, one men
 // configuration and its flip with every placement of the kings; each
 // beside the configurations of the level above that the man moves of
-// one configuration reach (two a man, decoded at positionBytes' above).
+// one configuration reach (two a man, decoded at positionSize's aboveBytes).
 // A group of kings alone is one unit of two blocks of orbits (each
-// about a quarter of a table), counted at positionBytes with the rules
-// analysis sharing the theory analysis' result (as it does in every
-// such group up to 6 pieces: see groupBuild.rulesApart), beside the
+// about a quarter of a table), counted at positionSize, beside the
 // orbits' marks. Built from its deps
 // with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with the
 // tables it reads.
@@ -127,9 +117,9 @@ func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 	if m != m.Flip() {
 		n += index.New(m.Flip()).Size()
 	}
-	above, unit := positionBytes(x, table.ClassOf(m), false)
+	above, bits := positionSize(x, table.ClassOf(m))
 	if m.Men() == 0 {
-		all = 2*index.OrbitCount(m)*unit + n/7
+		all = 2*index.OrbitCount(m)*bits/8 + n/7
 		return all, all
 	}
 	k, tables := ix.KingPlacements(), n/ix.Size()

@@ -36,7 +36,6 @@ type groupBuild struct {
 	o     Options
 	class table.Class
 	extra table.Extra // the optional columns of the group's tables
-	apart bool        // the rules analysis may need a result of its own (see rulesApart)
 	dir   string      // the group's work folder
 	*layout
 	above *aboveLevel // the finished units of the level above, nil for the first level
@@ -58,44 +57,19 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
-	b.apart = b.rulesApart()
-	b.layout = g.newLayout(o.unitPositions(b.extra, b.class, b.apart))
+	b.layout = g.newLayout(o.unitPositions(b.extra, b.class))
 	return b
 }
 
-// rulesApart reports whether the group's rules analysis may need a
-// result of its own (see solve): its class's clock carries over, or it
-// has men (a man move leads to a position of the group, whose values
-// under the rules may differ from its theoretical ones), or a table its
-// captures lead to has a position whose value differs (a cursed win or
-// blessed loss), or is not known. In a group of kings alone it mostly
-// shares the theory analysis' result: no table of kings alone up to 6
-// pieces has a cursed win or a blessed loss.
-func (b *groupBuild) rulesApart() bool {
-	if b.class.Carries() || !b.g.kingsAlone() {
-		return true
-	}
-	for _, x := range b.g.tables {
-		for _, s := range successors(x.Material()) {
-			for _, m := range [2]index.Material{s, s.Flip()} {
-				if t := b.st.get(m); t == nil || t.stats.CursedWins+t.stats.BlessedLosses > 0 {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // solverNeed returns the most memory the solver takes for a unit of the
-// group: the unit at positionBytes, and the blocks it reads of the level
+// group: the unit at positionSize, and the blocks it reads of the level
 // above (budget.above) or, in a group of kings alone (one unit), the
 // orbits' marks.
 func (b *groupBuild) solverNeed() int64 {
-	_, unit := positionBytes(b.extra, b.class, b.apart)
+	_, bits := positionSize(b.extra, b.class)
 	var need int64
 	for _, u := range b.units {
-		need = max(need, u.size()*unit)
+		need = max(need, u.size()*bits/8)
 	}
 	if b.g.kingsAlone() {
 		return need + b.g.size()/7 // the orbits (see index.Orbits)
@@ -109,7 +83,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
 	}
-	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt); err != nil {
+	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt, "*"+resultExt); err != nil {
 		return err
 	}
 	// A unit that does not fit in the solver's share (a kings-only group
@@ -147,7 +121,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 			}
 		}
 		if b.progress != nil {
-			b.progress(u.name, done)
+			b.progress(u.name, min(done, b.g.size()))
 		}
 		solved := !b.finished(n)
 		if solved {
@@ -227,15 +201,17 @@ var reportEvery = 250 * time.Millisecond
 // until the returned function is called (which waits for the goroutine
 // to end, so that progress is never called twice at once). The positions
 // of u count as done in proportion to u.work, out of u.passes passes'
-// worth: the first pass through every position, then the positions
-// decided by each analysis solved. Draws are decided by none, so the last
-// share comes when the unit is finished.
+// worth: for each analysis, its first pass through every position, then
+// the positions it decides. Draws are decided by none, so the last share
+// comes when the unit is finished. The positions done are at most the
+// group's: the units of a symmetric group count a copy of the
+// configurations that are their own flip (see unit).
 func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 	if b.progress == nil {
 		return func() {}
 	}
 	u.work.Store(0)
-	u.passes.Store(1 + numAnalyses)
+	u.passes.Store(2 * numAnalyses) // at most: solve lowers it, so that the share never goes back
 	quit, exited := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(exited)
@@ -247,7 +223,7 @@ func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 				return
 			case <-t.C:
 				share := float64(min(u.work.Load()/u.passes.Load(), u.size())) / float64(u.size())
-				b.progress(u.name, done+int64(share*float64(u.positions())))
+				b.progress(u.name, min(done+int64(share*float64(u.positions())), b.g.size()))
 			}
 		}
 	}()
@@ -285,26 +261,32 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	b.load(u)
 	defer func() { u.blocks = nil }()
 	b.g.makeOrbits(b.o.Threads)
-	results, captures, err := solve(ctx, u, unitExits{b, u}, b.class, b.extra, b.o.Threads)
+	spill := func(r *result) (*result, error) { return b.spill(ctx, u, r) }
+	results, err := solve(ctx, u, unitExits{b, u}, b.class, b.extra, b.o.Threads, spill)
+	defer closeResults(results)
 	if err == nil {
 		err = b.st.failed()
 	}
 	if err != nil {
 		return err
 	}
-	return b.writeUnit(ctx, n, results, captures)
+	return b.writeUnit(ctx, n, results)
 }
 
 // fill sets the entries of positions lo to hi of unit u (in the order
 // of its work file), and their capture flags, from the results of the
-// unit's analyses and its captures, in cols and capture, which hold the
-// entries from base on.
-func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, captures []uint64, base, lo, hi int64) error {
+// unit's analyses, in cols and capture, which hold the entries of the
+// batch from base on.
+func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, base, lo, hi int64) error {
 	ids := u.localIDs(lo)
+	theory, rules, mtcs := results[theoryAnalysis], results[rulesAnalysis], results[mtcAnalysis]
 	for pos := lo; pos < hi; pos++ {
-		id := ids.next()
-		capture[pos-base] = byte(captures[id/64] >> (id % 64) & 1)
-		th, ru := results[theoryAnalysis].outcome(id), results[rulesAnalysis].outcome(id)
+		id, i := ids.next(), pos-base
+		w := theory.word(id, i)
+		if w.capture() {
+			capture[i] = 1
+		}
+		th, ru := theory.outcome(w), rules.outcome(rules.word(id, i))
 		if b.class != table.NoClass && ru.Value != table.Draw {
 			if ru.Dist >= table.NoDistance && b.class.Carries() {
 				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
@@ -314,16 +296,16 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 			}
 		}
 		if !b.o.MTC || th.Value == table.Draw {
-			cols.SetOutcomes(pos-base, b.class, th, ru)
+			cols.SetOutcomes(i, b.class, th, ru)
 			continue
 		}
-		mtc := results[mtcAnalysis].outcome(id)
+		mtc := mtcs.outcome(mtcs.word(id, i))
 		if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
 			return fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
 		}
 		e := table.NewEntry(b.class, th, ru)
 		e.MTC = mtc.Dist
-		cols.Set(pos-base, e)
+		cols.Set(i, e)
 	}
 	return nil
 }
@@ -414,9 +396,9 @@ const writeBatch = 1 << 20
 
 // writeUnit writes the entries and capture flags of unit n to its work
 // file, every position of it, filling them from the results of its
-// analyses and its captures (fill) a batch at a time: only the results
-// are held whole.
-func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]*result, captures []uint64) error {
+// analyses (fill) a batch at a time: only the last result is held whole,
+// the others are read from their files.
+func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]*result) error {
 	u := b.units[n]
 	w, err := codec.NewWriter(b.unitPath(n), b.unitHeader(n))
 	if err != nil {
@@ -431,8 +413,16 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 		for col := range cols {
 			clear(cols[col])
 		}
+		clear(capture)
+		for i, r := range results {
+			if r != nil && r.file != nil && !slices.Contains(results[:i], r) {
+				if err := r.file.next(k); err != nil {
+					return err
+				}
+			}
+		}
 		err := parallel.Range(ctx, k, b.o.Threads, func(lo, hi int64) error {
-			return b.fill(u, &cols, capture, results, captures, base, base+lo, base+hi)
+			return b.fill(u, &cols, capture, results, base, base+lo, base+hi)
 		})
 		if err != nil {
 			return err

@@ -37,18 +37,19 @@ func BenchmarkFill(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	res := &result{words: newWords(n), dist: true}
 	// Values and capture flags come in runs, as in a table.
-	captures := make([]uint64, n/64)
-	v, d, c := table.Draw, 0, uint64(0)
+	v, d, c := table.Draw, 0, false
 	for i := range int64(n) {
 		if r.IntN(8) == 0 {
-			v, d, c = table.Value(r.IntN(3)), r.IntN(60), uint64(r.IntN(2))
+			v, d, c = table.Value(r.IntN(3)), r.IntN(60), r.IntN(2) == 0
 		}
 		w := newWord(open, noLoss) // a draw
 		if v != table.Draw {
 			w = decidedWord(v, uint32(d))
 		}
+		if c {
+			w |= captureBit
+		}
 		res.words.set(i, w)
-		captures[i/64] |= c << (i % 64)
 	}
 	for _, name := range []string{"KKKvMMM", "KKKvKMM"} {
 		b.Run(name, func(b *testing.B) {
@@ -60,7 +61,7 @@ func BenchmarkFill(b *testing.B) {
 			cols := table.MakeColumns(m, n, table.Extra{})
 			capture := make([]byte, n)
 			for b.Loop() {
-				if err := gb.fill(u, &cols, capture, results, captures, 0, 0, n); err != nil {
+				if err := gb.fill(u, &cols, capture, results, 0, 0, n); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -49,10 +49,12 @@
 //	          store.shrink              a unit over the solver's share takes the store's: spills
 //	          for each unit, highest level first:
 //	            openAbove               above.go: the finished units of the level above, read by blocks (an eighth of the solver's share)
-//	            solveUnit               the unit: 3-9 B a position (an orbit in a group of kings alone) at most (positionBytes)
-//	              solve                 solve.go: the first pass over every position's moves (unit.walk),
-//	                                    external successors through store.outcome
-//	                analysis.propagate  the passes over predecessors, until no position changes
+//	            solveUnit               the unit: 2-3.25 B a position (an orbit in a group of kings alone) (positionSize)
+//	              solve                 solve.go: the analyses one after the other, each:
+//	                solver.analyse        a first pass over every position's moves (unit.walk),
+//	                                      external successors through store.outcome
+//	                analysis.propagate    the passes over predecessors, until no position changes
+//	                groupBuild.spill      resultfile.go: a result another analysis follows, to the work folder
 //	              fill, writeUnit       the unit's entries, to the work folder (a codec file)
 //	          writeTables, assemble     the tables, block by block, from the units' blocks (cache of M/8)
 //	          store.unspill             the tables spilled, back into memory as far as they fit

@@ -106,16 +106,27 @@ func (m *manMove) at(p *draughts.Position) int64 {
 // result is the solution of a unit under one rating of the external
 // successors: the words of its analysis, which give every local id its
 // value for the side to move and its distance in plies (0 for draws,
-// and for all where dist is unset: no one reads them).
+// and for all where dist is unset: no one reads them). A result that
+// another analysis follows is spilled to the work folder, by position
+// (see groupBuild.spill), and read back a batch at a time as the unit
+// is written (resultFile).
 type result struct {
-	words words
+	words words // by local id; nil once spilled
 	dist  bool
+	file  *resultFile
 }
 
-// outcome returns the outcome of position id: its value, and its distance
-// where r has distances (else 0).
-func (r *result) outcome(id int64) table.Outcome {
-	w := r.words.get(id)
+// word returns the word of local id, position i of the batch at work.
+func (r *result) word(id, i int64) word {
+	if r.file != nil {
+		return r.file.word(i)
+	}
+	return r.words.get(id)
+}
+
+// outcome returns the outcome of w, a word of r: its value, and its
+// distance where r has distances (else 0).
+func (r *result) outcome(w word) table.Outcome {
 	o := table.Outcome{Value: w.value()}
 	if r.dist && o.Value != table.Draw {
 		o.Dist = int(w.dist())
@@ -130,18 +141,28 @@ type analysis struct {
 	// while a wide analysis runs; nil in a packed one, whose words hold
 	// the counts (see word).
 	moves counts
-	// pending marks the undecided positions that will be decided at
-	// some distance: a win is known, or every move loses. A pass goes
-	// through them only.
-	pending []uint64
-	horizon atomic.Uint32 // greatest finite distance seen so far
+	// pending marks the lines (lineSize local ids) that hold a pending
+	// position: undecided, to be decided at some distance, as a win is
+	// known or every move loses (its word is winning or losing). A pass
+	// goes through the lines marked when it starts (now) and marks next
+	// those that hold a position pending still, or pended by the pass.
+	now, next []uint64
+	horizon   atomic.Uint32 // greatest finite distance seen so far
 }
 
-// pend marks position id pending, from any goroutine.
-// A position is often pended more than once: the bit is tested first, a
+// lineSize is the local ids of a line of pending positions: a 64th of
+// a bit a position.
+const lineSize = 64
+
+// newLines returns a bit set of the lines of n local ids.
+func newLines(n int64) []uint64 { return make([]uint64, (n+lineSize*64-1)/(lineSize*64)) }
+
+// pend marks the line of position id pending, from any goroutine.
+// A line is often pended more than once: the bit is tested first, a
 // plain load, so that only the first pays for a locked instruction.
 func (a *analysis) pend(id int64) {
-	w, bit := &a.pending[id/64], uint64(1)<<(id%64)
+	line := id / lineSize
+	w, bit := &a.next[line/64], uint64(1)<<(line%64)
 	if atomic.LoadUint64(w)&bit == 0 {
 		atomic.OrUint64(w, bit)
 	}
@@ -183,78 +204,116 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // for the longest loss, and positions that reach neither are draws
 // (repetition); results is indexed by analysis.
 //
+// The analyses run one after the other, each from a first pass of its
+// own, so that the unit holds the state of one at a time: a result that
+// another analysis follows goes to spill, which writes it to the work
+// folder. The mtc analysis that follows the theory analysis with dtw
+// starts from what the theory analysis' first pass found of its
+// external successors (solver.ahead), so that they are looked up once.
 // Analyses whose external successors count alike share one result:
 // without extra.DTW the theory analysis counts them as the mtc analysis
-// does, and the rules analysis may share either (see solver.shared).
-// Whether it does is known once the first pass has looked the external
-// successors up: the rules analysis is then started by a pass of its own
-// after the others are solved (unless its class's clock carries over,
-// and it never shares), so that it takes no memory where it shares, as
-// it mostly does. captures marks the positions where the side to move
-// must capture.
-func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int) (results [numAnalyses]*result, captures []uint64, err error) {
-	s := newSolver(u, x, class, extra)
-	if err := u.walk(ctx, threads, s.firstPass); err != nil {
-		return results, nil, err
+// does, and the rules analysis may share either (see solver.shared), as
+// the theory analysis' first pass finds.
+func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int, spill func(*result) (*result, error)) (results [numAnalyses]*result, err error) {
+	s := &solver{u: u, x: x, class: class, extra: extra}
+	order := []int{theoryAnalysis}
+	if extra.MTC && extra.DTW { // without dtw the theory analysis gives the mtc
+		order = append(order, mtcAnalysis)
+		s.ahead = newExitValues(u.size())
 	}
-	shared := s.shared()
-	want := s.wantDist(shared)
-	if results, err = s.analyse(ctx, threads, want); err != nil {
-		return results, nil, err
+	u.passes.Store(2 * int64(len(order)+1)) // the rules analysis too, until known
+	shared := -1
+	for i := 0; i < len(order); i++ {
+		k := order[i]
+		words, err := s.analyse(ctx, k, threads)
+		if err != nil {
+			return results, err
+		}
+		if k == theoryAnalysis {
+			if shared = s.shared(); shared < 0 {
+				order = append(order, rulesAnalysis)
+			} else {
+				u.passes.Store(2 * int64(len(order)))
+			}
+		}
+		r := &result{words: words, dist: s.wantDist(shared)[k]}
+		if i < len(order)-1 {
+			if r, err = spill(r); err != nil {
+				return results, err
+			}
+		}
+		results[k] = r
 	}
 	if shared >= 0 {
 		results[rulesAnalysis] = results[shared]
-	} else if results[rulesAnalysis] == nil {
-		s.as[rulesAnalysis] = s.newAnalysis(rulesAnalysis)
-		if err := u.walk(ctx, threads, s.firstPass); err != nil {
-			return results, nil, err
-		}
-		rules, err := s.analyse(ctx, threads, want)
-		if err != nil {
-			return results, nil, err
-		}
-		results[rulesAnalysis] = rules[rulesAnalysis]
 	}
 	if extra.MTC && !extra.DTW {
 		results[mtcAnalysis] = results[theoryAnalysis]
 	}
-	return results, s.captures, nil
+	return results, nil
 }
 
-// A solver holds the analyses of a unit while solve computes them.
+// A solver holds the analysis of a unit at work while solve computes
+// them.
 type solver struct {
-	u        *unit
-	x        exits
-	class    table.Class
-	extra    table.Extra
-	as       [numAnalyses]*analysis // nil where not solved, and once solved
-	captures []uint64
+	u     *unit
+	x     exits
+	class table.Class
+	extra table.Extra
+	k     int       // the analysis at work
+	a     *analysis // its state
+	// ahead, if set, holds for each position the outcome of its moves
+	// that leave the unit in the mtc analysis, which the first pass of
+	// the theory analysis finds along (see exitValues).
+	ahead exitValues
 	// differ is set once an external successor has a value under the
 	// rules other than its theoretical one.
 	differ atomic.Bool
 }
 
-// newSolver returns the solver of unit u, with an analysis for each
-// result to compute at first: the mtc analysis only with dtw (without,
-// the theory analysis gives the mtc), the rules analysis only where its
-// class's clock carries over (see solve).
-func newSolver(u *unit, x exits, class table.Class, extra table.Extra) *solver {
-	s := &solver{u: u, x: x, class: class, extra: extra, captures: make([]uint64, (u.size()+63)/64)}
-	for k := range s.as {
-		if k == theoryAnalysis || k == mtcAnalysis && extra.MTC && extra.DTW || k == rulesAnalysis && class.Carries() {
-			s.as[k] = s.newAnalysis(k)
-		}
+// exitValues holds an outcome of the moves that leave the unit for each
+// position, in 2 bits, as a packed analysis counts them (at distance 0:
+// a win or loss in one ply, a draw, or a loss in none where there is no
+// such move), 32 to a uint64: a chunk of a walk owns whole words.
+type exitValues []uint64
+
+func newExitValues(n int64) exitValues { return make(exitValues, (n+31)/32) }
+
+// The outcomes of exitValues.
+var exitOutcomes = [4]table.Outcome{{Value: table.Loss}, {Value: table.Loss, Dist: 1}, {Value: table.Draw}, {Value: table.Win, Dist: 1}}
+
+func (e exitValues) set(id int64, o table.Outcome) {
+	var v uint64
+	for v = 0; v < 3 && exitOutcomes[v] != o; v++ {
 	}
-	return s
+	e[id/32] |= v << (2 * (id % 32))
 }
 
-// newAnalysis returns the state of analysis k before its first pass.
-func (s *solver) newAnalysis(k int) *analysis {
-	a := &analysis{words: newWords(s.u.size()), pending: make([]uint64, (s.u.size()+63)/64)}
+func (e exitValues) get(id int64) table.Outcome { return exitOutcomes[e[id/32]>>(2*(id%32))&3] }
+
+// analyse runs analysis k: a first pass that starts every position from
+// its moves, then the passes that decide them (propagate). It returns
+// the analysis' words.
+func (s *solver) analyse(ctx context.Context, k, threads int) (words, error) {
+	s.k, s.a = k, &analysis{words: newWords(s.u.size()), now: newLines(s.u.size()), next: newLines(s.u.size())}
 	if !s.packed(k) {
-		a.moves = newCounts(s.u.size())
+		s.a.moves = newCounts(s.u.size())
 	}
-	return a
+	defer func() { s.a = nil }() // its counts and pending lines are no longer needed
+	first := s.firstPass
+	if k == mtcAnalysis && s.ahead != nil {
+		first = s.aheadPass
+	}
+	if err := s.u.walk(ctx, threads, first); err != nil {
+		return nil, err
+	}
+	if k == mtcAnalysis {
+		s.ahead = nil
+	}
+	if err := s.a.propagate(ctx, s.u, threads); err != nil {
+		return nil, err
+	}
+	return s.a.words, nil
 }
 
 // packed reports whether analysis k counts every move that leaves the
@@ -269,8 +328,8 @@ func (s *solver) packed(k int) bool {
 
 // firstPass returns a visitor of the first pass, which initialises the
 // state of every position from its moves. Each goroutine of the walk has
-// its own; chunks are multiples of 64 positions, so each word of captures
-// and pending has one writer.
+// its own; chunks are multiples of 64 lines, so each word of the
+// analysis' pending lines has one writer.
 func (s *solver) firstPass() visitor {
 	f := &firstPass{s: s, block: -1}
 	return f.visit
@@ -282,16 +341,30 @@ type firstPass struct {
 	men     []manMove // of the block of the last quiet position
 	at      []int64   // by man move: the index of its position in its cols
 	block   int64
-	minimax [numAnalyses]table.Minimax // by analysis, of the moves of the position visited that leave the unit
+	minimax table.Minimax // of the moves of the position visited that leave the unit
+	ahead   table.Minimax // the same in the mtc analysis, where the solver has ahead
 }
 
-// visit initialises the state of position id in each analysis. Every move
-// leaves the unit but the quiet king moves, which are only counted.
+// aheadPass returns a visitor of the first pass of the mtc analysis
+// where the solver has ahead: the moves that leave the unit are not
+// looked up again.
+func (s *solver) aheadPass() visitor {
+	return func(id int64, p draughts.Position, buf []draughts.Move) error {
+		kingMoves, capture := 0, p.HasCapture()
+		if !capture {
+			kingMoves = p.KingMoves()
+		}
+		return s.a.start(id, s.ahead.get(id), kingMoves, capture)
+	}
+}
+
+// visit initialises the state of position id. Every move leaves the
+// unit but the quiet king moves, which are only counted.
 func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) error {
-	f.minimax = [numAnalyses]table.Minimax{}
+	f.minimax, f.ahead = table.Minimax{}, table.Minimax{}
 	var kingMoves int
-	if caps := p.Captures(buf); len(caps) > 0 {
-		f.s.captures[id/64] |= 1 << (id % 64)
+	caps := p.Captures(buf)
+	if len(caps) > 0 {
 		for _, m := range caps {
 			if f.count(f.s.x.outcomes(p.Play(m))) {
 				break
@@ -306,12 +379,11 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 	if kingMoves > maxMoves {
 		return fmt.Errorf("position %s has %d quiet moves, more than %d", p.FEN(), kingMoves, maxMoves)
 	}
-	for k, a := range f.s.as {
-		if a != nil {
-			if err := a.start(id, f.minimax[k].Outcome(), kingMoves); err != nil {
-				return fmt.Errorf("position %s: %w", p.FEN(), err)
-			}
-		}
+	if err := f.s.a.start(id, f.minimax.Outcome(), kingMoves, len(caps) > 0); err != nil {
+		return fmt.Errorf("position %s: %w", p.FEN(), err)
+	}
+	if f.s.ahead != nil {
+		f.s.ahead.set(id, f.ahead.Outcome())
 	}
 	return nil
 }
@@ -352,8 +424,8 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 	return nil
 }
 
-// count counts a move to a position of outcomes o and reports whether the
-// outcomes are final: each is a win in one ply, which no other move can
+// count counts a move to a position of outcomes o and reports whether
+// the outcomes are final: each a win in one ply, which no other move can
 // change, so that the moves left need no lookup. Skipping them may leave
 // differ unset where a skipped move's values differ; the analyses then
 // start alike and agree anyway, as sharing assumes.
@@ -361,21 +433,20 @@ func (f *firstPass) count(o [2]table.Outcome) (final bool) {
 	if o[0].Value != o[1].Value && !f.s.differ.Load() {
 		f.s.differ.Store(true) // once: a store on every move would bounce the line between threads
 	}
-	final = true
-	for k, a := range f.s.as {
-		if a != nil {
-			f.minimax[k].Add(exitOutcome(o, k, f.s.extra.DTW))
-			final = final && f.minimax[k].Outcome() == table.Outcome{Value: table.Win, Dist: 1}
-		}
+	won := table.Outcome{Value: table.Win, Dist: 1}
+	f.minimax.Add(exitOutcome(o, f.s.k, f.s.extra.DTW))
+	if f.s.ahead == nil {
+		return f.minimax.Outcome() == won
 	}
-	return final
+	f.ahead.Add(exitOutcome(o, mtcAnalysis, f.s.extra.DTW))
+	return f.minimax.Outcome() == won && f.ahead.Outcome() == won
 }
 
 // start sets the word of position id from o, the outcome of its moves
-// that leave the unit (table.Minimax), and its kingMoves quiet moves that
-// stay, and pends the position if it will be decided at some distance: a
-// win is known, or every move loses.
-func (a *analysis) start(id int64, o table.Outcome, kingMoves int) error {
+// that leave the unit (table.Minimax), its kingMoves quiet moves that
+// stay, and whether it must capture, and pends the position if it will
+// be decided at some distance: a win is known, or every move loses.
+func (a *analysis) start(id int64, o table.Outcome, kingMoves int, capture bool) error {
 	packed := a.moves == nil
 	w := newWord(open, noLoss)
 	if packed {
@@ -395,7 +466,11 @@ func (a *analysis) start(id int64, o table.Outcome, kingMoves int) error {
 	}
 	if k := w.kind(); k == winning || k == losing {
 		a.raise(w.dist())
-		a.pending[id/64] |= 1 << (id % 64)
+		line := id / lineSize
+		a.next[line/64] |= 1 << (line % 64)
+	}
+	if capture {
+		w |= captureBit
 	}
 	a.words.set(id, w)
 	if !packed {
@@ -438,30 +513,6 @@ func (s *solver) wantDist(shared int) [numAnalyses]bool {
 	}
 }
 
-// analyse runs the passes of each analysis left, one after the other, and
-// returns their results, with distances where want says.
-func (s *solver) analyse(ctx context.Context, threads int, want [numAnalyses]bool) (results [numAnalyses]*result, err error) {
-	passes := int64(1)
-	for _, a := range s.as {
-		if a != nil {
-			passes++
-		}
-	}
-	s.u.passes.Store(passes)
-	for k := range s.as { // by index: ranging over the array would copy it, keeping every state alive
-		a := s.as[k]
-		if a == nil {
-			continue
-		}
-		if err := a.propagate(ctx, s.u, s.captures, threads); err != nil {
-			return results, err
-		}
-		results[k] = &result{words: a.words, dist: want[k]}
-		s.as[k] = nil // its counts and pending bits are no longer needed
-	}
-	return results, nil
-}
-
 // propagate decides the positions layer by layer: every position whose win
 // or loss distance is d, then tells its predecessors. It leaves each
 // decided position's result in its word.
@@ -475,16 +526,16 @@ func (s *solver) analyse(ctx context.Context, threads int, want [numAnalyses]boo
 // parallel.Chunk positions and a word is updated by compare-and-swap.
 // Within a pass the order of the updates does not matter: they only set
 // distances beyond d.
-func (a *analysis) propagate(ctx context.Context, u *unit, captures []uint64, threads int) error {
+func (a *analysis) propagate(ctx context.Context, u *unit, threads int) error {
 	span := max(parallel.Chunk/(2*u.k), 1) * 2 * u.k
 	owned := threads == 1 || u.size()/span >= ownedChunks*int64(threads)
 	if !owned {
 		span = parallel.Chunk
 	}
-	// The positions with a capture start decided: they have no quiet
-	// moves, so their word is final from the start.
-	p := &propagation{a: a, u: u, words: a.words, decided: slices.Clone(captures), owned: owned}
+	p := &propagation{a: a, u: u, words: a.words, owned: owned}
 	for d := uint32(0); d <= a.horizon.Load(); d++ {
+		a.now, a.next = a.next, a.now
+		clear(a.next)
 		err := parallel.Chunks(ctx, u.size(), span, threads, func(lo, hi int64) error {
 			p.pass(lo, hi, d)
 			return nil
@@ -509,36 +560,47 @@ type propagation struct {
 	a     *analysis
 	u     *unit
 	words words // a.words
-	// decided marks the positions decided so far, so that updates to
-	// them can be skipped: a bitmap small enough to stay in cache.
-	decided []uint64
-	owned   bool // a chunk's goroutine alone updates its positions' states
+	owned bool  // a chunk's goroutine alone updates its positions' states
 }
 
 // pass decides the pending positions of ids lo to hi whose distance is d,
-// and tells their predecessors.
+// and tells their predecessors. It goes through the lines marked now, a
+// line at the ends only as far as it lies in lo to hi (two chunks may
+// share it), and marks next those where a position is pending still.
 func (p *propagation) pass(lo, hi int64, d uint32) {
 	var buf [maxUnmoves]pred
 	var men blockMen
 	var n int64 // positions decided
-	for w := lo / 64; w < (hi+63)/64; w++ {
-		set := atomic.LoadUint64(&p.a.pending[w])
-		if w == lo/64 {
-			set &= ^uint64(0) << (lo % 64) // a word may straddle two chunks
+	first, last := lo/lineSize, (hi-1)/lineSize
+	for w := first / 64; w <= last/64; w++ {
+		set := p.a.now[w] // read only during the pass
+		if w == first/64 {
+			set &= ^uint64(0) << (first % 64)
 		}
-		if w == (hi-1)/64 && hi%64 != 0 {
-			set &= 1<<(hi%64) - 1
+		if w == last/64 && last%64 != 63 {
+			set &= 1<<(last%64+1) - 1
 		}
 		for ; set != 0; set &= set - 1 {
-			id := w*64 + int64(bits.TrailingZeros64(set))
-			st := p.load(id)
-			if st.kind() == decided { // pended again as it was decided
-				atomic.AndUint64(&p.a.pending[w], ^(1 << (id % 64)))
-				continue
-			}
-			if v, ok := decide(st, d); ok {
+			line := w*64 + int64(bits.TrailingZeros64(set))
+			left := false
+			for id := max(lo, line*lineSize); id < min(hi, (line+1)*lineSize); id++ {
+				st := p.load(id)
+				if k := st.kind(); k != winning && k != losing {
+					continue
+				}
+				if st.dist() != d {
+					left = true
+					continue
+				}
+				v := table.Loss
+				if st.kind() == winning {
+					v = table.Win
+				}
 				p.settle(id, v, d, p.u.predecessors(id, buf[:0], &men))
 				n++
+			}
+			if left {
+				p.a.pend(line * lineSize)
 			}
 		}
 	}
@@ -571,17 +633,12 @@ func (p *propagation) swap(id int64, old, n word) bool {
 // tells preds, its predecessors: an undecided one wins at d+1 if v is a
 // loss, and has a move fewer not known to lose if v is a win (lose).
 func (p *propagation) settle(id int64, v table.Value, d uint32, preds []pred) {
-	atomic.AndUint64(&p.a.pending[id/64], ^(1 << (id % 64)))
 	// Where another goroutine updates a predecessor of its own meanwhile,
 	// its compare-and-swap of the pair fails and tries again.
-	for old := p.load(id); !p.swap(id, old, decidedWord(v, d)); old = p.load(id) {
+	for old := p.load(id); !p.swap(id, old, decidedWord(v, d)|old&captureBit); old = p.load(id) {
 	}
-	atomic.OrUint64(&p.decided[id/64], 1<<(id%64))
-	touch(p.words, p.a.moves, p.decided, preds)
+	touch(p.words, p.a.moves, preds)
 	for _, pr := range preds {
-		if atomic.LoadUint64(&p.decided[pr.id/64])&(1<<(pr.id%64)) != 0 {
-			continue
-		}
 		if v == table.Loss {
 			p.win(pr.id, d+1)
 		} else {
@@ -594,8 +651,8 @@ func (p *propagation) settle(id int64, v table.Value, d uint32, preds []pred) {
 func (p *propagation) win(id int64, d uint32) {
 	for {
 		old := p.load(id)
-		if k := old.kind(); k != open && (k != winning || old.dist() <= d) {
-			return // decided, or a win as short known: an undecided position that wins cannot lose
+		if k := old.kind(); k != open && (k != winning || old.dist() <= d) || old.capture() {
+			return // decided, a win as short known (an undecided position that wins cannot lose), or a capture's
 		}
 		if p.swap(id, old, newWord(winning, d)) {
 			break
@@ -618,7 +675,7 @@ func (p *propagation) lose(id int64, d uint32, moves uint8) {
 	for {
 		old := p.load(id)
 		if old.kind() != open || old&cannotLose != 0 {
-			return // it wins, or cannot lose: its count no longer matters
+			return // decided, it wins, or it cannot lose (a capture's among them): its count no longer matters
 		}
 		n := old - word(moves)
 		if old.count() == moves {
@@ -637,8 +694,8 @@ func (p *propagation) lose(id int64, d uint32, moves uint8) {
 // loseWide is lose in a wide analysis, whose counts are apart.
 func (p *propagation) loseWide(id int64, d uint32, moves uint8) {
 	old := p.load(id)
-	if old.kind() != open || old.dist() == noLoss {
-		return // it wins, or cannot lose: its count no longer matters
+	if old.kind() != open || old.dist() == noLoss || old.capture() {
+		return // decided, it wins, it cannot lose, or it is a capture's: its count no longer matters
 	}
 	if p.a.moves.countOff(id, moves) != 0 {
 		return
@@ -650,30 +707,16 @@ func (p *propagation) loseWide(id int64, d uint32, moves uint8) {
 	}
 }
 
-// touch loads the words, counts and words of decided of preds, so that
-// the cache misses of the updates that follow overlap: a
-// compare-and-swap waits for every memory access before it, and would
-// otherwise take the misses one at a time. The loads are atomic, for the
-// race detector; on amd64 and arm64 they are plain loads.
-func touch(ws words, moves counts, decided []uint64, preds []pred) {
+// touch loads the words and counts of preds, so that the cache misses
+// of the updates that follow overlap: a compare-and-swap waits for every
+// memory access before it, and would otherwise take the misses one at a
+// time. The loads are atomic, for the race detector; on amd64 and arm64
+// they are plain loads.
+func touch(ws words, moves counts, preds []pred) {
 	for _, pr := range preds {
-		atomic.LoadUint64(&decided[pr.id/64])
 		atomic.LoadUint32(&ws[pr.id/2])
 		if moves != nil {
 			atomic.LoadUint32(&moves[pr.id/4])
 		}
 	}
-}
-
-// decide returns the value of a pending position whose word is w if it is
-// decided at distance d: a win if its least win distance is d, a loss if
-// every move loses at d.
-func decide(w word, d uint32) (table.Value, bool) {
-	switch {
-	case w.kind() == winning && w.dist() == d:
-		return table.Win, true
-	case w.kind() == losing && w.dist() == d:
-		return table.Loss, true
-	}
-	return table.Draw, false
 }

@@ -52,10 +52,10 @@ type unit struct {
 	pairs     int64
 	blocks    []block // while the unit is solved (see load)
 	// work counts the positions the solver's passes have gone through so
-	// far: every position once in the first pass, then each position as
-	// it is decided by each analysis solved; passes is the number of
-	// those passes, 1 plus the analyses solved (as far as known). The
-	// progress reporter reads them.
+	// far: for each analysis, every position once in its first pass,
+	// then each position as it is decided; passes is the number of those
+	// passes, twice the analyses (as far as known). The progress reporter
+	// reads them.
 	work, passes atomic.Int64
 }
 

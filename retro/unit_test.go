@@ -214,10 +214,10 @@ func TestUnitBudget(t *testing.T) {
 		mtc bool
 	}{{8 << 30, false}, {512 << 20, false}, {8 << 30, true}, {512 << 20, true}} {
 		o := Options{Mem: c.mem, MTC: c.mtc}
-		n := o.unitPositions(o.extra(index.Material{}), table.Rule2, true)
-		_, unitBytes := positionBytes(o.extra(index.Material{}), table.Rule2, true)
+		n := o.unitPositions(o.extra(index.Material{}), table.Rule2)
+		_, unitBits := positionSize(o.extra(index.Material{}), table.Rule2)
 		b := budget(c.mem)
-		if used := n*unitBytes + b.above() + b.store() + b.cache(); used > c.mem {
+		if used := n*unitBits/8 + b.above() + b.store() + b.cache(); used > c.mem {
 			t.Errorf("budget %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.mtc, n, used)
 		}
 		if n < c.mem/40 {

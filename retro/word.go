@@ -7,18 +7,20 @@ import (
 )
 
 // A word is what an analysis knows of one position: 16 bits, whose top
-// two say what the rest hold.
+// two say what the rest hold, and whose bit captureBit marks a position
+// where the side to move must capture (its value is that of its
+// captures: no quiet move changes it).
 //
-//   - open: undecided, no win known. In a wide analysis the rest is the
-//     greatest distance of a losing move that leaves the unit (a capture
-//     or man move), or noLoss once such a move does not lose, and the
-//     counts are apart (counts). In a packed one, whose moves that leave
-//     the unit all count at distance 0 (see solver.packed), cannotLose
-//     says that such a move does not lose, and the low byte counts the
-//     quiet moves not yet known to lose.
-//   - winning: undecided, a win known; the rest is the least distance of
-//     one found so far.
-//   - losing: undecided, every move loses; the rest is the loss's
+//   - open: undecided, no win known. In a wide analysis the low bits are
+//     the greatest distance of a losing move that leaves the unit (a
+//     capture or man move), or noLoss once such a move does not lose,
+//     and the counts are apart (counts). In a packed one, whose moves
+//     that leave the unit all count at distance 0 (see solver.packed),
+//     cannotLose says that such a move does not lose, and the low byte
+//     counts the quiet moves not yet known to lose.
+//   - winning: undecided, a win known; the low bits are the least
+//     distance of one found so far.
+//   - losing: undecided, every move loses; the low bits are the loss's
 //     distance.
 //   - decided: wonBit set for a win, clear for a loss, and the distance.
 //
@@ -27,28 +29,26 @@ import (
 type word uint16
 
 const (
-	kindShift         = 14
-	open         word = 0 << kindShift
-	winning      word = 1 << kindShift
-	losing       word = 2 << kindShift
-	decided      word = 3 << kindShift
-	wonBit       word = 1 << 13
-	cannotLose   word = 1 << 13          // of a packed open word
-	noLoss            = 1<<kindShift - 1 // an open word's distance once a move does not lose
-	maxDist           = 1<<13 - 2        // the longest distance a decided word holds, and more than any table's
-	undecidedMax      = 1<<kindShift - 1 // mask of an undecided word's distance
-	decidedMax        = 1<<13 - 1        // mask of a decided word's distance
+	kindShift       = 14
+	open       word = 0 << kindShift
+	winning    word = 1 << kindShift
+	losing     word = 2 << kindShift
+	decided    word = 3 << kindShift
+	wonBit     word = 1 << 13 // of a decided word
+	cannotLose word = 1 << 13 // of a packed open word
+	captureBit word = 1 << 12
+	distMask   word = 1<<12 - 1
+	noLoss          = 1<<12 - 1 // an open word's distance once a move does not lose
+	maxDist         = 1<<12 - 2 // the longest distance a word holds, and more than any table's
 )
 
-func (w word) kind() word { return w &^ undecidedMax }
+func (w word) kind() word { return w &^ (1<<kindShift - 1) }
 
 // dist returns the distance of w.
-func (w word) dist() uint32 {
-	if w.kind() == decided {
-		return uint32(w & decidedMax)
-	}
-	return uint32(w & undecidedMax)
-}
+func (w word) dist() uint32 { return uint32(w & distMask) }
+
+// capture reports whether the side to move must capture.
+func (w word) capture() bool { return w&captureBit != 0 }
 
 // value returns the value of a decided word, Draw for any other.
 func (w word) value() table.Value {

@@ -217,7 +217,7 @@ func TestPlanSevenPieces(t *testing.T) {
 // group of kings only, one unit, does not fit in, and that the estimates
 // give what the group needs rather than the budget.
 func TestBudgetTooSmall(t *testing.T) {
-	const need = "KKKKKvKK needs about 3.5 GiB (one unit: a group of kings only cannot be split)"
+	const need = "KKKKKvKK needs about 2.5 GiB (one unit: a group of kings only cannot be split)"
 	for _, cmd := range []string{"gen", "plan"} {
 		dir := filepath.Join(t.TempDir(), "tables")
 		out, errOut, code := dtb(cmd, "--only", "KKvKKKKK", "--mem", "2GiB", "--out", dir)
@@ -235,21 +235,21 @@ func TestBudgetTooSmall(t *testing.T) {
 		code := run([]string{"plan", "--only", "KKKKKvKK", "--mem", mem}, &env{stdout: &out, stderr: &errOut, uncheckedMem: mem == "2GiB"})
 		var doc struct{ Units []struct{ Memory int64 } }
 		err := json.Unmarshal(out.Bytes(), &doc)
-		if last := len(doc.Units) - 1; code != 0 || err != nil || doc.Units[last].Memory < 3<<30 {
-			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 3.5 GiB", mem, code, errOut.String(), err)
+		if last := len(doc.Units) - 1; code != 0 || err != nil || doc.Units[last].Memory < 2<<30 {
+			t.Errorf("plan --mem %s: status %d, stderr %q, %v; want KKKKKvKK's 2.5 GiB", mem, code, errOut.String(), err)
 		}
 	}
 	// Within a quarter over the budget, a warning: KKKKvKK's one unit
 	// would take the store's share too.
-	out, errOut, code := dtb("plan", "--only", "KKKKvKK", "--mem", "400MiB")
-	if want := "dtb plan: warning: --mem 400MiB: KKKKvKK needs about 406 MiB (one unit: a group of kings only cannot be split); the build may go over the budget\n"; code != 0 || out == "" || errOut != want {
-		t.Errorf("plan --only KKKKvKK --mem 400MiB: status %d, stderr %q; want %q", code, errOut, want)
+	out, errOut, code := dtb("plan", "--only", "KKKKvKK", "--mem", "256MiB")
+	if want := "dtb plan: warning: --mem 256MiB: KKKKvKK needs about 292 MiB (one unit: a group of kings only cannot be split); the build may go over the budget\n"; code != 0 || out == "" || errOut != want {
+		t.Errorf("plan --only KKKKvKK --mem 256MiB: status %d, stderr %q; want %q", code, errOut, want)
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
 	_, errOut, code = dtb("gen", "--only", "KKKKvKKK", "--mem", "64GiB", "--threads", "1", "--out", file)
-	if code != 1 || !strings.HasPrefix(errOut, "dtb gen: warning: a big build: 15 tables of 7853350050 positions, about 5.8 GiB of memory") {
-		t.Errorf("gen --mem 64GiB: status %d, stderr %q; want the warning of a 5.8 GiB build", code, errOut)
+	if code != 1 || !strings.HasPrefix(errOut, "dtb gen: warning: a big build: 15 tables of 7853350050 positions, about 4.2 GiB of memory") {
+		t.Errorf("gen --mem 64GiB: status %d, stderr %q; want the warning of a 4.2 GiB build", code, errOut)
 	}
 }
 
