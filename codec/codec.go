@@ -357,14 +357,15 @@ type Compression int
 
 const (
 	// Balanced is zstd's "better" level: the default, for files written
-	// and read again soon (the work files of a build).
+	// and read again soon.
 	Balanced Compression = iota
 	// Smallest is zstd's "best" level: about a fifth smaller than
 	// Balanced on tables and several times slower to write, for files
 	// that are written once and read often.
 	Smallest
 	// Fastest is zstd's "fastest" level: larger than Balanced and
-	// quicker to write, for files written once and read once or twice.
+	// quicker to write, for files written once and read once or twice
+	// (the work files of a build), and its encoder is the smallest.
 	Fastest
 )
 

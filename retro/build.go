@@ -405,6 +405,7 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 		return err
 	}
 	defer w.Abort()
+	w.SetCompression(codec.Fastest) // read once or twice: see codec.Fastest
 	batch := min(u.positions(), writeBatch)
 	cols := table.MakeColumns(b.g.tables[0].Material(), batch, b.extra)
 	capture := make([]byte, batch)
