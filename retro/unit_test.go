@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,6 +203,38 @@ func TestKeepWork(t *testing.T) {
 		if keep != (len(units) > 0) || keep != (err == nil) {
 			t.Errorf("KeepWork %v: %d unit files, work folder: %v", keep, len(units), err)
 		}
+	}
+}
+
+// TestResultFiles checks that the results a unit spills (with dtw and
+// mtc, the theory analysis' before the mtc analysis runs) are removed
+// once the unit is written, and those an interrupted run left when the
+// group is built again.
+func TestResultFiles(t *testing.T) {
+	only, _ := index.ParseMaterial("KKvKM")
+	dir := t.TempDir()
+	stale := filepath.Join(dir, WorkDir, only.String(), only.String()+".l0.0.1"+resultExt)
+	if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stale, []byte("left by a crash"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testHookUnitDone = nil })
+	units := 0
+	testHookUnitDone = func(name string, solved bool) error {
+		units++
+		group, _, _ := strings.Cut(name, ".")
+		if left, _ := filepath.Glob(filepath.Join(dir, WorkDir, group, "*"+resultExt)); len(left) > 0 {
+			return fmt.Errorf("after unit %s: %v", name, left)
+		}
+		return nil
+	}
+	if err := Generate(context.Background(), Options{Only: &only, Dir: dir, DTW: true, MTC: true, KeepWork: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); units == 0 || err == nil {
+		t.Errorf("%d units solved; the result file left by a crash: %v", units, err)
 	}
 }
 
