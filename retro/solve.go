@@ -283,8 +283,14 @@ func newExitValues(n int64) exitValues { return make(exitValues, (n+31)/32) }
 var exitOutcomes = [4]table.Outcome{{Value: table.Loss}, {Value: table.Loss, Dist: 1}, {Value: table.Draw}, {Value: table.Win, Dist: 1}}
 
 func (e exitValues) set(id int64, o table.Outcome) {
-	var v uint64
-	for v = 0; v < 3 && exitOutcomes[v] != o; v++ {
+	var v uint64 // a loss in none
+	switch {
+	case o.Value == table.Win:
+		v = 3
+	case o.Value == table.Draw:
+		v = 2
+	case o.Dist > 0:
+		v = 1
 	}
 	e[id/32] |= v << (2 * (id % 32))
 }
