@@ -41,6 +41,10 @@ type memTable struct {
 	// orbit n.
 	captures []uint64
 
+	// A table of kings alone checked without being held (see streams):
+	// read from its file block by block, every position recomputed.
+	streamed bool
+
 	// Another:
 	blockSize int64
 	blocks    *blockcache.File[*block]
@@ -99,6 +103,34 @@ func (v *verifier) entry(t *memTable, n int64) (table.Entry, error) {
 // distances of a slim directory's table (table.Info.Threats, Short);
 // another is decoded by blocks as they are read (block).
 func (v *verifier) open(ctx context.Context, path string, m index.Material) (*memTable, error) {
+	t, err := v.openFile(path, m)
+	if err != nil {
+		return nil, err
+	}
+	if m.Men() != 0 {
+		v.readByBlocks(t)
+		return t, nil
+	}
+	t.newOrbits(v.o.Threads)
+	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
+		return t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
+			e, capture, _, err := v.stored(t.file, cols, i-lo, i, table.Position(pl))
+			if err == nil {
+				t.set(n, e, capture)
+			}
+			return err
+		})
+	})
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// openFile opens the table file of m at path, preloading in the prober
+// the tables that resolve its capture positions.
+func (v *verifier) openFile(path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return nil, err
@@ -111,24 +143,6 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 		blockSize: int64(f.Header().BlockSize)}
 	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
 	if err := v.preloadCaptures(m); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if m.Men() != 0 {
-		v.readByBlocks(t)
-		return t, nil
-	}
-	t.newOrbits(v.o.Threads)
-	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
-		return t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
-			e, capture, _, err := v.stored(f, cols, i-lo, i, table.Position(pl))
-			if err == nil {
-				t.set(n, e, capture)
-			}
-			return err
-		})
-	})
-	if err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -180,6 +194,34 @@ func (t *memTable) bytes() int64 {
 		n += t.x.Size() / 7 // index.Orbits: about a seventh of a byte a placement
 	}
 	return n
+}
+
+// streams reports whether the check of m, a table of kings alone, reads
+// it from its file instead of holding it whole: when it and its colour
+// flip, which the check holds whole, do not fit in Options.Memory.
+func (v *verifier) streams(m index.Material) bool {
+	if _, ok := v.entries[m]; !ok || m.Men() != 0 || m == m.Flip() || v.o.Memory <= 0 {
+		return false
+	}
+	h, err := v.pt.Header(m)
+	if err != nil {
+		return false // the check reports it
+	}
+	l := table.NewLayout(m, table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)})
+	return wholeBytes(m, l)+wholeBytes(m.Flip(), l) > v.o.Memory
+}
+
+// wholeBytes returns about the bytes that the table of m, of kings alone
+// with layout l, takes held whole (see memTable.bytes).
+func wholeBytes(m index.Material, l table.Layout) int64 {
+	width := int64(0)
+	for col := range table.NumColumns {
+		if l.Has(col) {
+			width += int64(col.Width())
+		}
+	}
+	orbits := index.OrbitCount(m)
+	return orbits*width + orbits/8 + index.New(m).Size()/7
 }
 
 // close closes t's file.
@@ -414,7 +456,19 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 			var got, want table.Entry
 			var capture bool
 			var err error
+			counts := 1 // the positions that got stands for in the stats
 			switch {
+			case own.streamed:
+				rep, stab := index.Canonical(pl)
+				if rep != pl && p.HasCapture() {
+					return nil // counted with its orbit's representative
+				}
+				if got, capture, _, err = v.stored(own.file, &blk.cols, i-lo, i, p); err != nil {
+					return err
+				}
+				if capture {
+					counts = 4 / stab // the positions of its orbit, captures all, resolved alike
+				}
 			case own.orbits == nil:
 				got, _ = blk.cols.Entry(i - lo)
 				capture = blk.capture(i - lo)
@@ -425,7 +479,9 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 					return err
 				}
 			}
-			s.Add(own.class, got, capture, nil)
+			for range counts {
+				s.Add(own.class, got, capture, nil)
+			}
 			if capture {
 				return nil
 			}
@@ -462,9 +518,9 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 
 // ownBlock returns block b of own, the table checked: read through the
 // cache (the check of its colour flip reads it next), or, for a table of
-// kings alone, held whole, as the file has it.
+// kings alone, as the file has it.
 func (v *verifier) ownBlock(own *memTable, b int64) (*block, error) {
-	if own.orbits == nil {
+	if own.orbits == nil && !own.streamed {
 		return v.block(own, b)
 	}
 	cols, err := own.file.ReadBlock(int(b))

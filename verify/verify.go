@@ -42,7 +42,9 @@
 // quarter of its positions: the entries of the representatives
 // (index.Canonical) are recomputed, and every other position must hold
 // its representative's, which the rules make it (the symmetries map moves
-// to moves, captures to captures).
+// to moves, captures to captures). Where a table of kings alone and its
+// colour flip do not fit in Options.Memory together, the table checked
+// is read from its file instead, every position recomputed.
 //
 // # What a passing check proves
 //
@@ -309,7 +311,17 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	}
 	var tables []*memTable
 	for _, n := range needs(m) {
-		t, err := v.table(ctx, n)
+		var t *memTable
+		var err error
+		if n == m && v.streams(m) {
+			v.drop(m) // held for its flip's check: the flip takes its place
+			if t, err = v.openFile(r.File, m); err == nil {
+				t.streamed = true
+				defer t.close()
+			}
+		} else {
+			t, err = v.table(ctx, n)
+		}
 		if err != nil && len(v.searched) > 0 && errors.Is(err, fs.ErrNotExist) {
 			// A slim directory may hold value files alone.
 			r.Note = "values not recomputed: a distance file they read is not here (dtb slim --distances writes them)"

@@ -192,8 +192,11 @@ func TestUnlistedFile(t *testing.T) {
 // representatives of the orbits (index.Canonical) and compared with
 // theirs for the other positions. A changed representative is a
 // mismatch, and so is each other position of its orbit; another changed
+// position is the one mismatch. Under a budget that holds KvKK alone,
+// KKvK is read from its file, every position recomputed: a changed
 // position is the one mismatch.
 func TestChangedEntry(t *testing.T) {
+	kkvk, _ := index.ParseMaterial("KKvK")
 	win7 := table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7, MTC: 7}
 	for _, c := range []struct {
 		column string
@@ -214,40 +217,42 @@ func TestChangedEntry(t *testing.T) {
 			pl := table.Placement(&p)
 			rep, stab := index.Canonical(pl)
 			orbit := 4 / stab
-			t.Run(c.column+"/"+fen, func(t *testing.T) {
-				dir := copyTables(t)
-				rewrite(t, dir, "KKvK", func(col string, b []byte) {
-					if col == c.column {
-						c.change(b, index.New(table.MaterialOf(&p)).Rank(pl))
+			for _, memory := range []int64{0, 64 << 10} {
+				t.Run(fmt.Sprintf("%s/%s/memory=%d", c.column, fen, memory), func(t *testing.T) {
+					dir := copyTables(t)
+					rewrite(t, dir, "KKvK", func(col string, b []byte) {
+						if col == c.column {
+							c.change(b, index.New(table.MaterialOf(&p)).Rank(pl))
+						}
+					})
+					r := run(t, dir, verify.Options{Only: []index.Material{kkvk}, Memory: memory})["KKvK.dtb"]
+					want := int64(1)
+					if rep == pl && memory == 0 {
+						want = int64(orbit)
 					}
-				})
-				r := run(t, dir, verify.Options{})["KKvK.dtb"]
-				want := int64(1)
-				if rep == pl {
-					want = int64(orbit)
-				}
-				if r.Mismatches != want || len(r.Examples) != int(want) {
-					t.Fatalf("%d mismatches %v, want %d", r.Mismatches, r.Examples, want)
-				}
-				found := false
-				for _, e := range r.Examples {
-					if e.Position == p {
-						found = true
-						if e.Recomputed != win7 {
-							t.Errorf("recomputed %+v, want a win in 7", e.Recomputed)
+					if r.Mismatches != want || len(r.Examples) != int(want) {
+						t.Fatalf("%d mismatches %v, want %d", r.Mismatches, r.Examples, want)
+					}
+					found := false
+					for _, e := range r.Examples {
+						if e.Position == p {
+							found = true
+							if e.Recomputed != win7 {
+								t.Errorf("recomputed %+v, want a win in 7", e.Recomputed)
+							}
+						}
+						if q, _ := index.Canonical(table.Placement(&e.Position)); q != rep {
+							t.Errorf("mismatch at %s, outside the orbit of %s", e.Position.FEN(), fen)
 						}
 					}
-					if q, _ := index.Canonical(table.Placement(&e.Position)); q != rep {
-						t.Errorf("mismatch at %s, outside the orbit of %s", e.Position.FEN(), fen)
+					if !found {
+						t.Errorf("no mismatch at %s", fen)
 					}
-				}
-				if !found {
-					t.Errorf("no mismatch at %s", fen)
-				}
-				if c.stats != "" {
-					mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", c.stats)
-				}
-			})
+					if c.stats != "" {
+						mustContain(t, "KKvK.dtb", r.Errors, "KKvK.dtb: header stats differ from the entries: ", c.stats)
+					}
+				})
+			}
 		}
 	}
 }
@@ -335,6 +340,25 @@ func rewrite(t *testing.T, dir, name string, change func(col string, b []byte)) 
 			}
 		}
 	})
+}
+
+// TestStreamed checks the group KKvK, KvKK (tables of kings alone) under
+// a budget too small to hold both, so that each is read from its file
+// and every position recomputed: the reports are those of a check that
+// holds both.
+func TestStreamed(t *testing.T) {
+	dir := three.Dir(t)
+	m, _ := index.ParseMaterial("KKvK")
+	only := []index.Material{m, m.Flip()}
+	held := run(t, dir, verify.Options{Only: only})
+	streamed := run(t, dir, verify.Options{Only: only, Memory: 64 << 10})
+	for name, h := range held {
+		s := streamed[name]
+		h.Elapsed, s.Elapsed = 0, 0
+		if !h.OK() || h.Checked == 0 || fmt.Sprint(s) != fmt.Sprint(h) {
+			t.Errorf("%s read from its file: %+v; held whole: %+v", name, s, h)
+		}
+	}
 }
 
 // TestOnly checks one table, reading the ones it needs, then the two
