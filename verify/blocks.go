@@ -62,17 +62,18 @@ func (v *verifier) readBlock(t *memTable, b int64) (*block, error) {
 			pl, _ = t.x.Next(pl)
 		}
 		p := table.Position(pl)
+		capture := p.HasCapture()
 		var e table.Entry
-		var capture, probed bool
+		var probed bool
 		if t.file == nil {
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err != nil {
 				return nil, err
 			}
-			e, capture, probed = r.Entry, p.HasCapture(), true
+			e, probed = r.Entry, true
 		} else {
 			var err error
-			if e, capture, probed, err = v.stored(t.file, &cols, i-lo, i, p); err != nil {
+			if e, probed, err = v.stored(t.file, &cols, i-lo, i, p, capture); err != nil {
 				return nil, err
 			}
 		}

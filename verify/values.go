@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
@@ -114,7 +115,9 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 	t.newOrbits(v.o.Threads)
 	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
 		return t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
-			e, capture, _, err := v.stored(t.file, cols, i-lo, i, table.Position(pl))
+			p := table.Position(pl)
+			capture := p.HasCapture()
+			e, _, err := v.stored(t.file, cols, i-lo, i, p, capture)
 			if err == nil {
 				t.set(n, e, capture)
 			}
@@ -207,21 +210,20 @@ func (v *verifier) streams(m index.Material) bool {
 	if err != nil {
 		return false // the check reports it
 	}
-	l := table.NewLayout(m, table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)})
+	l := table.NewLayout(m, extraOf(h))
 	return wholeBytes(m, l)+wholeBytes(m.Flip(), l) > v.o.Memory
 }
 
 // wholeBytes returns about the bytes that the table of m, of kings alone
 // with layout l, takes held whole (see memTable.bytes).
 func wholeBytes(m index.Material, l table.Layout) int64 {
-	width := int64(0)
-	for col := range table.NumColumns {
-		if l.Has(col) {
-			width += int64(col.Width())
-		}
-	}
 	orbits := index.OrbitCount(m)
-	return orbits*width + orbits/8 + index.New(m).Size()/7
+	return orbits*int64(l.Width()) + orbits/8 + index.New(m).Size()/7
+}
+
+// extraOf returns the optional columns of the table of header h.
+func extraOf(h codec.Header) table.Extra {
+	return table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 }
 
 // close closes t's file.
@@ -264,23 +266,23 @@ func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placeme
 }
 
 // stored returns the entry of position p, entry j of cols and i of the
-// table file f, as the table means it, whether p is a capture position,
-// and whether the entry is the prober's: that of a capture position, or
-// of a forced threat or short rule-2 distance of a slim directory's table.
-func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position) (e table.Entry, capture, probed bool, err error) {
-	capture = p.HasCapture()
+// table file f, as the table means it, and whether the entry is the
+// prober's: that of a capture position (capture says whether p is one),
+// or of a forced threat or short rule-2 distance of a slim directory's
+// table.
+func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e table.Entry, probed bool, err error) {
 	if theory, _ := cols.Values(j); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
 		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 		if err != nil {
-			return e, capture, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
+			return e, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
 		}
-		return r.Entry, capture, true, nil
+		return r.Entry, true, nil
 	}
 	e, ok := cols.Entry(j)
 	if !ok {
-		return e, capture, false, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
+		return e, false, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
 	}
-	return e, capture, false, nil
+	return e, false, nil
 }
 
 // openSearched returns the table of m of a slim directory, answered by a
@@ -299,8 +301,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	if err != nil {
 		return nil, err
 	}
-	extra := table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
-	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extra), blockSize: parallel.Chunk}
+	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extraOf(h)), blockSize: parallel.Chunk}
 	if m.Men() != 0 {
 		v.readByBlocks(t)
 		return t, nil
@@ -460,10 +461,10 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 			switch {
 			case own.streamed:
 				rep, stab := index.Canonical(pl)
-				if rep != pl && p.HasCapture() {
+				if capture = p.HasCapture(); capture && rep != pl {
 					return nil // counted with its orbit's representative
 				}
-				if got, capture, _, err = v.stored(own.file, &blk.cols, i-lo, i, p); err != nil {
+				if got, _, err = v.stored(own.file, &blk.cols, i-lo, i, p, capture); err != nil {
 					return err
 				}
 				if capture {
@@ -475,7 +476,8 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 			case held || own.capture(n):
 				got, capture = own.orbitEntry(n), own.capture(n)
 			default:
-				if got, capture, _, err = v.stored(own.file, &blk.cols, i-lo, i, p); err != nil {
+				capture = p.HasCapture()
+				if got, _, err = v.stored(own.file, &blk.cols, i-lo, i, p, capture); err != nil {
 					return err
 				}
 			}
