@@ -102,7 +102,7 @@ func WriteManifest(dir string, entries []ManifestEntry) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	b = append(b, '\n')
-	err = writeAtomic(path, func(w io.Writer) error {
+	err = WriteAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})

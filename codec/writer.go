@@ -488,7 +488,7 @@ func CopyFile(dst, src string) error {
 		return err
 	}
 	defer in.Close()
-	if err := writeAtomic(dst, func(w io.Writer) error {
+	if err := WriteAtomic(dst, func(w io.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	}); err != nil {
@@ -497,11 +497,11 @@ func CopyFile(dst, src string) error {
 	return nil
 }
 
-// writeAtomic writes a file through a temporary file in the same
+// WriteAtomic writes a file through a temporary file in the same
 // directory, then renames it to path and syncs the directory. On error it
 // removes the temporary file and leaves nothing new under path. Its writes
 // go through package fault, which tests use to make them fail.
-func writeAtomic(path string, write func(io.Writer) error) error {
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	t, err := createTemp(path)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -142,13 +141,36 @@ func (v *verifier) openFile(path string, m index.Material) (*memTable, error) {
 		f.Close()
 		return nil, err
 	}
-	t := &memTable{m: m, x: index.New(m), class: f.Class, layout: f.Layout, file: f, header: f.Stats,
-		blockSize: int64(f.Header().BlockSize)}
-	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
+	t := fileTable(f, m)
 	if err := v.preloadCaptures(m); err != nil {
 		f.Close()
 		return nil, err
 	}
+	return t, nil
+}
+
+// fileTable returns the table of f, of m, without its entries.
+func fileTable(f *table.File, m index.Material) *memTable {
+	t := &memTable{m: m, x: index.New(m), class: f.Class, layout: f.Layout, file: f, header: f.Stats,
+		blockSize: int64(f.Header().BlockSize)}
+	t.header.LongestDistanceFEN, t.header.LongestDTWFEN, t.header.LongestMTCFEN = "", "", ""
+	return t
+}
+
+// describe returns the table of m without its entries or file: its
+// layout, class and header stats, for the check of a table that an
+// earlier run finished (progress).
+func (v *verifier) describe(m index.Material) (*memTable, error) {
+	if _, ok := v.searched[m]; ok {
+		return v.searchedTable(m)
+	}
+	f, err := table.Open(v.path(v.entries[m]), m)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	t := fileTable(f, m)
+	t.file = nil
 	return t, nil
 }
 
@@ -293,15 +315,10 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	if err := v.pt.Preload(m); err != nil {
 		return nil, err
 	}
-	h, err := v.pt.Header(v.searched[m]) // its layout: the table it is searched through has the same
+	t, err := v.searchedTable(m)
 	if err != nil {
 		return nil, err
 	}
-	class, err := v.pt.Class(m)
-	if err != nil {
-		return nil, err
-	}
-	t := &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extraOf(h)), blockSize: parallel.Chunk}
 	if m.Men() != 0 {
 		v.readByBlocks(t)
 		return t, nil
@@ -318,6 +335,20 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 		})
 	})
 	return t, err
+}
+
+// searchedTable returns the table of m of a slim directory, answered by
+// a search through its colour flip, without its entries.
+func (v *verifier) searchedTable(m index.Material) (*memTable, error) {
+	h, err := v.pt.Header(v.searched[m]) // its layout: the table it is searched through has the same
+	if err != nil {
+		return nil, err
+	}
+	class, err := v.pt.Class(m)
+	if err != nil {
+		return nil, err
+	}
+	return &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extraOf(h)), blockSize: parallel.Chunk}, nil
 }
 
 // captureTables returns the tables that the captures from m's positions
@@ -439,11 +470,14 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (table.En
 // checkValues recomputes the entry of every stored position whose entry
 // own holds, and, in a table of kings alone, checks that each other
 // position, read from the file, holds its orbit's; it tallies the
-// mismatches in r and returns the stats of own's entries.
-func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r *Report) (table.Stats, error) {
-	var mu sync.Mutex
-	var stats table.Stats
-	err := parallel.Chunks(ctx, own.x.Size(), own.blockSize, v.o.Threads, func(lo, hi int64) error {
+// mismatches and the stats of own's entries in prog, by chunks of a block,
+// leaving out the chunks prog has.
+func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, prog *progress) error {
+	return parallel.Chunks(ctx, own.x.Size(), own.blockSize, v.o.Threads, func(lo, hi int64) error {
+		if prog.isDone(lo / own.blockSize) {
+			v.positionsDone.Add(hi - lo)
+			return nil
+		}
 		blk, err := v.ownBlock(own, lo/own.blockSize)
 		if err != nil {
 			return err
@@ -508,15 +542,21 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, r
 			}
 			return nil
 		})
+		if err != nil {
+			return err
+		}
 		v.positionsDone.Add(hi - lo)
-		v.tally(r, checked, found, ms)
-		mu.Lock()
-		stats.Merge(s)
-		mu.Unlock()
+		err = prog.add(lo/own.blockSize, checked, found, ms, s)
+		if testHookChunk != nil {
+			testHookChunk()
+		}
 		return err
 	})
-	return stats, err
 }
+
+// testHookChunk, if set, is called after each chunk that checkValues
+// tallies.
+var testHookChunk func()
 
 // ownBlock returns block b of own, the table checked: read through the
 // cache (the check of its colour flip reads it next), or, for a table of

@@ -46,6 +46,13 @@
 // colour flip do not fit in Options.Memory together, the table checked
 // is read from its file instead, every position recomputed.
 //
+// Progress: with Options.Work, a check that runs for more than a minute
+// keeps there the blocks of its table checked and their tallies, every
+// minute and when ctx is done. Verify called again goes on where it
+// stopped, unless the manifest entries of the tables the check reads, or
+// Options.Examples, have changed; a table an earlier call finished is
+// not read again, beyond its file's checksums.
+//
 // # What a passing check proves
 //
 // The check is local, but the distances make it a proof. A stored win at
@@ -65,7 +72,6 @@
 package verify
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,6 +106,11 @@ type Options struct {
 	// own (cacheBytes), and the tables it preloads.
 	Memory   int64
 	Examples int // mismatches listed per table; 0 means 10
+	// Work, if set, is a folder where a long check keeps its progress,
+	// every minute and when interrupted, so that Verify called again goes
+	// on where it stopped (the tables it reads unchanged); Verify empties
+	// it of the plan's tables when it ends.
+	Work string
 	// Progress, if set, is called from time to time.
 	Progress func(Progress)
 	// Done, if set, is called with each table's report as soon as it is
@@ -132,7 +143,8 @@ type Report struct {
 	// slim directory that lacks the distance files its check reads, whose
 	// files alone are checked.
 	Note    string
-	Elapsed time.Duration
+	Elapsed time.Duration // of this call
+	Resumed int64         // of Checked, those checked by an earlier call (Options.Work)
 }
 
 // OK reports whether the table passed every check.
@@ -155,7 +167,8 @@ const cacheBytes = 512 << 20
 // Verify checks the tables of dir and returns a report per table file, in
 // dependency order (the stray files, unlisted or temporary, last). It returns
 // an error only when it cannot start (no readable manifest, or a table of
-// Options.Only missing from it) or when ctx is done.
+// Options.Only missing from it) or when ctx is done, with the reports of
+// the tables checked before.
 func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
@@ -212,10 +225,16 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 		v.current.Store(m.String())
 		r := v.check(ctx, m)
 		v.release(m)
+		if ctx.Err() != nil {
+			break // an interrupted check is no report
+		}
 		v.tablesDone.Add(1)
 		done(r)
 	}
 	stop()
+	if ctx.Err() == nil {
+		v.forget(plan)
+	}
 	if o.Only == nil && ctx.Err() == nil {
 		unlisted, err := v.unlisted()
 		if err != nil {
@@ -243,8 +262,6 @@ type verifier struct {
 	refs   map[index.Material]int         // checks of the plan that still need a table
 
 	cache *blockcache.Cache[*block] // the blocks read of the tables read by blocks
-
-	mu sync.Mutex // guards the reports that chunks tally into
 
 	callback      sync.Mutex // held while calling Options.Progress or Done
 	positionsDone atomic.Int64
@@ -309,11 +326,26 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		v.positionsDone.Add(r.Positions)
 		return r
 	}
+	h, err := v.pt.Header(m)
+	if err != nil {
+		r.Errors = append(r.Errors, notChecked(r.File, err))
+		v.positionsDone.Add(r.Positions)
+		return r
+	}
+	prog, err := v.progress(m, int64(h.BlockSize))
+	if err != nil {
+		r.Errors = append(r.Errors, err)
+		v.positionsDone.Add(r.Positions)
+		return r
+	}
+	finished := prog.complete(r.Positions) // by an earlier run: the tables need not be read
 	var tables []*memTable
 	for _, n := range needs(m) {
 		var t *memTable
 		var err error
-		if n == m && v.streams(m) {
+		if finished {
+			t, err = v.describe(n)
+		} else if n == m && v.streams(m) {
 			v.drop(m) // held for its flip's check: the flip takes its place
 			if t, err = v.openFile(r.File, m); err == nil {
 				t.streamed = true
@@ -352,11 +384,19 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		c.mtc = false
 		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(v.entries[tables[1].m])))
 	}
-	stats, err := v.checkValues(ctx, own, c, &r)
+	if finished {
+		v.positionsDone.Add(r.Positions)
+	} else {
+		err = v.checkValues(ctx, own, c, prog)
+	}
+	if serr := prog.save(ctx.Err() != nil); serr != nil && err == nil {
+		err = serr
+	}
+	prog.report(&r)
 	if err != nil {
 		r.Errors = append(r.Errors, notChecked(r.File, err))
-	} else if own.header != stats {
-		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, stats)))
+	} else if own.header != prog.stats {
+		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, prog.stats)))
 	}
 	return r
 }
@@ -493,18 +533,6 @@ func (v *verifier) unlisted() ([]Report, error) {
 		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: a dtb convert here did not finish: rerun it", f)}})
 	}
 	return reports, nil
-}
-
-// tally adds a chunk's counts and mismatches to r, whose examples stay the
-// first Options.Examples in index order.
-func (v *verifier) tally(r *Report, checked, found int64, ms []Mismatch) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	r.Checked += checked
-	r.Mismatches += found
-	r.Examples = append(r.Examples, ms...)
-	slices.SortFunc(r.Examples, func(a, b Mismatch) int { return cmp.Compare(a.Index, b.Index) })
-	r.Examples = r.Examples[:min(len(r.Examples), v.o.Examples)]
 }
 
 // fileExists reports whether there is a file at path.

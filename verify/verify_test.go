@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -297,23 +298,7 @@ func TestChangedRule2Distance(t *testing.T) {
 // are those of a check without a limit.
 func TestMemory(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
-	x := index.New(index.Material{WhiteKings: 2, BlackKings: 1, BlackMen: 1})
-	rewrite(t, dir, "KKvKM", func(col string, b []byte) {
-		if col != table.ValueColumn.Name() {
-			return
-		}
-		for i := len(b) / 2; i < len(b); i++ { // a quiet position halfway: a draw made a win, or the other way round
-			if p := table.Position(x.Unrank(int64(i))); !p.HasCapture() {
-				draw := byte(table.Draw) | byte(table.Draw)<<2
-				if b[i] == draw {
-					b[i] = byte(table.Win) | byte(table.Win)<<2
-				} else {
-					b[i] = draw
-				}
-				return
-			}
-		}
-	})
+	changeQuiet(t, dir, "KKvKM")
 	want := run(t, dir, verify.Options{})
 	if r := want["KKvKM.dtb"]; r.Mismatches == 0 {
 		t.Fatalf("KKvKM: no mismatch after a change: %+v", r)
@@ -326,6 +311,31 @@ func TestMemory(t *testing.T) {
 			t.Errorf("%s with 4 MiB: %+v, without a limit %+v", name, g, w)
 		}
 	}
+}
+
+// changeQuiet changes the value of a quiet position halfway through the
+// table of material name in dir: a draw made a win, or the other way
+// round.
+func changeQuiet(t *testing.T, dir, name string) {
+	t.Helper()
+	m, _ := index.ParseMaterial(name)
+	x := index.New(m)
+	rewrite(t, dir, name, func(col string, b []byte) {
+		if col != table.ValueColumn.Name() {
+			return
+		}
+		for i := len(b) / 2; i < len(b); i++ {
+			if p := table.Position(x.Unrank(int64(i))); !p.HasCapture() {
+				draw := byte(table.Draw) | byte(table.Draw)<<2
+				if b[i] == draw {
+					b[i] = byte(table.Win) | byte(table.Win)<<2
+				} else {
+					b[i] = draw
+				}
+				return
+			}
+		}
+	})
 }
 
 // rewrite rewrites the table of material name in dir as one whole
@@ -510,5 +520,73 @@ func TestSlim(t *testing.T) {
 	reports := run(t, write(dir, slim.Options{Distances: true}), verify.Options{})
 	if r := reports[table.FileName(pair[0])]; r.Mismatches+reports[table.FileName(pair[1])].Mismatches == 0 {
 		t.Errorf("%s with a distance one ply too long: %+v", pair[0], r)
+	}
+}
+
+// TestResume interrupts a check in the middle of a table, then calls
+// Verify again with the same work folder: it goes on where the first
+// stopped (some positions resumed, none checked twice) and its reports
+// are those of a check run at once, mismatches and stats included. A
+// progress kept under other options is started over.
+func TestResume(t *testing.T) {
+	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
+	changeQuiet(t, dir, "KKvKM")
+	want := run(t, dir, verify.Options{Threads: 2})
+	if r := want["KKvKM.dtb"]; r.Mismatches == 0 {
+		t.Fatalf("KKvKM: no mismatch after a change: %+v", r)
+	}
+	work := filepath.Join(t.TempDir(), "work")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	chunks := 0
+	verify.SetTestHooks(t.Cleanup, func() {
+		if chunks++; chunks == 40 {
+			cancel()
+		}
+	}, 0)
+	if _, err := verify.Verify(ctx, dir, verify.Options{Threads: 2, Work: work}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted check: %v, want %v", err, context.Canceled)
+	}
+	kept, _ := filepath.Glob(filepath.Join(work, "*.json"))
+	if len(kept) == 0 {
+		t.Fatal("an interrupted check kept no progress")
+	}
+	for _, c := range []struct {
+		examples int
+		resumed  bool
+	}{{5, false}, {10, true}} {
+		saved := filepath.Join(t.TempDir(), "saved")
+		if err := os.CopyFS(saved, os.DirFS(work)); err != nil {
+			t.Fatal(err)
+		}
+		reports, err := verify.Verify(context.Background(), dir, verify.Options{Threads: 2, Work: work, Examples: c.examples})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resumed, checked int64
+		midTable := false // a table resumed in its middle
+		for _, r := range reports {
+			name := filepath.Base(r.File)
+			resumed += r.Resumed
+			midTable = midTable || r.Resumed > 0 && r.Resumed < r.Checked
+			w := want[name]
+			checked += r.Checked
+			if c.examples < len(w.Examples) {
+				w.Examples = w.Examples[:c.examples]
+			}
+			r.Elapsed, w.Elapsed, r.Resumed = 0, 0, 0
+			if fmt.Sprint(r) != fmt.Sprint(w) {
+				t.Errorf("examples %d: %s resumed: %+v; checked at once: %+v", c.examples, name, r, w)
+			}
+		}
+		if (resumed > 0) != c.resumed || resumed >= checked || midTable != c.resumed {
+			t.Errorf("examples %d: %d of %d positions checked resumed (a table in its middle: %v), want resumed %v", c.examples, resumed, checked, midTable, c.resumed)
+		}
+		if _, err := os.Stat(work); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("examples %d: the work folder is still there after the check: %v", c.examples, err)
+		}
+		if err := os.CopyFS(work, os.DirFS(saved)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

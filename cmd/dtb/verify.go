@@ -18,6 +18,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
 )
@@ -32,6 +33,7 @@ func init() {
 			examples := fs.Int("examples", 10, "mismatching positions listed per table")
 			list := fs.String("sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
 			mem := fs.String("mem", "", "memory for the tables read, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
+			work := fs.String("work", "", "folder where a long check keeps its progress, to go on after an interruption (default: DIR/work/verify, if DIR is writable)")
 			return func(e *env, args []string) error {
 				if len(args) != 0 {
 					return badInput("unexpected arguments %q", args)
@@ -53,7 +55,11 @@ func init() {
 				// over the tables read, and harder near the budget.
 				debug.SetGCPercent(25)
 				debug.SetMemoryLimit(memory)
-				o := verify.Options{Threads: *threads, Examples: *examples, Memory: memory}
+				o := verify.Options{Threads: *threads, Examples: *examples, Memory: memory, Work: *work}
+				if !fs.Changed("work") && writable(*dir) {
+					o.Work = filepath.Join(*dir, retro.WorkDir, "verify")
+					defer os.Remove(filepath.Dir(o.Work)) // if Verify emptied it
+				}
 				for _, s := range *only {
 					m, err := index.ParseMaterial(s)
 					if err != nil {
@@ -74,6 +80,9 @@ func init() {
 				start := time.Now()
 				reports, err := verify.Verify(ctx, *dir, o)
 				bar.clear()
+				if errors.Is(err, context.Canceled) && o.Work != "" {
+					return fmt.Errorf("interrupted: the progress is kept in %s; run the same command again to go on", o.Work)
+				}
 				if err != nil {
 					return err
 				}
@@ -97,6 +106,9 @@ func printReport(w io.Writer, r verify.Report) {
 	}
 	if r.Note != "" {
 		fmt.Fprintf(w, "  %s\n", r.Note)
+	}
+	if r.Resumed > 0 {
+		fmt.Fprintf(w, "  %d of the positions checked by an earlier run, whose progress was kept\n", r.Resumed)
 	}
 	for _, m := range r.Examples {
 		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, table.NoClass), describe(m.Recomputed, table.NoClass))
@@ -170,4 +182,15 @@ func summarize(w io.Writer, reports []verify.Report, elapsed time.Duration) erro
 		msg += fmt.Sprintf("; rebuild the damaged %s with: %s", strings.Join(names, ", "), rebuild(paths))
 	}
 	return errors.New(msg)
+}
+
+// writable reports whether files can be created in dir.
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".dtb-writable-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }
