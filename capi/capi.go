@@ -26,7 +26,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 func main() {}
@@ -184,7 +184,7 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 
 // result returns the C result of an entry whose value under the clocks
 // is v.
-func result(v table.Value, e table.Entry) C.dtb_result {
+func result(v rules.Value, e rules.Entry) C.dtb_result {
 	return C.dtb_result{
 		rules:    C.int(v),
 		theory:   C.int(e.Theory),

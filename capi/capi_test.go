@@ -16,6 +16,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -189,9 +190,9 @@ func TestC(t *testing.T) {
 	for _, name := range []string{"KvK", "KKvK", "KMvK", "KvKM", "MMvK", "KMvM", "MvMM"} {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
-		counts := table.ClassOf(m).Budget() + 3 // -1 (fresh), 0 ... budget + 1 (run out)
+		counts := rules.ClassOf(m).Budget() + 3 // -1 (fresh), 0 ... budget + 1 (run out)
 		for i := int64(0); i < x.Size(); i += 97 {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			add(p, int(i/97)%counts-1)
 			add(p.Flip(), int(i/97+1)%counts-1)
 		}
@@ -259,10 +260,10 @@ func TestCRule2(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += 211 {
-			for _, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
+			for _, p := range []draughts.Position{rules.Position(x.Unrank(i)), rules.Position(x.Unrank(i)).Flip()} {
 				c := probe.Clocks{Rule2: int(i/211)%53 - 1} // -1 ... 51
 				if r, err := tables.Probe(p, c, 0); err == nil && r.Entry.Distance >= 0 {
-					c.Rule2 = table.Rule2Plies - r.Entry.Distance + int(i/211)%2 // just in time, or a ply late
+					c.Rule2 = rules.Rule2Plies - r.Entry.Distance + int(i/211)%2 // just in time, or a ply late
 				}
 				ex.add(p, c)
 				if r, err := tables.Probe(p, c, 0); err == nil && r.Value != r.Entry.Rules {
@@ -297,14 +298,14 @@ func TestCClassA(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += 401 {
-			for k, p := range []draughts.Position{table.Position(x.Unrank(i)), table.Position(x.Unrank(i)).Flip()} {
+			for k, p := range []draughts.Position{rules.Position(x.Unrank(i)), rules.Position(x.Unrank(i)).Flip()} {
 				c := probe.Clocks{Class: played[(int(i/401)+k)%len(played)], Rule2: 7} // Rule2 ignored
 				r, err := tables.Probe(p, c, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if r.Entry.Distance >= 0 && i%2 == 0 {
-					c.Class = table.ClassA.Budget() - r.Entry.Distance + int(i/401)%2 // just in time, or a ply late
+					c.Class = rules.ClassA.Budget() - r.Entry.Distance + int(i/401)%2 // just in time, or a ply late
 					r, _ = tables.Probe(p, c, 0)
 				}
 				if r.Value != r.Entry.Rules {
@@ -316,7 +317,7 @@ func TestCClassA(t *testing.T) {
 				moves, _ := tables.RootMoves(p, c)
 				for _, rm := range moves {
 					q := p.Play(rm.Move)
-					if table.ClassOf(table.MaterialOf(&q)) == table.ClassB && rm.Value != rm.Entry.Rules && c.Class < table.ClassA.Budget() {
+					if rules.ClassOf(rules.MaterialOf(&q)) == rules.ClassB && rm.Value != rm.Entry.Rules && c.Class < rules.ClassA.Budget() {
 						carried++
 					}
 				}
@@ -420,7 +421,7 @@ func BenchmarkC(b *testing.B) {
 	for _, capture := range []bool{false, true} {
 		var in bytes.Buffer
 		for i := int64(0); i < x.Size() && in.Len() < 4096*32; i += 7 {
-			if p := table.Position(x.Unrank(i)); p.HasCapture() == capture {
+			if p := rules.Position(x.Unrank(i)); p.HasCapture() == capture {
 				in.WriteString(line(p, probe.Clocks{}))
 			}
 		}

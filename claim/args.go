@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // classNames are the names that stand for every material of a class.
 var classNames = []struct {
 	name  string
-	class table.Class
-}{{"A", table.ClassA}, {"B", table.ClassB}}
+	class rules.Class
+}{{"A", rules.ClassA}, {"B", rules.ClassB}}
 
 // ParseMaterials parses material names such as KKKvK, A and B standing
 // for every material of class A or B (ClassMaterials).

@@ -14,7 +14,7 @@
 //	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White, draughts.Black}, Where: []claim.Constraint{c}}
 //	res, err := q.Run(ctx, t, 0)
 //	for _, r := range res.Rows {
-//		fmt.Println(r.Material, r.Side, r.Rules[table.Win], r.Theory[table.Win])
+//		fmt.Println(r.Material, r.Side, r.Rules[rules.Win], r.Theory[rules.Win])
 //	}
 //
 // A Query is a Go value; Args writes it as the arguments of dtb claim,
@@ -38,6 +38,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -50,7 +51,7 @@ import (
 //	// KKKvK, White to move, not a White win under the rules, the first
 //	// 3 of them: q.Args() is KKKvK --side white --value rules!=win --examples 3.
 //	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White},
-//		Values: []claim.ValueCond{{Rules: true, Not: true, Value: table.Win}}, Examples: 3}
+//		Values: []claim.ValueCond{{Rules: true, Not: true, Value: rules.Win}}, Examples: 3}
 //	res, err := q.Run(ctx, tables, 0) // res.Rows: counts by value, longest wins
 type Query struct {
 	Materials []index.Material
@@ -60,7 +61,7 @@ type Query struct {
 	// Rule2Cursed keeps only the positions whose theoretical win or loss
 	// rule 2 (the 25-move king rule) itself turns into a draw: in a table
 	// that tracks rule 2, of a Rule2 material, their rule-2 distance
-	// exceeds table.Rule2Plies (table.Entry.Rule2Cursed).
+	// exceeds rules.Rule2Plies (rules.Entry.Rule2Cursed).
 	Rule2Cursed bool
 	Examples    int // positions to list
 }
@@ -98,14 +99,14 @@ type Result struct {
 type Row struct {
 	Material index.Material
 	Side     draughts.Color // to move
-	// Class is the table's class under its rules: table.Rule2 only where
+	// Class is the table's class under its rules: rules.Rule2 only where
 	// the table tracks rule 2 (see table.Info).
-	Class     table.Class
+	Class     rules.Class
 	Distance  bool // the table has distances (class A and B, rule 2)
 	DTW       bool // the table has the dtw column
 	MTC       bool // the table has the mtc column
 	Positions int64
-	Rules     table.Counts // by rules value for White (table.Win: White wins)
+	Rules     table.Counts // by rules value for White (rules.Win: White wins)
 	Theory    table.Counts // by theoretical value for White
 	// Longest[c] holds the longest wins of side c: by class or rule-2
 	// distance, by dtw and by mtc; nil if there is none.
@@ -116,9 +117,9 @@ type Row struct {
 // by class or rule-2 distance, by dtw and by mtc, as far as the table has
 // them, each with its position; "" if c wins no position.
 func (r Row) DescribeLongest(c draughts.Color) string {
-	wins := r.Theory[table.Win]
+	wins := r.Theory[rules.Win]
 	if c == draughts.Black {
-		wins = r.Theory[table.Loss]
+		wins = r.Theory[rules.Loss]
 	}
 	if wins == 0 {
 		return ""
@@ -127,7 +128,7 @@ func (r Row) DescribeLongest(c draughts.Color) string {
 	var parts []string
 	if r.Distance && l.Distance != nil {
 		name := "class distance"
-		if r.Class == table.Rule2 {
+		if r.Class == rules.Rule2 {
 			name = "rule-2 distance"
 		}
 		parts = append(parts, fmt.Sprintf("%s %d plies (%s)", name, l.Distance.Entry.Distance, l.Distance.Position.FEN()))
@@ -149,17 +150,17 @@ func (r Row) DescribeLongest(c draughts.Color) string {
 // none).
 type Example struct {
 	Position draughts.Position
-	Entry    table.Entry
+	Entry    rules.Entry
 	key      int64
 }
 
 // ClassMaterials returns the materials of class A or B with White the
 // strong side (and KvK): with both sides to move, every position of the
 // class up to colour symmetry, once.
-func ClassMaterials(c table.Class) []index.Material {
+func ClassMaterials(c rules.Class) []index.Material {
 	var ms []index.Material
 	for _, m := range index.Materials(4) {
-		if table.ClassOf(m) == c && m.WhiteMen+m.WhiteKings >= m.BlackMen+m.BlackKings {
+		if rules.ClassOf(m) == c && m.WhiteMen+m.WhiteKings >= m.BlackMen+m.BlackKings {
 			ms = append(ms, m)
 		}
 	}
@@ -187,7 +188,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 			row := Row{Material: m, Side: side, Class: fileClass(tm, h.Rules),
 				Distance: table.HasColumn(h, table.DistanceColumn), DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 			x := index.New(tm)
-			if q.Rule2Cursed && (row.Class != table.Rule2 || !hasRule2Cursed(h)) {
+			if q.Rule2Cursed && (row.Class != rules.Rule2 || !hasRule2Cursed(h)) {
 				// Nothing to select: rule 2 decides no position here.
 				res.Rows = append(res.Rows, row)
 				base += x.Size()
@@ -202,7 +203,7 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 					if i > lo {
 						pl, _ = x.Next(pl)
 					}
-					e, ok, err := q.match(t, table.Position(pl), side, row.Class)
+					e, ok, err := q.match(t, rules.Position(pl), side, row.Class)
 					if err != nil {
 						return err
 					}
@@ -244,12 +245,12 @@ func hasRule2Cursed(h codec.Header) bool {
 }
 
 // fileClass returns the class of material m in a table file with the
-// rules flags rules: as table.ClassOf, but no class for a Rule2 material
+// rules flags flags: as rules.ClassOf, but no class for a Rule2 material
 // in a file that does not track rule 2.
-func fileClass(m index.Material, rules uint32) table.Class {
-	c := table.ClassOf(m)
-	if c == table.Rule2 && !table.TracksRule2(rules) {
-		return table.NoClass
+func fileClass(m index.Material, flags uint32) rules.Class {
+	c := rules.ClassOf(m)
+	if c == rules.Rule2 && !table.TracksRule2(flags) {
+		return rules.NoClass
 	}
 	return c
 }
@@ -257,7 +258,7 @@ func fileClass(m index.Material, rules uint32) table.Class {
 // match returns the position whose table entry is tp (White to move in
 // its table, of class c) when side is to move, with its values for
 // White, and whether it meets the query.
-func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color, c table.Class) (Example, bool, error) {
+func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color, c rules.Class) (Example, bool, error) {
 	p := tp
 	if side == draughts.Black {
 		p = tp.Flip()
@@ -298,10 +299,10 @@ func (r *Row) add(e Example) {
 	r.Rules[e.Entry.Rules]++
 	r.Theory[e.Entry.Theory]++
 	winner := draughts.White
-	if e.Entry.Theory == table.Loss {
+	if e.Entry.Theory == rules.Loss {
 		winner = draughts.Black
 	}
-	if e.Entry.Theory != table.Draw {
+	if e.Entry.Theory != rules.Draw {
 		keep(&r.Longest[winner].Distance, &e, byDistance)
 		keep(&r.Longest[winner].DTW, &e, byDTW)
 		keep(&r.Longest[winner].MTC, &e, byMTC)

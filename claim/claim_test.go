@@ -10,6 +10,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -100,7 +101,7 @@ func TestClaimCounts(t *testing.T) {
 		t.Errorf("KvK longest win %+v, want 3 plies at W:WK10:BK5", l)
 	}
 	res = answer(t, dir, query(t, []string{"KvK"}, both, nil, []string{"rules!=draw", "theory=loss"}), 0)
-	if res.Rows[0].Positions != 2 || res.Rows[1].Positions != 424 || len(res.Examples) != 5 || res.Examples[0].Entry.Rules != table.Loss {
+	if res.Rows[0].Positions != 2 || res.Rows[1].Positions != 424 || len(res.Examples) != 5 || res.Examples[0].Entry.Rules != rules.Loss {
 		t.Errorf("KvK White losses: %+v", res)
 	}
 }
@@ -154,7 +155,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestClassMaterials(t *testing.T) {
 	var got []string
-	for _, c := range []table.Class{table.ClassA, table.ClassB} {
+	for _, c := range []rules.Class{rules.ClassA, rules.ClassB} {
 		for _, m := range claim.ClassMaterials(c) {
 			got = append(got, m.String())
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -42,7 +43,7 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "Four kings against a king",
 	question: "4 kings against 1 king: is every position a win for the side with 4 kings? The longest win?",
-	queries: []Query{{Materials: must(ParseMaterials("KKKKvK")), Sides: eitherSide, Values: []ValueCond{{Rules: true, Not: true, Value: table.Win}}, Examples: 1},
+	queries: []Query{{Materials: must(ParseMaterials("KKKKvK")), Sides: eitherSide, Values: []ValueCond{{Rules: true, Not: true, Value: rules.Win}}, Examples: 1},
 		{Materials: must(ParseMaterials("KKKKvK")), Sides: eitherSide}},
 	answer: func(rs []*Result) (string, *Example) {
 		not, all := total(rs[0].Rows), total(rs[1].Rows)
@@ -55,29 +56,29 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "Wins that the 16-move and 5-move rules turn into draws",
 	question: "How many theoretical wins in class-A and class-B material does the 16-move or 5-move rule turn into draws, and which is the longest?",
-	queries: []Query{{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: table.Draw}, {Rules: true, Value: table.Draw}}},
-		{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: table.Draw}}}},
+	queries: []Query{{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: rules.Draw}, {Rules: true, Value: rules.Draw}}},
+		{Materials: must(ParseMaterials("A", "B")), Sides: eitherSide, Values: []ValueCond{{Not: true, Value: rules.Draw}}}},
 	answer: func(rs []*Result) (string, *Example) {
 		var drawn [3]int64
 		for _, r := range rs[0].Rows {
-			drawn[table.ClassOf(r.Material)] += r.Positions
+			drawn[rules.ClassOf(r.Material)] += r.Positions
 		}
-		a, b := longestIn(rs[1].Rows, table.ClassA), longestIn(rs[1].Rows, table.ClassB)
+		a, b := longestIn(rs[1].Rows, rules.ClassA), longestIn(rs[1].Rows, rules.ClassB)
 		if a == nil || b == nil {
 			return "The tables hold no theoretical win in class A or B.", nil
 		}
 		limits := fmt.Sprintf("the longest theoretical wins need %d plies of the %d on the clock in class A, at %s, and %d of the %d in class B, at %s",
-			a.Entry.Distance, table.ClassA.Budget(), posText(*a), b.Entry.Distance, table.ClassB.Budget(), posText(*b))
-		if drawn[table.ClassA]+drawn[table.ClassB] == 0 {
+			a.Entry.Distance, rules.ClassA.Budget(), posText(*a), b.Entry.Distance, rules.ClassB.Budget(), posText(*b))
+		if drawn[rules.ClassA]+drawn[rules.ClassB] == 0 {
 			return "None: every theoretical win in class A and B material is a win under the rules too, the clock starting when the material arises; " +
 				limits + ". The example is the class A one.", a
 		}
-		l := longestIn(rs[0].Rows, table.ClassA)
-		if l == nil || l.Entry.Distance < longestDistance(longestIn(rs[0].Rows, table.ClassB)) {
-			l = longestIn(rs[0].Rows, table.ClassB)
+		l := longestIn(rs[0].Rows, rules.ClassA)
+		if l == nil || l.Entry.Distance < longestDistance(longestIn(rs[0].Rows, rules.ClassB)) {
+			l = longestIn(rs[0].Rows, rules.ClassB)
 		}
 		s := fmt.Sprintf("%d in class A (16-move rule) and %d in class B (5-move rule), counting both sides to move and wins of either side; %s",
-			drawn[table.ClassA], drawn[table.ClassB], limits)
+			drawn[rules.ClassA], drawn[rules.ClassB], limits)
 		if l == nil {
 			return s + ".", nil
 		}
@@ -86,7 +87,7 @@ var knownClaims = []knownClaim{{
 }, {
 	title:    "Can the lone king beat three kings?",
 	question: "Is there any position of 3 kings against 1 king that the lone king wins?",
-	queries:  []Query{{Materials: must(ParseMaterials("KKKvK")), Sides: eitherSide, Values: []ValueCond{{Value: table.Loss}}, Examples: 1}},
+	queries:  []Query{{Materials: must(ParseMaterials("KKKvK")), Sides: eitherSide, Values: []ValueCond{{Value: rules.Loss}}, Examples: 1}},
 	answer: func(rs []*Result) (string, *Example) {
 		n := total(rs[0].Rows)
 		if n == 0 {
@@ -103,7 +104,7 @@ var knownClaims = []knownClaim{{
 			ms = append(ms, must(index.ParseMaterial(p.material)))
 		}
 		return ms
-	}(), Sides: []draughts.Color{draughts.White}, Values: []ValueCond{{Rules: true, Value: table.Win}}}},
+	}(), Sides: []draughts.Color{draughts.White}, Values: []ValueCond{{Rules: true, Value: rules.Win}}}},
 	answer: func(rs []*Result) (string, *Example) {
 		var b strings.Builder
 		b.WriteString("| material | published | tables | agree | longest win |\n|---|---:|---:|---|---|\n")
@@ -135,10 +136,10 @@ var knownClaims = []knownClaim{{
 		var white, black int64
 		var parts []string
 		for _, r := range rs[0].Rows {
-			white += r.Theory[table.Win]
-			black += r.Theory[table.Loss]
+			white += r.Theory[rules.Win]
+			black += r.Theory[rules.Loss]
 			if r.Positions > 0 {
-				parts = append(parts, fmt.Sprintf("%s with %v to move: White %d, Black %d", r.Material, r.Side, r.Theory[table.Win], r.Theory[table.Loss]))
+				parts = append(parts, fmt.Sprintf("%s with %v to move: White %d, Black %d", r.Material, r.Side, r.Theory[rules.Win], r.Theory[rules.Loss]))
 			}
 		}
 		if white+black == 0 {
@@ -153,7 +154,7 @@ var knownClaims = []knownClaim{{
 			}
 		}
 		s := fmt.Sprintf("%d positions: %d theoretical wins of White and %d of Black (each a loss that rule 2 saves for the other side) need more than %d plies "+
-			"on the count, and are draws under the rules (%s)", white+black, white, black, table.Rule2Plies, strings.Join(parts, "; "))
+			"on the count, and are draws under the rules (%s)", white+black, white, black, rules.Rule2Plies, strings.Join(parts, "; "))
 		var ex []string
 		for _, x := range rs[0].Examples {
 			ex = append(ex, posText(x))
@@ -252,9 +253,9 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	if !dtw {
 		with = "not all with"
 	}
-	rules := "the\n25-move king rule (rule 2) with a fresh count"
+	withRule2 := "the\n25-move king rule (rule 2) with a fresh count"
 	if !rule2 {
-		rules = "(only in\nthe tables that track it, not all of these) the 25-move king rule\n(rule 2) with a fresh count"
+		withRule2 = "(only in\nthe tables that track it, not all of these) the 25-move king rule\n(rule 2) with a fresh count"
 	}
 	fmt.Fprintf(w, `# Claims of endgame theory, settled by the tables
 
@@ -274,7 +275,7 @@ distance is the least clock under which a class A or B position is won,
 the rule-2 distance the least count of rule 2 left under which a position
 with kings on both sides is won, the dtw the plies until the loser has
 no move, the mtc the plies until the next man move or capture.
-`, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with, rules)
+`, shellQuote(dir), shellQuote(path), len(mats), mats[len(mats)-1].Pieces(), with, withRule2)
 }
 
 // countsTable writes the counts of rows as a Markdown table.
@@ -283,7 +284,7 @@ func countsTable(w io.Writer, rows []Row) {
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %v | %d | %d | %d | %d | %d | %d | %d |\n", r.Material, r.Side, r.Positions,
-			r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss], r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss])
+			r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss], r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss])
 	}
 }
 
@@ -308,8 +309,8 @@ func countsText(rows []Row) string {
 			return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(r.Positions, 1)))
 		}
 		parts = append(parts, fmt.Sprintf("with %v to move, White wins %s, draws %s and loses %s of %d positions under the rules (in theory %d, %d and %d)",
-			r.Side, pc(r.Rules[table.Win]), pc(r.Rules[table.Draw]), pc(r.Rules[table.Loss]), r.Positions,
-			r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss]))
+			r.Side, pc(r.Rules[rules.Win]), pc(r.Rules[rules.Draw]), pc(r.Rules[rules.Loss]), r.Positions,
+			r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss]))
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:]
@@ -331,11 +332,11 @@ func longestWinText(rows []Row) string {
 
 // longestIn returns the longest win by class distance, of either side,
 // in the rows of class c; nil if there is none.
-func longestIn(rows []Row, c table.Class) *Example {
+func longestIn(rows []Row, c rules.Class) *Example {
 	var l *Example
 	for _, r := range rows {
 		for _, w := range r.Longest {
-			if table.ClassOf(r.Material) == c && longestDistance(w.Distance) > longestDistance(l) {
+			if rules.ClassOf(r.Material) == c && longestDistance(w.Distance) > longestDistance(l) {
 				l = w.Distance
 			}
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestRule2ClaimAnswer checks the wording of the rule-2 claim on made-up
@@ -23,13 +23,13 @@ func TestRule2ClaimAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	long := &Example{Position: p, Entry: table.Entry{Rules: table.Draw, Theory: table.Win, Distance: 57, DTW: 70, MTC: 57}}
-	short := Example{Position: p.Flip(), Entry: table.Entry{Rules: table.Draw, Theory: table.Loss, Distance: 52, DTW: 60, MTC: 52}}
-	w := Row{Material: m, Side: draughts.White, Class: table.Rule2, Distance: true, Positions: 2}
-	w.Rules[table.Draw], w.Theory[table.Win] = 2, 2
+	long := &Example{Position: p, Entry: rules.Entry{Rules: rules.Draw, Theory: rules.Win, Distance: 57, DTW: 70, MTC: 57}}
+	short := Example{Position: p.Flip(), Entry: rules.Entry{Rules: rules.Draw, Theory: rules.Loss, Distance: 52, DTW: 60, MTC: 52}}
+	w := Row{Material: m, Side: draughts.White, Class: rules.Rule2, Distance: true, Positions: 2}
+	w.Rules[rules.Draw], w.Theory[rules.Win] = 2, 2
 	w.Longest[draughts.White].Distance = long
-	b := Row{Material: m, Side: draughts.Black, Class: table.Rule2, Distance: true, Positions: 1}
-	b.Rules[table.Draw], b.Theory[table.Loss] = 1, 1
+	b := Row{Material: m, Side: draughts.Black, Class: rules.Rule2, Distance: true, Positions: 1}
+	b.Rules[rules.Draw], b.Theory[rules.Loss] = 1, 1
 	b.Longest[draughts.Black].Distance = &short
 	text, ex := c.answer([]*Result{{Rows: []Row{w, b}, Examples: []Example{short}}})
 	for _, want := range []string{"3 positions: 2 theoretical wins of White and 1 of Black", "more than 50 plies",
@@ -42,7 +42,7 @@ func TestRule2ClaimAnswer(t *testing.T) {
 	if ex != long {
 		t.Errorf("example %+v, want the longest", ex)
 	}
-	text, ex = c.answer([]*Result{{Rows: []Row{{Material: m, Class: table.Rule2}}}})
+	text, ex = c.answer([]*Result{{Rows: []Row{{Material: m, Class: rules.Rule2}}}})
 	if !strings.HasPrefix(text, "None:") || ex != nil {
 		t.Errorf("answer without positions: %q, %v", text, ex)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -39,7 +40,7 @@ func rewriteTable(t *testing.T, material string, edit func(h *codec.Header, cols
 func TestRule2Cursed(t *testing.T) {
 	var rule2 []string
 	for _, m := range index.Materials(4) {
-		if table.ClassOf(m) == table.Rule2 {
+		if rules.ClassOf(m) == rules.Rule2 {
 			rule2 = append(rule2, m.String())
 		}
 	}
@@ -55,7 +56,7 @@ func TestRule2Cursed(t *testing.T) {
 	}
 	res := answer(t, tablesDir(t), q, 0)
 	for _, r := range res.Rows {
-		if r.Positions != 0 || r.Class != table.Rule2 || !r.Distance {
+		if r.Positions != 0 || r.Class != rules.Rule2 || !r.Distance {
 			t.Errorf("4 pieces, %s, %v to move: %d positions cursed by rule 2 (class %v, distance %v); want 0 in a rule-2 table", r.Material, r.Side, r.Positions, r.Class, r.Distance)
 		}
 	}
@@ -65,18 +66,18 @@ func TestRule2Cursed(t *testing.T) {
 	m, _ := index.ParseMaterial("KKvKK")
 	x := index.New(m)
 	var cursed, kept []int64
-	var values []table.Value
+	var values []rules.Value
 	var unstated string // the rewritten table with the header's stats left as they were
 	dir := rewriteTable(t, "KKvKK", func(h *codec.Header, cols *table.Columns) {
 		for i := int64(0); i < x.Size() && len(cursed)+len(kept) < 4; i += 997 {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			e, _ := cols.Entry(i)
-			if p.HasCapture() || e.Theory == table.Draw {
+			if p.HasCapture() || e.Theory == rules.Draw {
 				continue
 			}
-			e.Rules, e.Distance = table.Draw, table.Rule2Plies+1+len(cursed)
+			e.Rules, e.Distance = rules.Draw, rules.Rule2Plies+1+len(cursed)
 			if len(cursed) == 3 {
-				e.Rules, e.Distance = e.Theory, table.Rule2Plies // won with a full count
+				e.Rules, e.Distance = e.Theory, rules.Rule2Plies // won with a full count
 				kept = append(kept, i)
 			} else {
 				cursed = append(cursed, i)
@@ -91,7 +92,7 @@ func TestRule2Cursed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range values {
-			if v == table.Win {
+			if v == rules.Win {
 				st.Rule2CursedWins++
 			} else {
 				st.Rule2BlessedLosses++
@@ -118,7 +119,7 @@ func TestRule2Cursed(t *testing.T) {
 	var want []string
 	for _, side := range []draughts.Color{draughts.White, draughts.Black} {
 		for _, i := range cursed {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			if side == draughts.Black {
 				p = p.Flip() // KKvKK is its own colour flip
 			}
@@ -130,21 +131,21 @@ func TestRule2Cursed(t *testing.T) {
 	}
 	var wins int64
 	for _, v := range values {
-		if v == table.Win {
+		if v == rules.Win {
 			wins++
 		}
 	}
 	w, b := res.Rows[0], res.Rows[1]
-	if w.Positions != 3 || b.Positions != 3 || w.Rules[table.Draw] != 3 || w.Theory[table.Win] != wins || b.Theory[table.Loss] != wins ||
-		res.Rows[2].Positions != 0 || res.Rows[2].Class != table.ClassB {
+	if w.Positions != 3 || b.Positions != 3 || w.Rules[rules.Draw] != 3 || w.Theory[rules.Win] != wins || b.Theory[rules.Loss] != wins ||
+		res.Rows[2].Positions != 0 || res.Rows[2].Class != rules.ClassB {
 		t.Errorf("rows %+v", res.Rows)
 	}
 	// The longest of them by rule-2 distance is the last one rewritten.
 	winner := draughts.White
-	if values[2] == table.Loss {
+	if values[2] == rules.Loss {
 		winner = draughts.Black
 	}
-	if l := w.Longest[winner].Distance; l == nil || l.Entry.Distance != table.Rule2Plies+3 ||
+	if l := w.Longest[winner].Distance; l == nil || l.Entry.Distance != rules.Rule2Plies+3 ||
 		!strings.Contains(w.DescribeLongest(winner), "rule-2 distance 53 plies") {
 		t.Errorf("longest cursed win of %v: %+v, %q", winner, l, w.DescribeLongest(winner))
 	}
@@ -155,13 +156,13 @@ func TestRule2Cursed(t *testing.T) {
 		cols[table.DistanceColumn] = nil
 		for _, i := range cursed {
 			e, _ := cols.Entry(i)
-			e.Rules = table.Draw // as if a draw under the rules, for another reason
+			e.Rules = rules.Draw // as if a draw under the rules, for another reason
 			cols.Set(i, e)
 		}
 	})
 	q = cursedQuery([]string{"KKvKK"}, white)
 	res = answer(t, old, q, 0)
-	if r := res.Rows[0]; r.Positions != 0 || r.Class != table.NoClass || r.Distance {
+	if r := res.Rows[0]; r.Positions != 0 || r.Class != rules.NoClass || r.Distance {
 		t.Errorf("first version: %+v, want no position, no class, no distance", r)
 	}
 }

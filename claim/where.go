@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // Constraint is a condition on the squares of some pieces, written
@@ -136,7 +136,7 @@ func sign(x int) int { return cmp.Compare(x, 0) }
 type ValueCond struct {
 	Rules bool // the rules value; else the theoretical one
 	Not   bool // != rather than =
-	Value table.Value
+	Value rules.Value
 }
 
 // ParseValueCond parses a value condition (rules|theory)(=|!=)(win|draw|loss),
@@ -147,11 +147,11 @@ func ParseValueCond(s string) (ValueCond, error) {
 	which, value, ok := strings.Cut(s, "=")
 	which, c.Not = strings.CutSuffix(which, "!")
 	c.Rules = which == "rules"
-	i := slices.IndexFunc([]table.Value{table.Loss, table.Draw, table.Win}, func(v table.Value) bool { return v.String() == value })
+	i := slices.IndexFunc([]rules.Value{rules.Loss, rules.Draw, rules.Win}, func(v rules.Value) bool { return v.String() == value })
 	if !ok || !c.Rules && which != "theory" || i < 0 {
 		return c, fmt.Errorf("value condition %q: want rules or theory, = or !=, then win, draw or loss", s)
 	}
-	c.Value = table.Value(i)
+	c.Value = rules.Value(i)
 	return c, nil
 }
 

@@ -44,7 +44,7 @@ func Annotate(t *probe.Tables, start draughts.Position, moves []string) ([]Mark,
 				if r.Move != m {
 					continue
 				}
-				if best := root[0]; r.Value < best.Value { // table.Value orders loss, draw, win
+				if best := root[0]; r.Value < best.Value { // rules.Value orders loss, draw, win
 					marks = append(marks, Mark{Ply: i + 1, Move: s, Before: CategoryOf(best.Value, best.Entry.Theory),
 						After: CategoryOf(r.Value, r.Entry.Theory), Best: p.Notation(best.Move)})
 				}

@@ -18,7 +18,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/pdn"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // A Category is a value under the rules beside the theoretical one, as
@@ -37,15 +37,15 @@ const (
 
 // CategoryOf returns the category of a value under the rules and a
 // theoretical value.
-func CategoryOf(rules, theory table.Value) Category {
+func CategoryOf(ru, theory rules.Value) Category {
 	switch {
-	case rules == table.Win:
+	case ru == rules.Win:
 		return Win
-	case rules == table.Loss:
+	case ru == rules.Loss:
 		return Loss
-	case theory == table.Win:
+	case theory == rules.Win:
 		return CursedWin
-	case theory == table.Loss:
+	case theory == rules.Loss:
 		return BlessedLoss
 	}
 	return Draw
@@ -66,7 +66,7 @@ type Distances struct {
 
 // distances returns the distances of e, whose distance counts the clock
 // of class c.
-func distances(e table.Entry, c table.Class) Distances {
+func distances(e rules.Entry, c rules.Class) Distances {
 	opt := func(n int) *int {
 		if n < 0 {
 			return nil
@@ -178,7 +178,7 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (
 	q := p
 	for ply := 0; ; ply++ {
 		switch {
-		case r.Value == table.Draw:
+		case r.Value == rules.Draw:
 			line.End = "draw"
 		case q.CountMoves() == 0:
 			line.End = "no move"

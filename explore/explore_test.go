@@ -22,6 +22,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -48,11 +49,11 @@ func fen(t *testing.T, s string) draughts.Position {
 
 func TestCategoryOf(t *testing.T) {
 	for _, c := range []struct {
-		rules, theory table.Value
+		rules, theory rules.Value
 		want          explore.Category
 	}{
-		{table.Win, table.Win, explore.Win}, {table.Draw, table.Win, explore.CursedWin}, {table.Draw, table.Draw, explore.Draw},
-		{table.Draw, table.Loss, explore.BlessedLoss}, {table.Loss, table.Loss, explore.Loss},
+		{rules.Win, rules.Win, explore.Win}, {rules.Draw, rules.Win, explore.CursedWin}, {rules.Draw, rules.Draw, explore.Draw},
+		{rules.Draw, rules.Loss, explore.BlessedLoss}, {rules.Loss, rules.Loss, explore.Loss},
 	} {
 		if got := explore.CategoryOf(c.rules, c.theory); got != c.want {
 			t.Errorf("CategoryOf(%v, %v) = %s, want %s", c.rules, c.theory, got, c.want)
@@ -349,7 +350,7 @@ func TestLongestLines(t *testing.T) {
 				t.Fatal(err)
 			}
 			s, err := table.HeaderStats(h)
-			if err != nil || table.ClassOf(m) != table.NoClass || s.LongestDTWFEN == "" {
+			if err != nil || rules.ClassOf(m) != rules.NoClass || s.LongestDTWFEN == "" {
 				continue
 			}
 			line, err := explore.BestLine(tables, fen(t, s.LongestDTWFEN), probe.Clocks{}, 0)

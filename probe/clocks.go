@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // Clocks are the rule clocks of a game as they stand at a position, which
@@ -23,7 +23,7 @@ import (
 //     0 on the ply that produced the class material, one more after every
 //     ply played since (see Class for a capture from class A into class
 //     B).
-//   - Rule2: for a position where both sides have a king (table.Rule2),
+//   - Rule2: for a position where both sides have a king (rules.Rule2),
 //     the plies played on the count of the 25-move king rule (rule 2):
 //     the plies since the last man move or capture, 0 on the ply of a
 //     man move (a crowning is one) or a capture.
@@ -51,7 +51,7 @@ type Clocks struct {
 	// Rule2 is the number of plies played on the rule-2 count of a
 	// position where both sides have a king: the plies played since the
 	// last man move or capture, 0 on the ply of one. 50
-	// (table.Rule2Plies) or more is a complete count. It is ignored for
+	// (rules.Rule2Plies) or more is a complete count. It is ignored for
 	// other positions and for tables built before rule 2 was tracked
 	// (TracksRule2).
 	Rule2 int
@@ -61,7 +61,7 @@ type Clocks struct {
 // under c: the class's budget less the plies played (Class for class A
 // and B, Rule2 for Rule2), its full budget for none played, 0 for a
 // clock run out (and for NoClass, which has no clock).
-func (c Clocks) left(class table.Class) int {
+func (c Clocks) left(class rules.Class) int {
 	played := c.Rule2
 	if class.Carries() {
 		played = c.Class
@@ -77,7 +77,7 @@ func (c Clocks) fresh() bool { return c.Class <= 0 && c.Rule2 <= 0 }
 // the positions a rule-2 count one ply on draws (table.FreshOnly), and c
 // is that count.
 func (c Clocks) marked(f *file) bool {
-	return f.marked && f.class == table.Rule2 && c.Rule2 == 1
+	return f.marked && f.class == rules.Rule2 && c.Rule2 == 1
 }
 
 // after returns the clocks after a move from a position of class from to
@@ -90,10 +90,10 @@ func (c Clocks) marked(f *file) bool {
 // rule-2 count gains a ply with a quiet king move inside a Rule2
 // material and restarts with a conversion. A clock that has run out
 // stays run out.
-func (c Clocks) after(from, to table.Class, conversion bool) Clocks {
+func (c Clocks) after(from, to rules.Class, conversion bool) Clocks {
 	var next Clocks
-	if from == table.Rule2 && to == table.Rule2 && !conversion {
-		next.Rule2 = min(max(c.Rule2, 0)+1, table.Rule2Plies)
+	if from == rules.Rule2 && to == rules.Rule2 && !conversion {
+		next.Rule2 = min(max(c.Rule2, 0)+1, rules.Rule2Plies)
 	}
 	if !from.Carries() || !to.Carries() {
 		return next
@@ -102,7 +102,7 @@ func (c Clocks) after(from, to table.Class, conversion bool) Clocks {
 	switch {
 	case from == to:
 		next.Class = played
-	case from == table.ClassA && to == table.ClassB:
+	case from == rules.ClassA && to == rules.ClassB:
 		next.Class = max(played-(from.Budget()-to.Budget()), 0)
 	}
 	return next
@@ -113,8 +113,8 @@ func (c Clocks) after(from, to table.Class, conversion bool) Clocks {
 // (Tables.Class, Result.Class) and whose probe is e: for class A or B
 // the value its class distance gives with the plies left on the class
 // clock, for Rule2 the value its rule-2 distance gives with 50 - c.Rule2
-// plies left (table.Entry.RulesWith), otherwise the rules value.
-func (c Clocks) Value(class table.Class, e table.Entry) table.Value {
+// plies left (rules.Entry.RulesWith), otherwise the rules value.
+func (c Clocks) Value(class rules.Class, e rules.Entry) rules.Value {
 	return e.RulesWith(class, c.left(class))
 }
 
@@ -123,9 +123,9 @@ type RootMove struct {
 	Move draughts.Move
 	// Value is the value of playing Move for the side that plays it, under
 	// the rules with the running clocks.
-	Value table.Value
+	Value rules.Value
 	// Entry is the entry the position would have if Move were its only
-	// move (table.Moves), for the side that plays it: the values of the
+	// move (rules.Moves), for the side that plays it: the values of the
 	// position after Move negated, and the distances counted from before
 	// the move. Distance counts the clock of the position Move is played
 	// from (Class): the least plies left on it under which Move wins (or
@@ -138,10 +138,10 @@ type RootMove struct {
 	// whether or not the table has a dtw column, and a capture or man
 	// move in a won or lost line has mtc 1 where the table has an mtc
 	// column, as has a move that takes the last piece.
-	Entry table.Entry
+	Entry rules.Entry
 	// Class is the class of the position Move is played from under its
 	// table's rules (Tables.Class): the clock Entry.Distance counts.
-	Class table.Class
+	Class rules.Class
 	// Clocks are the clocks after Move, carried over it as RootMoves
 	// says: those to pass with the position after it.
 	Clocks Clocks
@@ -186,16 +186,16 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 }
 
 // through returns the entry of a position of class from whose only move
-// leads to a position of class to with entry s, as table.Moves computes
+// leads to a position of class to with entry s, as rules.Moves computes
 // it: the move is a capture or man move (conversion) or a quiet king
 // move; blocked says that it leaves the side to move after it without a
 // move, which then has dtw 0 even where its table has no dtw column. A
 // dtw or mtc unknown after the move (-1: no such column) stays so.
-func through(from, to table.Class, s table.Entry, conversion, blocked bool) table.Entry {
+func through(from, to rules.Class, s rules.Entry, conversion, blocked bool) rules.Entry {
 	if blocked {
 		s.DTW = 0
 	}
-	ms := table.NewMoves(from)
+	ms := rules.NewMoves(from)
 	if conversion {
 		ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(from, to))
 	} else {
@@ -212,16 +212,16 @@ func through(from, to table.Class, s table.Entry, conversion, blocked bool) tabl
 }
 
 // rootClass returns the class of p's table under its file's rules, or
-// table.ClassOf where p has no table (its moves then need none of the
+// rules.ClassOf where p has no table (its moves then need none of the
 // same material, or fail to probe).
-func (t *Tables) rootClass(p *draughts.Position) (table.Class, error) {
+func (t *Tables) rootClass(p *draughts.Position) (rules.Class, error) {
 	if p.Pieces(p.Side) == 0 {
-		return table.NoClass, nil
+		return rules.NoClass, nil
 	}
-	m := table.MaterialOf(p)
+	m := rules.MaterialOf(p)
 	class, err := t.Class(m)
 	if errors.Is(err, ErrMissing) {
-		return table.ClassOf(m), nil
+		return rules.ClassOf(m), nil
 	}
 	return class, err
 }
@@ -242,9 +242,9 @@ func rank(a, b RootMove) int {
 	shorter := cmp.Or(cmp.Compare(plies(x.Distance), plies(y.Distance)),
 		cmp.Compare(plies(x.DTW), plies(y.DTW)), cmp.Compare(plies(x.MTC), plies(y.MTC)))
 	switch {
-	case a.Value == table.Win && shorter != 0:
+	case a.Value == rules.Win && shorter != 0:
 		return shorter
-	case a.Value == table.Loss && shorter != 0:
+	case a.Value == rules.Loss && shorter != 0:
 		return -shorter
 	}
 	return cmp.Compare(y.Theory, x.Theory)

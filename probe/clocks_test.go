@@ -9,7 +9,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/testenv"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestRootMoves checks, for every position (a sample without DTB_LONG=1)
@@ -21,10 +21,10 @@ func TestRootMoves(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, name := range []string{"KvK", "KMvK", "KvKK", "KMvM", "MMvM"} {
 		m, _ := index.ParseMaterial(name)
-		class := table.ClassOf(m)
+		class := rules.ClassOf(m)
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += testenv.Stride(1, 7) {
-			pos := table.Position(x.Unrank(i))
+			pos := rules.Position(x.Unrank(i))
 			for _, p := range []draughts.Position{pos, pos.Flip()} {
 				n := p.CountMoves()
 				for played := -1; played <= class.Budget()+1; played++ {
@@ -73,7 +73,7 @@ func TestRootMovesOrder(t *testing.T) {
 				t.Errorf("%s, %d played: move %d %s, want %s", c.fen, c.played, i, got, w)
 			}
 		}
-		if c.want == nil && moves[0].Value == table.Win {
+		if c.want == nil && moves[0].Value == rules.Win {
 			t.Errorf("%s, %d played: best move %s, want no win", c.fen, c.played, fmtMove(&p, moves[0]))
 		}
 	}
@@ -91,7 +91,7 @@ func TestCached(t *testing.T) {
 	// KvKM, a capture into KvK resolved by search, won in 3 plies: drawn
 	// with 9 plies played on the class clock, 1 left.
 	p := fen(t, "W:WK28:B23,K46")
-	clocks := map[Clocks]table.Value{{}: table.Win, {Class: 9}: table.Draw}
+	clocks := map[Clocks]rules.Value{{}: rules.Win, {Class: 9}: rules.Draw}
 	for c := range clocks {
 		if r, err := tables.Probe(p, c, CacheOnly); !errors.Is(err, ErrNotCached) {
 			t.Fatalf("CacheOnly, %+v, before any read: %+v %v, want ErrNotCached", c, r, err)
@@ -116,10 +116,10 @@ func TestCached(t *testing.T) {
 // outside, max(a+1-22, 0) from class A into class B (10 less the plies
 // left, min(32-a-1, 10)), a clock run out staying run out.
 func TestClocksAfter(t *testing.T) {
-	A, B, R, N := table.ClassA, table.ClassB, table.Rule2, table.NoClass
+	A, B, R, N := rules.ClassA, rules.ClassB, rules.Rule2, rules.NoClass
 	for _, c := range []struct {
 		c          Clocks
-		from, to   table.Class
+		from, to   rules.Class
 		conversion bool
 		want       Clocks
 	}{
@@ -160,26 +160,26 @@ func TestClocksAfter(t *testing.T) {
 // negative counts are 0, and a count of the budget or more is a clock run
 // out; the clock of another class is ignored.
 func TestClocksValue(t *testing.T) {
-	won := table.Entry{Rules: table.Win, Theory: table.Win, Distance: 9, DTW: 9, MTC: -1}
+	won := rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 9, DTW: 9, MTC: -1}
 	for _, c := range []struct {
-		class  table.Class
+		class  rules.Class
 		played int
-		want   table.Value
+		want   rules.Value
 	}{
-		{table.ClassB, -5, table.Win}, {table.ClassB, 0, table.Win}, {table.ClassB, 1, table.Win},
-		{table.ClassB, 2, table.Draw}, {table.ClassB, 10, table.Draw}, {table.ClassB, 99, table.Draw},
-		{table.ClassA, 23, table.Win}, {table.ClassA, 24, table.Draw}, {table.ClassA, 32, table.Draw},
-		{table.Rule2, 41, table.Win}, {table.Rule2, 42, table.Draw}, {table.Rule2, 50, table.Draw},
+		{rules.ClassB, -5, rules.Win}, {rules.ClassB, 0, rules.Win}, {rules.ClassB, 1, rules.Win},
+		{rules.ClassB, 2, rules.Draw}, {rules.ClassB, 10, rules.Draw}, {rules.ClassB, 99, rules.Draw},
+		{rules.ClassA, 23, rules.Win}, {rules.ClassA, 24, rules.Draw}, {rules.ClassA, 32, rules.Draw},
+		{rules.Rule2, 41, rules.Win}, {rules.Rule2, 42, rules.Draw}, {rules.Rule2, 50, rules.Draw},
 	} {
 		clocks := Clocks{Class: c.played, Rule2: 40} // Rule2 a running count, ignored in class A and B
-		if c.class == table.Rule2 {
+		if c.class == rules.Rule2 {
 			clocks = Clocks{Class: 99, Rule2: c.played} // Class run out, ignored for rule 2
 		}
 		if got := clocks.Value(c.class, won); got != c.want {
 			t.Errorf("%+v.Value(%v, distance 9) = %v, want %v", clocks, c.class, got, c.want)
 		}
 	}
-	if got := (Clocks{Class: 99, Rule2: 99}).Value(table.NoClass, won); got != table.Win {
+	if got := (Clocks{Class: 99, Rule2: 99}).Value(rules.NoClass, won); got != rules.Win {
 		t.Errorf("no class: %v, want the rules value", got)
 	}
 }
@@ -190,29 +190,29 @@ func TestClocksValue(t *testing.T) {
 // capture from class A into class B (at most 10 plies after it) one ply
 // more than after the move; a position without a clock has no distance.
 func TestThrough(t *testing.T) {
-	A, B, R, N := table.ClassA, table.ClassB, table.Rule2, table.NoClass
-	lost := func(d, dtw int) table.Entry { // after the move, for its side to move
-		return table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: d, DTW: dtw, MTC: -1}
+	A, B, R, N := rules.ClassA, rules.ClassB, rules.Rule2, rules.NoClass
+	lost := func(d, dtw int) rules.Entry { // after the move, for its side to move
+		return rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: d, DTW: dtw, MTC: -1}
 	}
 	for _, c := range []struct {
-		from, to   table.Class
-		after      table.Entry
+		from, to   rules.Class
+		after      rules.Entry
 		conversion bool
-		rules      table.Value
+		rules      rules.Value
 		distance   int
 		dtw        int
 	}{
-		{R, R, lost(7, 20), true, table.Win, 1, 21},  // a man move
-		{R, B, lost(7, 20), true, table.Win, 1, 21},  // a capture into class B
-		{R, R, lost(7, 20), false, table.Win, 8, 21}, // a king move
-		{R, R, lost(49, 60), false, table.Win, 50, 61},
-		{R, R, lost(50, 60), false, table.Draw, 51, 61}, // one ply past the count
-		{A, A, lost(30, 30), false, table.Win, 31, 31},
-		{A, B, lost(9, 9), true, table.Win, 10, 10},
-		{A, B, lost(11, 11), true, table.Draw, -1, 12}, // beyond class B's 10 plies
-		{B, N, table.Entry{Rules: table.Win, Theory: table.Win, Distance: -1, DTW: 4, MTC: -1}, true, table.Loss, 1, 5},
-		{N, B, lost(5, 5), true, table.Win, -1, 6}, // a crowning into class B
-		{N, N, lost(-1, -1), false, table.Win, -1, -1},
+		{R, R, lost(7, 20), true, rules.Win, 1, 21},  // a man move
+		{R, B, lost(7, 20), true, rules.Win, 1, 21},  // a capture into class B
+		{R, R, lost(7, 20), false, rules.Win, 8, 21}, // a king move
+		{R, R, lost(49, 60), false, rules.Win, 50, 61},
+		{R, R, lost(50, 60), false, rules.Draw, 51, 61}, // one ply past the count
+		{A, A, lost(30, 30), false, rules.Win, 31, 31},
+		{A, B, lost(9, 9), true, rules.Win, 10, 10},
+		{A, B, lost(11, 11), true, rules.Draw, -1, 12}, // beyond class B's 10 plies
+		{B, N, rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: -1, DTW: 4, MTC: -1}, true, rules.Loss, 1, 5},
+		{N, B, lost(5, 5), true, rules.Win, -1, 6}, // a crowning into class B
+		{N, N, lost(-1, -1), false, rules.Win, -1, -1},
 	} {
 		e := through(c.from, c.to, c.after, c.conversion, false)
 		if e.Rules != c.rules || e.Theory != c.after.Theory.Neg() || e.Distance != c.distance || e.DTW != c.dtw {
@@ -229,13 +229,13 @@ func TestThrough(t *testing.T) {
 // least distance, then the least dtw, then the least mtc, a win of
 // unknown length last; a loss the other way round.
 func TestRank(t *testing.T) {
-	move := func(v table.Value, d, dtw, mtc int) RootMove {
-		return RootMove{Value: v, Entry: table.Entry{Rules: v, Theory: v, Distance: d, DTW: dtw, MTC: mtc}}
+	move := func(v rules.Value, d, dtw, mtc int) RootMove {
+		return RootMove{Value: v, Entry: rules.Entry{Rules: v, Theory: v, Distance: d, DTW: dtw, MTC: mtc}}
 	}
-	wins := []RootMove{move(table.Win, 1, 9, 1), move(table.Win, 3, 5, 3), move(table.Win, 3, 7, 1),
-		move(table.Win, 3, 7, 2), move(table.Win, 3, -1, -1), move(table.Draw, -1, -1, -1)}
-	losses := []RootMove{move(table.Loss, 9, 3, 3), move(table.Loss, 5, -1, -1), move(table.Loss, 5, 9, 1),
-		move(table.Loss, 5, 7, 2), move(table.Loss, 5, 7, 1), move(table.Loss, 1, 20, 20)}
+	wins := []RootMove{move(rules.Win, 1, 9, 1), move(rules.Win, 3, 5, 3), move(rules.Win, 3, 7, 1),
+		move(rules.Win, 3, 7, 2), move(rules.Win, 3, -1, -1), move(rules.Draw, -1, -1, -1)}
+	losses := []RootMove{move(rules.Loss, 9, 3, 3), move(rules.Loss, 5, -1, -1), move(rules.Loss, 5, 9, 1),
+		move(rules.Loss, 5, 7, 2), move(rules.Loss, 5, 7, 1), move(rules.Loss, 1, 20, 20)}
 	for _, want := range [][]RootMove{wins, losses} {
 		got := slices.Clone(want)
 		slices.Reverse(got)

@@ -10,8 +10,8 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/slim"
-	"github.com/dtb-draughts/dtb/table"
 )
 
 // TestCuts checks the contract of a search under a cut, which a probe of
@@ -31,7 +31,7 @@ func TestCuts(t *testing.T) {
 	for _, m := range tables.Materials() {
 		x := index.New(m)
 		for range 1000 {
-			p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+			p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 			if probe.Check(p) != nil || !tables.Searched(m) && !p.HasCapture() {
 				continue
 			}
@@ -40,14 +40,14 @@ func TestCuts(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := exact.Entry
-			for theory := table.Loss; theory <= table.Win; theory++ {
-				for rules := table.Loss; rules <= table.Win; rules++ {
-					r, err := tables.ProbeCut(p, probe.Clocks{}, probe.ValuesOnly, theory, rules)
+			for theory := rules.Loss; theory <= rules.Win; theory++ {
+				for ru := rules.Loss; ru <= rules.Win; ru++ {
+					r, err := tables.ProbeCut(p, probe.Clocks{}, probe.ValuesOnly, theory, ru)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got := r.Entry; min(got.Theory, theory) != min(want.Theory, theory) || min(got.Rules, rules) != min(want.Rules, rules) {
-						t.Fatalf("%s under the cut %v, %v: %v, %v; exact %v, %v", p.FEN(), theory, rules, got.Theory, got.Rules, want.Theory, want.Rules)
+					if got := r.Entry; min(got.Theory, theory) != min(want.Theory, theory) || min(got.Rules, ru) != min(want.Rules, ru) {
+						t.Fatalf("%s under the cut %v, %v: %v, %v; exact %v, %v", p.FEN(), theory, ru, got.Theory, got.Rules, want.Theory, want.Rules)
 					}
 				}
 			}

@@ -3,13 +3,13 @@ package probe
 import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // ProbeCut is probe under the cut of the given values, for the tests of
 // package probe_test.
-func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, rules table.Value) (r Result, err error) {
-	err = t.probeCut(&r, p, c, fl, cut{theory, rules})
+func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, ru rules.Value) (r Result, err error) {
+	err = t.probeCut(&r, p, c, fl, cut{theory, ru})
 	return r, err
 }
 

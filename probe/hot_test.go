@@ -7,7 +7,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestHotBlocks probes random positions of every golden table again and
@@ -24,7 +24,7 @@ func TestHotBlocks(t *testing.T) {
 			for _, m := range tables.Materials() {
 				x := index.New(m)
 				for range 2000 {
-					p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+					p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 					if rng.IntN(2) == 1 {
 						p = p.Flip()
 					}

@@ -14,6 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -79,7 +80,7 @@ func TestPlayAgainstEveryDefence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Value == table.Draw {
+			if r.Value == rules.Draw {
 				continue // a cursed win
 			}
 			for _, c := range startClocks(r) {
@@ -103,7 +104,7 @@ func TestPlayAgainstEveryDefence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best := moves[0]; best.Value != table.Win || p.Kings&draughts.Bit(best.Move.FromSquare()) != 0 {
+	if best := moves[0]; best.Value != rules.Win || p.Kings&draughts.Bit(best.Move.FromSquare()) != 0 {
 		t.Errorf("%s, 8 plies on the rule-2 count: best move %s, %v; want a winning man move", p.FEN(), p.Notation(best.Move), best.Value)
 	}
 	if err := everyDefence(tables, probe.FEN(t, "W:W22,K38,41,48:BK19"), probe.Clocks{}); err != nil {
@@ -123,7 +124,7 @@ func playTable(t *testing.T, tables *probe.Tables, m index.Material) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Value == table.Draw {
+		if r.Value == rules.Draw {
 			for _, other := range defences(rng) {
 				for _, side := range []draughts.Color{p.Side, p.Side.Opponent()} {
 					g := newGame(p, probe.Clocks{})
@@ -140,7 +141,7 @@ func playTable(t *testing.T, tables *probe.Tables, m index.Material) int {
 			continue
 		}
 		winner := p.Side
-		if r.Value == table.Loss {
+		if r.Value == rules.Loss {
 			winner = winner.Opponent()
 		}
 		for _, c := range startClocks(r) {
@@ -192,7 +193,7 @@ func starts(t *testing.T, tables *probe.Tables, m index.Material, rng *rand.Rand
 	x := index.New(m)
 	var decisive, drawn int
 	for try := 0; try < 100*each && (decisive < each || drawn < each); try++ {
-		p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+		p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 		if rng.IntN(2) == 1 {
 			p = p.Flip()
 		}
@@ -204,9 +205,9 @@ func starts(t *testing.T, tables *probe.Tables, m index.Material, rng *rand.Rand
 			t.Fatal(err)
 		}
 		switch {
-		case r.Value == table.Draw && drawn < each:
+		case r.Value == rules.Draw && drawn < each:
 			drawn++
-		case r.Value != table.Draw && decisive < each:
+		case r.Value != rules.Draw && decisive < each:
 			decisive++
 		default:
 			continue
@@ -224,7 +225,7 @@ func startClocks(r probe.Result) []probe.Clocks {
 	played := r.Class.Budget() - r.Entry.Distance
 	switch {
 	case r.Entry.Distance < 0 || played <= 0:
-	case r.Class == table.Rule2:
+	case r.Class == rules.Rule2:
 		cs = append(cs, probe.Clocks{Rule2: played})
 	case r.Class.Carries():
 		cs = append(cs, probe.Clocks{Class: played})
@@ -264,17 +265,17 @@ func defences(rng *rand.Rand) []player {
 type state struct {
 	p     draughts.Position
 	count int         // plies since the last man move or capture (rule 2)
-	class table.Class // the class of p's material: ClassA, ClassB or NoClass
+	class rules.Class // the class of p's material: ClassA, ClassB or NoClass
 	left  int         // plies left on the clock of class A or B
 }
 
 // clockClass returns the class whose clock counts at p: class A or B,
 // else NoClass.
-func clockClass(p *draughts.Position) table.Class {
-	if c := table.ClassOf(table.MaterialOf(p)); c.Carries() {
+func clockClass(p *draughts.Position) rules.Class {
+	if c := rules.ClassOf(rules.MaterialOf(p)); c.Carries() {
 		return c
 	}
-	return table.NoClass
+	return rules.NoClass
 }
 
 // newState returns the state of p with the clocks c, as plies played.
@@ -305,7 +306,7 @@ func (s state) after(m draughts.Move) state {
 	case !next.class.Carries():
 	case next.class == s.class:
 		next.left = s.left - 1
-	case s.class == table.ClassA && next.class == table.ClassB:
+	case s.class == rules.ClassA && next.class == rules.ClassB:
 		next.left = min(s.left-1, next.class.Budget())
 	default:
 		next.left = next.class.Budget()
@@ -321,7 +322,7 @@ func (s state) over() string {
 		return "no move"
 	case s.class.Carries() && s.left <= 0:
 		return "drawn by the " + s.class.String() + " clock"
-	case s.count >= table.Rule2Plies:
+	case s.count >= rules.Rule2Plies:
 		return "drawn by rule 2"
 	}
 	return ""
@@ -368,9 +369,9 @@ func (g *game) play(tables *probe.Tables, side draughts.Color, other player) err
 		if g.p.Side == side {
 			m = moves[0]
 			switch {
-			case m.Value == table.Win:
+			case m.Value == rules.Win:
 				won = true
-			case won || m.Value == table.Loss:
+			case won || m.Value == rules.Loss:
 				return fmt.Errorf("%s, %+v: the first root move %s %v: %s", g.p.FEN(), g.clocks(), g.p.Notation(m.Move), m.Value, g.record())
 			}
 		}
@@ -426,9 +427,9 @@ func everyDefence(tables *probe.Tables, p draughts.Position, c probe.Clocks) err
 	}
 	winner := p.Side
 	switch r.Value {
-	case table.Draw:
+	case rules.Draw:
 		return fmt.Errorf("%s, %+v: a draw", p.FEN(), c)
-	case table.Loss:
+	case rules.Loss:
 		winner = winner.Opponent()
 	}
 	d := defended{tables: tables, winner: winner, won: map[state]bool{}, path: map[draughts.Position]bool{}}
@@ -472,7 +473,7 @@ func (d *defended) search(s state) error {
 		if err != nil {
 			return err
 		}
-		if root[0].Value != table.Win {
+		if root[0].Value != rules.Win {
 			return fail(fmt.Sprintf("%s, %+v: the first root move %v", s.p.FEN(), s.clocks(), root[0].Value))
 		}
 		moves = []draughts.Move{root[0].Move}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -65,14 +66,14 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				if i > lo {
 					pl, _ = f.x.Next(pl)
 				}
-				p := table.Position(pl)
-				var r table.Entry
+				p := rules.Position(pl)
+				var r rules.Entry
 				var err error
 				switch {
-				case all || p.HasCapture() || f.threats && table.ForcedThreat(&p):
+				case all || p.HasCapture() || f.threats && rules.ForcedThreat(&p):
 					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
 				case f.short:
-					if r, _ = b.cols.Entry(i); r.Theory == table.Draw {
+					if r, _ = b.cols.Entry(i); r.Theory == rules.Draw {
 						continue
 					}
 					_, err = t.exactDistance(&p, &r, Clocks{}, WithDistances)

@@ -7,7 +7,7 @@
 //	defer t.Close()
 //	pos, _ := draughts.ParseFEN("W:WK10:BK5")
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
-//	// r.Value == table.Win, r.Entry.Distance == 3
+//	// r.Value == rules.Win, r.Entry.Distance == 3
 //
 // Open reads the directory's manifest; each table is opened on its first
 // use: its value file, and its distance file when a probe first needs a
@@ -45,7 +45,7 @@
 //   - Rule2: the plies played since the last man move or capture (the
 //     count of the 25-move king rule, rule 2; 0 right after one). It
 //     matters where both sides have a king and the position is of neither
-//     class A nor B (table.Rule2).
+//     class A nor B (rules.Rule2).
 //   - Class: in a class A or B position, the plies played on its class
 //     clock (16-move and 5-move rules) since the ply that produced the
 //     class material, 0 on that ply; max(a+1-22, 0) after a capture from
@@ -74,6 +74,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -140,7 +141,7 @@ type file struct {
 	once      sync.Once
 	opened    atomic.Bool // once has run: err, class, layout and, for a stored table, r, x, blockSize and blocks are set
 	err       error       // of opening
-	class     table.Class // under the file's rules (table.Info)
+	class     rules.Class // under the file's rules (table.Info)
 	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
 	resolved  bool        // capture positions hold their entries (table.Info)
 	marked    bool        // the value bytes mark FreshOnly (table.Info)
@@ -191,8 +192,8 @@ func (t *Tables) addSearched(searched string, from *file) error {
 		return err
 	case m != from.m.Flip() || m == from.m:
 		return fmt.Errorf("searched %s is not the colour flip of %s", m, from.m)
-	case table.ClassOf(m).Carries():
-		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, table.ClassOf(m))
+	case rules.ClassOf(m).Carries():
+		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, rules.ClassOf(m))
 	}
 	return t.add(m, &file{path: from.path, m: m, from: from})
 }
@@ -302,7 +303,7 @@ func (f *file) open() (err error) {
 		if err := g.ensureOpen(false); err != nil {
 			return err
 		}
-		if g.class == table.Rule2 && !g.marked {
+		if g.class == rules.Rule2 && !g.marked {
 			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
 		}
 		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
@@ -317,7 +318,7 @@ func (f *file) open() (err error) {
 		return err
 	}
 	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
-	f.short = f.r.Short && f.class == table.Rule2
+	f.short = f.r.Short && f.class == rules.Rule2
 	f.threats, f.alone = f.r.Threats, f.r.ValuesAlone
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
@@ -357,7 +358,7 @@ const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
 // stores: a position that must capture (a don't-care on disk), a forced
-// threat that a slim directory's table leaves out (table.ForcedThreat,
+// threat that a slim directory's table leaves out (rules.ForcedThreat,
 // table.RulesForcedThreats) or a position
 // of a table answered by a search (package slim) fails with ErrNotStored
 // instead of being searched, for an engine that searches
@@ -380,13 +381,13 @@ type Result struct {
 	// Entry is the position's entry, exactly as the generator computed it:
 	// its Rules is the value with the clocks as they stand when the
 	// material arose.
-	Entry table.Entry
+	Entry rules.Entry
 	// Value is the value under the rules with the clocks passed.
-	Value table.Value
+	Value rules.Value
 	// Class is the class of the position's table under its file's rules
 	// (Tables.Class): the clock Entry.Distance counts (the class clock of
 	// class A or B, the rule-2 count of Rule2), NoClass for none.
-	Class table.Class
+	Class rules.Class
 	// Rule2Tracked is false for a table built before rule 2 was tracked:
 	// its rules values ignore the 25-move king rule, and so does Value.
 	Rule2Tracked bool
@@ -418,23 +419,23 @@ func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
 // returns holds values no higher than the position's, without distances
 // that mean anything. This is the cut of alpha-beta search on the
 // caller's best. Entries found under a cut are never returned by Probe.
-type cut struct{ theory, rules table.Value }
+type cut struct{ theory, rules rules.Value }
 
 // exact is the cut of a search that must find the position's entry.
-var exact = cut{table.Win + 1, table.Win + 1}
+var exact = cut{rules.Win + 1, rules.Win + 1}
 
 // reached reports whether moves whose values are theory and rules reach
 // the cut.
-func (c cut) reached(theory, rules table.Value) bool {
-	return theory >= c.theory && rules >= c.rules
+func (c cut) reached(theory, ru rules.Value) bool {
+	return theory >= c.theory && ru >= c.rules
 }
 
 // cutBelow returns the cut of a successor of a position whose moves so far
 // are ms: the successor's values matter only where they are low enough to
 // raise those of ms.
-func cutBelow(ms *table.Moves) cut {
-	theory, rules := ms.Values()
-	return cut{theory.Neg(), rules.Neg()}
+func cutBelow(ms *rules.Moves) cut {
+	theory, ru := ms.Values()
+	return cut{theory.Neg(), ru.Neg()}
 }
 
 // probeCut sets *r to the result of probe of p under the cut k; *r is the
@@ -446,11 +447,11 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		return err
 	}
 	if p.Pieces(p.Side) == 0 {
-		*r = Result{Entry: table.Entry{Rules: table.Loss, Theory: table.Loss}, Value: table.Loss, Rule2Tracked: true}
+		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss, Rule2Tracked: true}
 		return nil
 	}
 	cachedOnly := fl&CacheOnly != 0
-	f, err := t.file(table.MaterialOf(&p), cachedOnly)
+	f, err := t.file(rules.MaterialOf(&p), cachedOnly)
 	if err != nil {
 		return err
 	}
@@ -462,8 +463,8 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	exact := true  // e's distance is known (see exactDistance)
 	switch {
 	case f.mem.Load() != nil:
-		_, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, extras)
-	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && table.ForcedThreat(&p): // not stored
+		_, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, extras)
+	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && rules.ForcedThreat(&p): // not stored
 		if fl&StoredOnly != 0 {
 			return ErrNotStored
 		}
@@ -477,8 +478,8 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 			last = distances
 		}
 		dist := last != values
-		fresh, err = t.stored(e, f, f.x.Rank(table.Placement(&p)), cachedOnly, last)
-		if err == nil && dist && f.short && e.Theory != table.Draw {
+		fresh, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, last)
+		if err == nil && dist && f.short && e.Theory != rules.Draw {
 			exact, err = t.exactDistance(&p, e, c, fl)
 		}
 	}
@@ -488,11 +489,11 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	}
 	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone
 	switch {
-	case c.marked(f) && e.Distance < 0 && e.Rules != table.Draw:
+	case c.marked(f) && e.Distance < 0 && e.Rules != rules.Draw:
 		// Read without distances: a count one ply on draws what only a
 		// fresh one wins or loses.
 		if fresh {
-			r.Value = table.Draw
+			r.Value = rules.Draw
 		}
 	case !exact: // the count leaves more plies than the distance can be
 		r.Value = e.Theory
@@ -504,12 +505,12 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 
 // Class returns the class of m under the rules of its table file: which
 // clock the distance of its entries counts (table.Info.Class). It is
-// table.ClassOf(m) except for a table built before rule 2 was tracked,
+// rules.ClassOf(m) except for a table built before rule 2 was tracked,
 // whose Rule2 materials have no clock (NoClass). It opens the file.
-func (t *Tables) Class(m index.Material) (table.Class, error) {
+func (t *Tables) Class(m index.Material) (rules.Class, error) {
 	f, err := t.file(m, false)
 	if err != nil {
-		return table.NoClass, err
+		return rules.NoClass, err
 	}
 	return f.class, nil
 }
@@ -559,7 +560,7 @@ var noDistances table.Runs
 // stored sets *e to the values stored for entry i of f, and the columns
 // of its parts up to last (see part), reading their blocks unless
 // cachedOnly is set, and reports whether the entry is marked FreshOnly.
-func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly bool, last part) (fresh bool, err error) {
+func (t *Tables) stored(e *rules.Entry, f *file, i int64, cachedOnly bool, last part) (fresh bool, err error) {
 	var v byte
 	var ok bool
 	if b := f.mem.Load(); b != nil {
@@ -595,14 +596,14 @@ func (t *Tables) stored(e *table.Entry, f *file, i int64, cachedOnly bool, last 
 }
 
 // captures resolves a capture position of f's material as the generator
-// does (table.Moves): from its successors, each probed in turn; under
+// does (rules.Moves): from its successors, each probed in turn; under
 // the rules each successor's outcome is seen through the clock that
 // carries over the capture (table.RulesOutcome). The successors are
 // probed with the flags fl. Under a cut other than exact, with
 // ValuesOnly and a class whose rules values need no distance, it stops
 // where the cut says (see cut), and so does the search of each successor.
-func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table.Entry, error) {
-	cs := table.NewMoves(f.class)
+func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules.Entry, error) {
+	cs := rules.NewMoves(f.class)
 	cutting := k != exact && fl&ValuesOnly != 0 && !f.class.Carries()
 	dtw := f.layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
@@ -613,11 +614,11 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 		}
 		var r Result
 		if err := t.probeCut(&r, p.Play(m), Clocks{}, fl, next); err != nil {
-			return table.Entry{}, err
+			return rules.Entry{}, err
 		}
 		s := r.Entry
 		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
-		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
+		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
 		if cutting && k.reached(cs.Values()) {
 			break
 		}
@@ -633,11 +634,11 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 }
 
 // searched answers a position that no file stores, as its generator
-// solved it (table.Moves): a capture position from its captures
+// solved it (rules.Moves): a capture position from its captures
 // (captures), any other from its moves: a position of a table searched
 // through the table of its colour flip (Open), which holds its
 // successors (Black to move) but after a crowning, or a forced threat
-// (table.ForcedThreat), whose successors must capture. Under the rules,
+// (rules.ForcedThreat), whose successors must capture. Under the rules,
 // a quiet king move carries the rule-2 count one ply on: with fresh
 // clocks and ValuesOnly, the successor's value one ply on comes from the
 // marks of its value file (table.FreshOnly), with its distances
@@ -646,7 +647,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (table
 // the search stops at the first move that wins in theory and under the
 // rules, or where the cut k says; each successor is searched under the
 // cut of the moves before it.
-func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (table.Entry, error) {
+func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (rules.Entry, error) {
 	if p.HasCapture() {
 		return t.captures(p, f, fl, k)
 	}
@@ -657,7 +658,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		// find theirs.
 		fl &^= ValuesOnly
 	}
-	ms := table.NewMoves(f.class)
+	ms := rules.NewMoves(f.class)
 	dtw, mtc := f.layout.Has(table.DTWColumn), f.layout.Has(table.MTCColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
@@ -672,19 +673,19 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		}
 		var r Result
 		if err := t.probeCut(&r, p.Play(m), next, fl, sk); err != nil {
-			return table.Entry{}, err
+			return rules.Entry{}, err
 		}
 		s := r.Entry
 		switch {
 		case !king:
 			ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
 		case values:
-			ms.Add(s.TheoryOutcome(), table.Outcome{Value: r.Value}, s.MTCOutcome())
+			ms.Add(s.TheoryOutcome(), rules.Outcome{Value: r.Value}, s.MTCOutcome())
 		default:
 			ms.AddKingMove(s)
 		}
-		dtw = dtw && (s.Theory == table.Draw || s.DTW >= 0)
-		mtc = mtc && (s.Theory == table.Draw || s.MTC >= 0)
+		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
+		mtc = mtc && (s.Theory == rules.Draw || s.MTC >= 0)
 		if values && (ms.Won() || k.reached(ms.Values())) {
 			break // the values are known, or matter no more; their distances are not read
 		}
@@ -696,7 +697,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 	if !mtc || values {
 		e.MTC = -1
 	}
-	if values && f.class == table.Rule2 {
+	if values && f.class == rules.Rule2 {
 		e.Distance = -1
 	}
 	return e, nil
@@ -711,12 +712,12 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 // search nor the distance is needed: the position has its theoretical
 // value; e's distance is then left out (-1) and exact is false. Else
 // StoredOnly fails with ErrNotStored.
-func (t *Tables) exactDistance(p *draughts.Position, e *table.Entry, c Clocks, fl Flags) (exact bool, err error) {
+func (t *Tables) exactDistance(p *draughts.Position, e *rules.Entry, c Clocks, fl Flags) (exact bool, err error) {
 	stored := e.Distance
 	if stored < 0 {
 		stored = table.NoDistance
 	}
-	if left := c.left(table.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
+	if left := c.left(rules.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
 		e.Distance = -1
 		return false, nil
 	}
@@ -733,14 +734,14 @@ func (t *Tables) exactDistance(p *draughts.Position, e *table.Entry, c Clocks, f
 // shortDistance returns the rule-2 distance of p, a position of a Rule2
 // material of theoretical value theory (a win or a loss), if it is at
 // most k plies, and -1 if it is longer or there is none: the minimax of
-// table.Moves, searched k plies deep with the successors' values under
+// rules.Moves, searched k plies deep with the successors' values under
 // the rules. A capture or man move counts 1 ply if its successor is won
 // for the side that made it (its stored rules value: the count starts
 // afresh); a quiet king move 1 ply more than its successor's distance.
 // The winner's search stops at its first 1-ply win and looks no deeper
 // than its best so far; the loser's stops at the first move that escapes
 // the bound.
-func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, fl Flags) (int, error) {
+func (t *Tables) shortDistance(p *draughts.Position, theory rules.Value, k int, fl Flags) (int, error) {
 	var buf [draughts.MaxMoves]draughts.Move
 	moves := p.Moves(buf[:0])
 	switch {
@@ -755,7 +756,7 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 	// The winner tries its conversions first, each a win in 1 ply or
 	// none; the loser its quiet moves, which most often escape the bound.
 	order := [2]bool{true, false} // conversions, then quiet moves
-	if theory == table.Loss {
+	if theory == rules.Loss {
 		order = [2]bool{false, true}
 	}
 	best := -1
@@ -775,7 +776,7 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 				}
 			} else {
 				limit := k - 1
-				if theory == table.Win && best >= 0 {
+				if theory == rules.Win && best >= 0 {
 					limit = min(limit, best-2) // to beat best
 				}
 				if limit < 0 {
@@ -791,9 +792,9 @@ func (t *Tables) shortDistance(p *draughts.Position, theory table.Value, k int, 
 				}
 			}
 			switch {
-			case theory == table.Loss && d < 0:
+			case theory == rules.Loss && d < 0:
 				return -1, nil // an escape
-			case theory == table.Loss:
+			case theory == rules.Loss:
 				best = max(best, d)
 			case d == 1:
 				return 1, nil

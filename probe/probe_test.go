@@ -18,6 +18,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -38,7 +39,7 @@ func open(tb testing.TB, dir string, o Options) *Tables {
 	return t
 }
 
-func mustProbe(tb testing.TB, t *Tables, p draughts.Position) table.Entry {
+func mustProbe(tb testing.TB, t *Tables, p draughts.Position) rules.Entry {
 	tb.Helper()
 	r, err := t.Probe(p, Clocks{}, 0)
 	if err != nil {
@@ -58,36 +59,36 @@ func fen(tb testing.TB, s string) draughts.Position {
 
 // recompute returns what the rules say p is worth given the probes of its
 // successors: the min-max of docs/rules.md, with the class clocks carried
-// over each move as table.Entry.RulesOutcome says. It shares no code with
+// over each move as rules.Entry.RulesOutcome says. It shares no code with
 // Probe beyond package table.
-func recompute(t *Tables, p draughts.Position) (table.Entry, error) {
-	class := table.ClassOf(table.MaterialOf(&p))
-	var theory, rules []table.Outcome
+func recompute(t *Tables, p draughts.Position) (rules.Entry, error) {
+	class := rules.ClassOf(rules.MaterialOf(&p))
+	var theory, ru []rules.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
 		r, err := t.Probe(q, Clocks{}, 0)
 		if err != nil {
-			return table.Entry{}, err
+			return rules.Entry{}, err
 		}
 		s := r.Entry
-		theory = append(theory, table.Outcome{Value: s.Theory, Dist: s.DTW})
-		o := table.Outcome{Value: table.Loss} // q's side to move has no pieces: lost
+		theory = append(theory, rules.Outcome{Value: s.Theory, Dist: s.DTW})
+		o := rules.Outcome{Value: rules.Loss} // q's side to move has no pieces: lost
 		switch {
 		case q.Pieces(q.Side) == 0:
 		case !m.IsCapture() && p.Kings&draughts.Bit(m.FromSquare()) != 0:
 			o = s.KingMoveOutcome(class)
 		default:
-			o = s.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q)))
+			o = s.RulesOutcome(class, rules.ClassOf(rules.MaterialOf(&q)))
 		}
-		rules = append(rules, o)
+		ru = append(ru, o)
 	}
-	return table.NewEntry(class, best(theory), best(rules)), nil
+	return rules.NewEntry(class, best(theory), best(ru)), nil
 }
 
 // best returns the outcome of a position whose moves lead to outs, by
-// the rule of table.Minimax.
-func best(outs []table.Outcome) table.Outcome {
-	var m table.Minimax
+// the rule of rules.Minimax.
+func best(outs []rules.Outcome) rules.Outcome {
+	var m rules.Minimax
 	for _, o := range outs {
 		m.Add(o)
 	}
@@ -96,7 +97,7 @@ func best(outs []table.Outcome) table.Outcome {
 
 // storedEntries returns a function giving entry i of the file of m as
 // written.
-func storedEntries(tb testing.TB, m index.Material) func(i int64) table.Entry {
+func storedEntries(tb testing.TB, m index.Material) func(i int64) rules.Entry {
 	tb.Helper()
 	f, err := table.Open(filepath.Join(dir, table.FileName(m)), m)
 	if err != nil {
@@ -107,7 +108,7 @@ func storedEntries(tb testing.TB, m index.Material) func(i int64) table.Entry {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return func(i int64) table.Entry {
+	return func(i int64) rules.Entry {
 		e, _ := cols.Entry(i)
 		return e
 	}
@@ -127,7 +128,7 @@ func TestEveryPosition(t *testing.T) {
 		errs := 0
 		stride := testenv.Stride(1, 1) // a sample under the race detector
 		for i := int64(0); i < x.Size(); i += stride {
-			w := table.Position(x.Unrank(i))
+			w := rules.Position(x.Unrank(i))
 			b := w
 			b.Side = draughts.Black
 			for _, p := range []draughts.Position{w, b} {
@@ -147,7 +148,7 @@ func TestEveryPosition(t *testing.T) {
 				t.Errorf("%s: probe %+v, stored %+v", w, r, stored(i))
 				errs++
 			}
-			stats.Add(table.ClassOf(m), r, w.HasCapture(), w.FEN)
+			stats.Add(rules.ClassOf(m), r, w.HasCapture(), w.FEN)
 			if errs > 10 {
 				t.Fatal("too many errors")
 			}
@@ -176,7 +177,7 @@ func TestWithoutDTW(t *testing.T) {
 	for _, m := range index.Materials(3) {
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += testenv.Stride(1, 1) {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			want := mustProbe(t, with, p)
 			want.DTW = -1
 			if got := mustProbe(t, without, p); got != want {
@@ -188,19 +189,19 @@ func TestWithoutDTW(t *testing.T) {
 
 func TestKnownFacts(t *testing.T) {
 	tables := open(t, dir, Options{})
-	win := func(dist, dtw int) table.Entry {
-		return table.Entry{Rules: table.Win, Theory: table.Win, Distance: dist, DTW: dtw, MTC: -1}
+	win := func(dist, dtw int) rules.Entry {
+		return rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: dist, DTW: dtw, MTC: -1}
 	}
 	for _, c := range []struct {
 		fen  string
-		want table.Entry
+		want rules.Entry
 	}{
 		{"W:WK10:BK5", win(3, 3)},  // the longest KvK win (5-move rule: class B)
 		{"B:WK46:BK41", win(3, 3)}, // its colour flip
-		{"W:WK2:BK26", table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1}},
+		{"W:WK2:BK26", rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1}},
 		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
-		{"W:W6:BK1", table.Entry{Rules: table.Loss, Theory: table.Loss, Distance: -1, MTC: -1}}, // blocked
-		{"B:WK10", table.Entry{}}, // Black has no pieces: lost at once
+		{"W:W6:BK1", rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: -1, MTC: -1}}, // blocked
+		{"B:WK10", rules.Entry{}},
 	} {
 		if r := mustProbe(t, tables, fen(t, c.fen)); r != c.want {
 			t.Errorf("%s: %+v, want %+v", c.fen, r, c.want)
@@ -209,12 +210,12 @@ func TestKnownFacts(t *testing.T) {
 	kvk := index.New(index.Material{WhiteKings: 1, BlackKings: 1})
 	longest := 0
 	for i := range kvk.Size() {
-		p := table.Position(kvk.Unrank(i))
+		p := rules.Position(kvk.Unrank(i))
 		r := mustProbe(t, tables, p)
-		if p.HasCapture() && r != (table.Entry{Rules: table.Win, Theory: table.Win, Distance: 1, DTW: 1, MTC: -1}) {
+		if p.HasCapture() && r != (rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 1, DTW: 1, MTC: -1}) {
 			t.Errorf("%s: a king that takes the other: %+v, want a win at distance 1", p, r)
 		}
-		if r.Rules == table.Win {
+		if r.Rules == rules.Win {
 			longest = max(longest, r.Distance)
 		}
 	}
@@ -286,7 +287,7 @@ func TestCorrupt(t *testing.T) {
 			t.Errorf("%s: %v, want codec.ErrCorrupt naming %s", c.fen, err, c.file)
 		}
 	}
-	if r := mustProbe(t, tables, fen(t, "W:WK10:BK5")); r.Rules != table.Win {
+	if r := mustProbe(t, tables, fen(t, "W:WK10:BK5")); r.Rules != rules.Win {
 		t.Errorf("KvK with other tables damaged: %+v", r)
 	}
 }
@@ -299,10 +300,10 @@ func TestConcurrent(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += 13 {
-			positions = append(positions, table.Position(x.Unrank(i)))
+			positions = append(positions, rules.Position(x.Unrank(i)))
 		}
 	}
-	want := make([]table.Entry, len(positions))
+	want := make([]rules.Entry, len(positions))
 	ref := open(t, dir, Options{})
 	for i, p := range positions {
 		want[i] = mustProbe(t, ref, p)
@@ -333,7 +334,7 @@ func positions(n int, capture bool) []draughts.Position {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out []draughts.Position
 	for len(out) < n {
-		p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+		p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 		if p.HasCapture() == capture {
 			out = append(out, p)
 		}
@@ -448,7 +449,7 @@ func quiet(t *Tables, pieces, n int) []draughts.Position {
 		if k > 0 {
 			i -= ends[k-1]
 		}
-		if p := table.Position(xs[k].Unrank(i)); !p.HasCapture() {
+		if p := rules.Position(xs[k].Unrank(i)); !p.HasCapture() {
 			out = append(out, p)
 		}
 	}
@@ -501,7 +502,7 @@ func BenchmarkPieces(b *testing.B) {
 		for k, name := range []string{values: "values", distances: "distances"} {
 			part := part(k)
 			has := slices.DeleteFunc(slices.Clone(ps), func(p draughts.Position) bool {
-				f, err := decode.file(table.MaterialOf(&p), false)
+				f, err := decode.file(rules.MaterialOf(&p), false)
 				return err != nil || f.blocks[part] == nil
 			})
 			if len(has) == 0 {
@@ -509,9 +510,9 @@ func BenchmarkPieces(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("pieces=%d/%s", n, name), func(b *testing.B) {
 				benchmarkUnit(b, "ns/block", decode, has, func(p draughts.Position) error {
-					f, err := decode.file(table.MaterialOf(&p), false)
+					f, err := decode.file(rules.MaterialOf(&p), false)
 					if err == nil {
-						_, err = read(f, part, f.x.Rank(table.Placement(&p))/f.blockSize)
+						_, err = read(f, part, f.x.Rank(rules.Placement(&p))/f.blockSize)
 					}
 					return err
 				})
@@ -538,7 +539,7 @@ func TestPreload(t *testing.T) {
 	for _, m := range mats {
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += testenv.Stride(1, 1) {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			for _, q := range []draughts.Position{p, p.Flip()} {
 				if a, b := mustProbe(t, cached, q), mustProbe(t, loaded, q); a != b {
 					t.Fatalf("%s: %+v through the cache, %+v preloaded", q.FEN(), a, b)
@@ -586,7 +587,7 @@ func TestResolvedTable(t *testing.T) {
 	}
 	captures := 0
 	for i := range x.Size() {
-		p := table.Position(x.Unrank(i))
+		p := rules.Position(x.Unrank(i))
 		if p.HasCapture() {
 			captures++
 		}
@@ -611,7 +612,7 @@ func TestResolvedTable(t *testing.T) {
 		t.Fatalf("materials %v, want %v", got, m)
 	}
 	for i := range x.Size() {
-		p := table.Position(x.Unrank(i))
+		p := rules.Position(x.Unrank(i))
 		if a, b := mustProbe(t, golden, p), mustProbe(t, copied, p); a != b {
 			t.Fatalf("%s: %+v from the golden tables, %+v from the resolved copy", p.FEN(), a, b)
 		}

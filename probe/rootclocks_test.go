@@ -7,7 +7,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestRootMoveClocks checks that each root move's Clocks are those under
@@ -31,13 +31,13 @@ func TestRootMoveClocks(t *testing.T) {
 			m, _ := index.ParseMaterial(name)
 			x := index.New(m)
 			for i := int64(0); i < x.Size(); i += testenv.Stride(31, 331) {
-				p, cl := table.Position(x.Unrank(i)), c.clocks(int(i))
+				p, cl := rules.Position(x.Unrank(i)), c.clocks(int(i))
 				root, err := tables.Probe(p, cl, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				played := map[table.Class]int{table.ClassA: cl.Class, table.ClassB: cl.Class, table.Rule2: cl.Rule2}[root.Class]
-				over := root.Class != table.NoClass && played >= root.Class.Budget()
+				played := map[rules.Class]int{rules.ClassA: cl.Class, rules.ClassB: cl.Class, rules.Rule2: cl.Rule2}[root.Class]
+				over := root.Class != rules.NoClass && played >= root.Class.Budget()
 				moves, err := tables.RootMoves(p, cl)
 				if err != nil {
 					t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
@@ -28,7 +28,7 @@ func open(tb testing.TB, dir string) *probe.Tables {
 	return t
 }
 
-func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) table.Entry {
+func mustProbe(tb testing.TB, t *probe.Tables, p draughts.Position) rules.Entry {
 	tb.Helper()
 	r, err := t.Probe(p, probe.Clocks{}, 0)
 	if err != nil {
@@ -46,7 +46,7 @@ var rule2Materials = []string{"KKvKK", "KMvKK", "KKvKM"}
 func eachPosition(m index.Material, stride int64, f func(p draughts.Position)) {
 	x := index.New(m)
 	for i := int64(0); i < x.Size(); i += stride {
-		p := table.Position(x.Unrank(i))
+		p := rules.Position(x.Unrank(i))
 		f(p)
 		f(p.Flip())
 	}
@@ -63,7 +63,7 @@ func TestRule2Value(t *testing.T) {
 	longest := 0
 	for _, name := range rule2Materials {
 		m, _ := index.ParseMaterial(name)
-		if c, err := tables.Class(m); err != nil || c != table.Rule2 {
+		if c, err := tables.Class(m); err != nil || c != rules.Rule2 {
 			t.Fatalf("Class(%s) = %v, %v; want rule 2", m, c, err)
 		}
 		if ok, err := tables.TracksRule2(m); err != nil || !ok {
@@ -71,15 +71,15 @@ func TestRule2Value(t *testing.T) {
 		}
 		n := 0
 		eachPosition(m, testenv.Stride(5, 23), func(p draughts.Position) {
-			r, err := tables.Probe(p, probe.Clocks{Class: table.ClassA.Budget()}, 0) // a class clock run out is ignored
+			r, err := tables.Probe(p, probe.Clocks{Class: rules.ClassA.Budget()}, 0) // a class clock run out is ignored
 			if err != nil {
 				t.Fatal(err)
 			}
 			e := r.Entry
-			if r.Class != table.Rule2 || !r.Rule2Tracked || r.Value != e.Rules {
+			if r.Class != rules.Rule2 || !r.Rule2Tracked || r.Value != e.Rules {
 				t.Fatalf("%s: Probe %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
 			}
-			value := func(count int) table.Value {
+			value := func(count int) rules.Value {
 				r, err := tables.Probe(p, probe.Clocks{Rule2: count}, 0)
 				if err != nil {
 					t.Fatal(err)
@@ -87,20 +87,20 @@ func TestRule2Value(t *testing.T) {
 				return r.Value
 			}
 			if e.Distance < 0 {
-				if v := value(1); v != table.Draw && e.Rules != table.Draw {
+				if v := value(1); v != rules.Draw && e.Rules != rules.Draw {
 					t.Fatalf("%s: %+v, value %v with 1 ply on the count; want a draw", p.FEN(), e, v)
 				}
 				return
 			}
 			d := e.Distance
-			if d > table.Rule2Plies || e.Theory == table.Draw || e.Rules != e.Theory {
+			if d > rules.Rule2Plies || e.Theory == rules.Draw || e.Rules != e.Theory {
 				t.Fatalf("%s: %+v: a distance beyond 50 or without a win", p.FEN(), e)
 			}
-			if v := value(table.Rule2Plies - d); v != e.Theory {
-				t.Errorf("%s: %+v: %d plies on the count: %v, want %v", p.FEN(), e, table.Rule2Plies-d, v, e.Theory)
+			if v := value(rules.Rule2Plies - d); v != e.Theory {
+				t.Errorf("%s: %+v: %d plies on the count: %v, want %v", p.FEN(), e, rules.Rule2Plies-d, v, e.Theory)
 			}
-			if v := value(table.Rule2Plies - d + 1); d > 0 && v != table.Draw {
-				t.Errorf("%s: %+v: %d plies on the count: %v, want a draw", p.FEN(), e, table.Rule2Plies-d+1, v)
+			if v := value(rules.Rule2Plies - d + 1); d > 0 && v != rules.Draw {
+				t.Errorf("%s: %+v: %d plies on the count: %v, want a draw", p.FEN(), e, rules.Rule2Plies-d+1, v)
 			}
 			if v := value(0); v != e.Rules {
 				t.Errorf("%s: %+v: a fresh count: %v", p.FEN(), e, v)
@@ -108,8 +108,8 @@ func TestRule2Value(t *testing.T) {
 			if v := value(-1); v != e.Rules {
 				t.Errorf("%s: %+v: count -1: %v", p.FEN(), e, v)
 			}
-			if v := value(1000); v != value(table.Rule2Plies) {
-				t.Errorf("%s: %+v: count 1000: %v, count 50: %v", p.FEN(), e, v, value(table.Rule2Plies))
+			if v := value(1000); v != value(rules.Rule2Plies) {
+				t.Errorf("%s: %+v: count 1000: %v, count 50: %v", p.FEN(), e, v, value(rules.Rule2Plies))
 			}
 			longest = max(longest, d)
 			n++
@@ -138,10 +138,10 @@ func TestRule2RootMoves(t *testing.T) {
 			e := mustProbe(t, tables, p)
 			counts := []int{0, 1, 25, 49, 50}
 			if e.Distance >= 0 {
-				counts = append(counts, table.Rule2Plies-e.Distance, table.Rule2Plies-e.Distance+1)
+				counts = append(counts, rules.Rule2Plies-e.Distance, rules.Rule2Plies-e.Distance+1)
 			}
 			for _, count := range counts {
-				c := probe.Clocks{Class: table.ClassA.Budget(), Rule2: count} // a class clock run out is ignored
+				c := probe.Clocks{Class: rules.ClassA.Budget(), Rule2: count} // a class clock run out is ignored
 				moves, err := tables.RootMoves(p, c)
 				if err != nil || len(moves) != p.CountMoves() {
 					t.Fatalf("%s, %+v: %d root moves, %v; want %d", p.FEN(), c, len(moves), err, p.CountMoves())
@@ -161,8 +161,8 @@ func TestRule2RootMoves(t *testing.T) {
 						t.Fatal(err)
 					}
 					want := r.Value.Neg()
-					if count >= table.Rule2Plies {
-						want = table.Draw
+					if count >= rules.Rule2Plies {
+						want = rules.Draw
 					}
 					if rm.Value != want || rm.Class != class {
 						t.Fatalf("%s, %d plies on the count: %s: %v, class %v; want %v, class %v",
@@ -177,7 +177,7 @@ func TestRule2RootMoves(t *testing.T) {
 					continue
 				}
 				best := moves[0]
-				if best.Value != r.Value || best.Value != table.Draw && best.Entry.Distance != e.Distance {
+				if best.Value != r.Value || best.Value != rules.Draw && best.Entry.Distance != e.Distance {
 					t.Fatalf("%s, %d plies on the count (%+v): best move %s %v, distance %d; value %v",
 						p.FEN(), count, e, p.Notation(best.Move), best.Value, best.Entry.Distance, r.Value)
 				}
@@ -198,7 +198,7 @@ func TestRule2OldFile(t *testing.T) {
 	if ok, err := old.TracksRule2(m); err != nil || ok {
 		t.Fatalf("TracksRule2(%s) of the old file = %v, %v; want false", m, ok, err)
 	}
-	if c, err := old.Class(m); err != nil || c != table.NoClass {
+	if c, err := old.Class(m); err != nil || c != rules.NoClass {
 		t.Fatalf("Class(%s) of the old file = %v, %v; want none", m, c, err)
 	}
 	kmkk, _ := index.ParseMaterial("KMvKK")
@@ -214,16 +214,16 @@ func TestRule2OldFile(t *testing.T) {
 		for _, count := range []int{0, 30, 50} {
 			c := probe.Clocks{Rule2: count}
 			r, err := old.Probe(p, c, 0)
-			if err != nil || r.Value != e.Rules || r.Class != table.NoClass || r.Rule2Tracked {
+			if err != nil || r.Value != e.Rules || r.Class != rules.NoClass || r.Rule2Tracked {
 				t.Fatalf("%s, %d plies on the count: Probe %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
 			}
 			if r, _ := cur.Probe(p, c, 0); r.Value != e.Rules {
 				cut++
 			}
 		}
-		if e.Rules == table.Win {
+		if e.Rules == rules.Win {
 			moves, err := old.RootMoves(p, probe.Clocks{Rule2: 50})
-			if err != nil || moves[0].Value != table.Win {
+			if err != nil || moves[0].Value != rules.Win {
 				t.Fatalf("%s: root moves on a complete count of the old file: %v; want a win first", p.FEN(), err)
 			}
 		}
@@ -242,11 +242,11 @@ var classAPlayed = []int{-1, 0, 1, 15, 17, 18, 21, 22, 25, 29, 30, 31, 32, 40}
 // a class A position with left plies left into a position of class to,
 // as docs/rules.md's table of the class clock says it in plies left: one
 // less in class A, min(left-1, 10) into class B, none (-1) out of both.
-func leftAfter(left int, to table.Class) int {
+func leftAfter(left int, to rules.Class) int {
 	switch to {
-	case table.ClassA:
+	case rules.ClassA:
 		return left - 1
-	case table.ClassB:
+	case rules.ClassB:
 		return min(left-1, 10)
 	}
 	return -1
@@ -265,7 +265,7 @@ func leftAfter(left int, to table.Class) int {
 // (min(32-31-1, 10) = 0 plies left in class B).
 func TestClassARootMoves(t *testing.T) {
 	tables := open(t, tabletest.ClassA.Dir(t))
-	budget := table.ClassA.Budget()
+	budget := rules.ClassA.Budget()
 	carried := 0 // moves into class B whose value the clock changes
 	for _, name := range []string{"KKKvK", "KvKKK"} {
 		m, _ := index.ParseMaterial(name)
@@ -280,21 +280,21 @@ func TestClassARootMoves(t *testing.T) {
 				}
 				for _, rm := range moves {
 					q := p.Play(rm.Move)
-					want := table.Loss.Neg() // the lone king taken: q's side has no pieces
+					want := rules.Loss.Neg() // the lone king taken: q's side has no pieces
 					if q.Pieces(q.Side) != 0 {
-						class := table.ClassOf(table.MaterialOf(&q))
+						class := rules.ClassOf(rules.MaterialOf(&q))
 						played := class.Budget() - max(leftAfter(left, class), 0) // 0 out of both classes
 						r, err := tables.Probe(q, probe.Clocks{Class: played}, 0)
 						if err != nil {
 							t.Fatal(err)
 						}
 						want = r.Value.Neg()
-						if class == table.ClassB && want != r.Entry.Rules.Neg() && left > 0 {
+						if class == rules.ClassB && want != r.Entry.Rules.Neg() && left > 0 {
 							carried++
 						}
 					}
 					if left == 0 {
-						want = table.Draw
+						want = rules.Draw
 					}
 					if rm.Value != want {
 						t.Fatalf("%s, %d played (%d left): %s: %v, want %v", p.FEN(), played, left, p.Notation(rm.Move), rm.Value, want)
@@ -317,14 +317,14 @@ func TestClassARootMoves(t *testing.T) {
 	for _, c := range []struct {
 		fen, move string
 		played    int
-		want      table.Value
+		want      rules.Value
 	}{
-		{"W:WK1,K7,K18:BK35", "", 0, table.Win},
-		{"W:WK1,K7,K18:BK35", "", 17, table.Win},
-		{"W:WK1,K7,K18:BK35", "", 18, table.Draw},
-		{"B:WK12,K16,K20:BK3", "3x21", 0, table.Loss},
-		{"B:WK12,K16,K20:BK3", "3x21", 30, table.Loss},
-		{"B:WK12,K16,K20:BK3", "3x21", 31, table.Draw},
+		{"W:WK1,K7,K18:BK35", "", 0, rules.Win},
+		{"W:WK1,K7,K18:BK35", "", 17, rules.Win},
+		{"W:WK1,K7,K18:BK35", "", 18, rules.Draw},
+		{"B:WK12,K16,K20:BK3", "3x21", 0, rules.Loss},
+		{"B:WK12,K16,K20:BK3", "3x21", 30, rules.Loss},
+		{"B:WK12,K16,K20:BK3", "3x21", 31, rules.Draw},
 	} {
 		p, err := draughts.ParseFEN(c.fen)
 		if err != nil {

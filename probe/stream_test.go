@@ -9,7 +9,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // searchStream returns the positions that random play meets from random
@@ -30,7 +30,7 @@ func searchStream(t *Tables, n int) []draughts.Position {
 				continue
 			}
 			for range 8 {
-				starts = append(starts, table.Position(f.x.Unrank(rng.Int64N(f.x.Size()))))
+				starts = append(starts, rules.Position(f.x.Unrank(rng.Int64N(f.x.Size()))))
 			}
 		}
 	}
@@ -79,7 +79,7 @@ func engineStream(t *Tables, n, depth int) []draughts.Position {
 		if len(out) == n || p.Pieces(p.Side) == 0 {
 			return
 		}
-		if _, err := t.file(table.MaterialOf(&p), false); err == nil {
+		if _, err := t.file(rules.MaterialOf(&p), false); err == nil {
 			out = append(out, p)
 			return
 		}
@@ -92,7 +92,7 @@ func engineStream(t *Tables, n, depth int) []draughts.Position {
 	}
 	for len(out) < n {
 		x := index.New(materials[rng.IntN(len(materials))])
-		p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+		p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 		if Check(p) != nil {
 			continue
 		}

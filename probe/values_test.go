@@ -11,6 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/slim"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -26,7 +27,7 @@ func TestValuesOnly(t *testing.T) {
 	full := open(t, rule2Dir(t))
 	dir := tabletest.Copy(t, rule2Dir(t))
 	for _, m := range full.Materials() {
-		if !table.ClassOf(m).Carries() {
+		if !rules.ClassOf(m).Carries() {
 			if err := os.Remove(filepath.Join(dir, m.String()+table.DistanceExt)); err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +36,7 @@ func TestValuesOnly(t *testing.T) {
 	vals := open(t, dir)
 	missing, quiet := 0, draughts.Position{}
 	for _, m := range full.Materials() {
-		class := table.ClassOf(m)
+		class := rules.ClassOf(m)
 		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
 			want := mustProbe(t, full, p)
 			r, err := vals.Probe(p, probe.Clocks{}, probe.ValuesOnly)
@@ -55,7 +56,7 @@ func TestValuesOnly(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s (%v): %+v, want the values of %+v", p.FEN(), class, e, want)
 			}
-			if class != table.Rule2 || p.HasCapture() || want.Distance < 0 {
+			if class != rules.Rule2 || p.HasCapture() || want.Distance < 0 {
 				return
 			}
 			_, err = vals.Probe(p, probe.Clocks{Rule2: 10}, probe.ValuesOnly)
@@ -90,7 +91,7 @@ func TestValuesAlone(t *testing.T) {
 	running, moves, aloneProbes := 0, 0, 0
 	const why = "holds the values of "
 	for _, m := range full.Materials() {
-		class := table.ClassOf(m)
+		class := rules.ClassOf(m)
 		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
 			want := mustProbe(t, full, p)
 			r, err := alone.Probe(p, probe.Clocks{}, 0)
@@ -104,7 +105,7 @@ func TestValuesAlone(t *testing.T) {
 			if class.Carries() {
 				ok = ok && e.Distance == want.Distance
 			}
-			if class == table.Rule2 && !p.HasCapture() {
+			if class == rules.Rule2 && !p.HasCapture() {
 				ok = ok && e.Distance == -1
 			}
 			if !ok {
@@ -113,7 +114,7 @@ func TestValuesAlone(t *testing.T) {
 			if r.ValuesAlone {
 				aloneProbes++
 			}
-			if class == table.Rule2 && !p.HasCapture() && want.Distance >= 0 && running < 100 {
+			if class == rules.Rule2 && !p.HasCapture() && want.Distance >= 0 && running < 100 {
 				if _, err := alone.Probe(p, probe.Clocks{Rule2: 10}, 0); err == nil || !strings.Contains(err.Error(), why) {
 					t.Fatalf("%s with a running count: %v, want an error saying %q", p.FEN(), err, why)
 				}
@@ -122,7 +123,7 @@ func TestValuesAlone(t *testing.T) {
 			quietRule2 := false // a move leads to a quiet position of a table held alone
 			for _, mv := range p.Moves(nil) {
 				q := p.Play(mv)
-				quietRule2 = quietRule2 || table.ClassOf(table.MaterialOf(&q)) == table.Rule2 && !q.HasCapture()
+				quietRule2 = quietRule2 || rules.ClassOf(rules.MaterialOf(&q)) == rules.Rule2 && !q.HasCapture()
 			}
 			if quietRule2 && moves < 100 {
 				if _, err := alone.RootMoves(p, probe.Clocks{}); err == nil || !strings.Contains(err.Error(), why) {

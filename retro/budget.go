@@ -3,6 +3,7 @@ package retro
 import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -62,7 +63,7 @@ func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 // the work folder, the unit's entries a batch at a time (writeUnit); the
 // pending lines take a 32nd of a bit (lineSize). x are the optional
 // columns of the group's tables.
-func positionSize(x table.Extra, c table.Class) (aboveBytes, unitBits int64) {
+func positionSize(x table.Extra, c rules.Class) (aboveBytes, unitBits int64) {
 	aboveBytes, unitBits = 2, 16 // value and distance; a packed analysis
 	if x.DTW {
 		aboveBytes += 2
@@ -82,7 +83,7 @@ func positionSize(x table.Extra, c table.Class) (aboveBytes, unitBits int64) {
 // blocks it reads of the level above (budget.above). A unit of one pair
 // of blocks that does not fit takes the store's share too (see
 // groupBuild.run).
-func (o Options) unitPositions(x table.Extra, c table.Class) int64 {
+func (o Options) unitPositions(x table.Extra, c rules.Class) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
 	}
@@ -117,7 +118,7 @@ func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 	if m != m.Flip() {
 		n += index.New(m.Flip()).Size()
 	}
-	above, bits := positionSize(x, table.ClassOf(m))
+	above, bits := positionSize(x, rules.ClassOf(m))
 	if m.Men() == 0 {
 		all = 2*index.OrbitCount(m)*bits/8 + n/7
 		return all, all

@@ -17,6 +17,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -34,7 +35,7 @@ type groupBuild struct {
 	g     *group
 	st    *store
 	o     Options
-	class table.Class
+	class rules.Class
 	extra table.Extra // the optional columns of the group's tables
 	dir   string      // the group's work folder
 	*layout
@@ -56,7 +57,7 @@ const captureColumn = "capture"
 
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
-	b := &groupBuild{g: g, st: st, o: o, class: table.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
+	b := &groupBuild{g: g, st: st, o: o, class: rules.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
 	b.layout = g.newLayout(o.unitPositions(b.extra, b.class))
 	return b
 }
@@ -279,15 +280,15 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 // batch from base on.
 func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, base, lo, hi int64) error {
 	ids := u.localIDs(lo)
-	theory, rules, mtcs := results[theoryAnalysis], results[rulesAnalysis], results[mtcAnalysis]
+	theory, rulesRes, mtcs := results[theoryAnalysis], results[rulesAnalysis], results[mtcAnalysis]
 	for pos := lo; pos < hi; pos++ {
 		id, i := ids.next(), pos-base
 		w := theory.word(id, i)
 		if w.capture() {
 			capture[i] = 1
 		}
-		th, ru := theory.outcome(w), rules.outcome(rules.word(id, i))
-		if b.class != table.NoClass && ru.Value != table.Draw {
+		th, ru := theory.outcome(w), rulesRes.outcome(rulesRes.word(id, i))
+		if b.class != rules.NoClass && ru.Value != rules.Draw {
 			if ru.Dist >= table.NoDistance && b.class.Carries() {
 				return fmt.Errorf("%s: class distance %d too long", u.name, ru.Dist)
 			}
@@ -295,7 +296,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 				return fmt.Errorf("%s id %d: rules %v but theoretical %v", u.name, id, ru.Value, th.Value)
 			}
 		}
-		if !b.o.MTC || th.Value == table.Draw {
+		if !b.o.MTC || th.Value == rules.Draw {
 			cols.SetOutcomes(i, b.class, th, ru)
 			continue
 		}
@@ -303,7 +304,7 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 		if mtc.Value != th.Value || mtc.Dist >= table.NoMTC {
 			return fmt.Errorf("%s id %d: mtc %v at %d plies, theoretical %v", u.name, id, mtc.Value, mtc.Dist, th.Value)
 		}
-		e := table.NewEntry(b.class, th, ru)
+		e := rules.NewEntry(b.class, th, ru)
 		e.MTC = mtc.Dist
 		cols.Set(i, e)
 	}
@@ -318,14 +319,14 @@ type unitExits struct {
 	u *unit
 }
 
-func (x unitExits) outcomes(q draughts.Position) [2]table.Outcome {
+func (x unitExits) outcomes(q draughts.Position) [2]rules.Outcome {
 	return x.b.st.outcome(x.b.class, &q)
 }
 
 func (x unitExits) manMoves(j int64, buf []manMove) ([]manMove, error) {
 	b, blk := x.b, x.u.blocks[j]
 	wm, bm := b.g.tables[blk.t].UnrankMen(blk.r)
-	p := table.Position(index.Placement{WhiteMen: wm, BlackMen: bm})
+	p := rules.Position(index.Placement{WhiteMen: wm, BlackMen: bm})
 	var moves [draughts.MaxMoves]draughts.Move
 	for _, mv := range p.ManMoves(moves[:0]) {
 		m := manMove{move: mv, to: 1 << mv.To}
@@ -339,7 +340,7 @@ func (x unitExits) manMoves(j int64, buf []manMove) ([]manMove, error) {
 		// holds q's men as they stand where that is not the first table,
 		// or where q's men are the second of a pair.
 		t := b.g.other(blk.t)
-		m.x, m.men = b.g.tables[t], table.Placement(&q)
+		m.x, m.men = b.g.tables[t], rules.Placement(&q)
 		var r int64
 		side := 0
 		if t == 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -37,13 +38,13 @@ func BenchmarkFill(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	res := &result{words: newWords(n), dist: true}
 	// Values and capture flags come in runs, as in a table.
-	v, d, c := table.Draw, 0, false
+	v, d, c := rules.Draw, 0, false
 	for i := range int64(n) {
 		if r.IntN(8) == 0 {
-			v, d, c = table.Value(r.IntN(3)), r.IntN(60), r.IntN(2) == 0
+			v, d, c = rules.Value(r.IntN(3)), r.IntN(60), r.IntN(2) == 0
 		}
 		w := newWord(open, noLoss) // a draw
-		if v != table.Draw {
+		if v != rules.Draw {
 			w = decidedWord(v, uint32(d))
 		}
 		if c {
@@ -54,7 +55,7 @@ func BenchmarkFill(b *testing.B) {
 	for _, name := range []string{"KKKvMMM", "KKKvKMM"} {
 		b.Run(name, func(b *testing.B) {
 			m, _ := index.ParseMaterial(name)
-			gb := &groupBuild{class: table.ClassOf(m)}
+			gb := &groupBuild{class: rules.ClassOf(m)}
 			u := &unit{name: name}
 			var results [numAnalyses]*result
 			results[theoryAnalysis], results[rulesAnalysis] = res, res

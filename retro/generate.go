@@ -81,6 +81,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -539,7 +540,7 @@ func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 		extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
 	}
-	s := &solved{x: x, class: table.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}
+	s := &solved{x: x, class: rules.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}
 	if !keep {
 		if !r.checked(path, f) {
 			return nil

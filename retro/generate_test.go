@@ -13,6 +13,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -38,7 +39,7 @@ func loadAll(t testing.TB, dir string, mats []index.Material, extra table.Extra)
 }
 
 // stored returns the entry of position p from the store.
-func stored(st *store, p *draughts.Position) table.Entry {
+func stored(st *store, p *draughts.Position) rules.Entry {
 	if t, i := st.locate(p); t != nil {
 		e, _ := t.cols.Entry(i)
 		return e
@@ -48,9 +49,9 @@ func stored(st *store, p *draughts.Position) table.Entry {
 }
 
 // best combines successor outcomes (each for the successor's side to move)
-// into the outcome of the position, by the rule of table.Minimax.
-func best(outs []table.Outcome) table.Outcome {
-	var m table.Minimax
+// into the outcome of the position, by the rule of rules.Minimax.
+func best(outs []rules.Outcome) rules.Outcome {
+	var m rules.Minimax
 	for _, o := range outs {
 		m.Add(o)
 	}
@@ -59,32 +60,32 @@ func best(outs []table.Outcome) table.Outcome {
 
 // expected recomputes the entry of p from its successors, its mtc too if
 // mtc is set.
-func expected(st *store, p *draughts.Position, dtw, mtc bool) table.Entry {
-	class := table.ClassOf(table.MaterialOf(p))
-	var theory, rules, conv []table.Outcome
+func expected(st *store, p *draughts.Position, dtw, mtc bool) rules.Entry {
+	class := rules.ClassOf(rules.MaterialOf(p))
+	var theory, ru, conv []rules.Outcome
 	for _, m := range p.Moves(nil) {
 		q := p.Play(m)
 		if q.Pieces(q.Side) == 0 {
-			theory = append(theory, table.Outcome{Value: table.Loss})
-			rules = append(rules, table.Outcome{Value: table.Loss})
-			conv = append(conv, table.Outcome{Value: table.Loss})
+			theory = append(theory, rules.Outcome{Value: rules.Loss})
+			ru = append(ru, rules.Outcome{Value: rules.Loss})
+			conv = append(conv, rules.Outcome{Value: rules.Loss})
 			continue
 		}
 		e := stored(st, &q)
 		theory = append(theory, e.TheoryOutcome())
 		if !m.IsCapture() && p.Kings&draughts.Bit(m.FromSquare()) != 0 { // the clocks run on
-			rules = append(rules, e.KingMoveOutcome(class))
-			conv = append(conv, table.Outcome{Value: e.Theory, Dist: e.MTC})
+			ru = append(ru, e.KingMoveOutcome(class))
+			conv = append(conv, rules.Outcome{Value: e.Theory, Dist: e.MTC})
 		} else {
-			rules = append(rules, e.RulesOutcome(class, table.ClassOf(table.MaterialOf(&q))))
-			conv = append(conv, table.Outcome{Value: e.Theory})
+			ru = append(ru, e.RulesOutcome(class, rules.ClassOf(rules.MaterialOf(&q))))
+			conv = append(conv, rules.Outcome{Value: e.Theory})
 		}
 	}
-	e := table.NewEntry(class, best(theory), best(rules))
+	e := rules.NewEntry(class, best(theory), best(ru))
 	if !dtw {
 		e.DTW = -1
 	}
-	if o := best(conv); mtc && o.Value != table.Draw {
+	if o := best(conv); mtc && o.Value != rules.Draw {
 		e.MTC = o.Dist
 	}
 	return e
@@ -102,7 +103,7 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool, 
 		for lo := int64(0); lo < x.Size(); lo += 1 << 16 {
 			eg.Go(func() error {
 				for i := lo; i < min(lo+1<<16, x.Size()); i += stride {
-					p := table.Position(x.Unrank(i))
+					p := rules.Position(x.Unrank(i))
 					got, want := stored(st, &p), expected(st, &p, dtw, mtc)
 					if !dtw {
 						want.DTW = got.DTW
@@ -172,8 +173,8 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 	kk, _ := index.ParseMaterial("KKvK")
 	p, _ := draughts.ParseFEN("W:WK1,K2:BK45") // a win in 7 plies, no capture
 	s := st.get(kk)
-	i := s.x.Rank(table.Placement(&p))
-	s.cols.Set(i, table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1})
+	i := s.x.Rank(rules.Placement(&p))
+	s.cols.Set(i, rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1})
 	if bad := checkTables(t, st, mats, true, false, 1); bad == 0 {
 		t.Error("a flipped value went unnoticed")
 	}
@@ -186,12 +187,12 @@ func TestCheckCatchesAFlippedValue(t *testing.T) {
 func TestClassBudgets(t *testing.T) {
 	var mats []index.Material
 	for _, m := range index.Materials(3) {
-		if table.ClassOf(m) == table.ClassB {
+		if rules.ClassOf(m) == rules.ClassB {
 			mats = append(mats, m)
 		}
 	}
-	checkBudgets(t, mats, table.ClassB, func(p, q *draughts.Position, mv draughts.Move) bool {
-		return table.ClassOf(table.MaterialOf(q)) == table.ClassB
+	checkBudgets(t, mats, rules.ClassB, func(p, q *draughts.Position, mv draughts.Move) bool {
+		return rules.ClassOf(rules.MaterialOf(q)) == rules.ClassB
 	})
 }
 
@@ -206,7 +207,7 @@ func TestRule2Budgets(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		mats = append(mats, m)
 	}
-	checkBudgets(t, mats, table.Rule2, func(p, q *draughts.Position, mv draughts.Move) bool {
+	checkBudgets(t, mats, rules.Rule2, func(p, q *draughts.Position, mv draughts.Move) bool {
 		return !mv.IsCapture() && p.Kings&draughts.Bit(mv.FromSquare()) != 0
 	})
 }
@@ -219,44 +220,44 @@ func TestRule2Budgets(t *testing.T) {
 // fresh clock). It goes up to the budget where the values stop changing
 // (from there on they stay) and checks every stored distance and rules
 // value (the value under c's budget).
-func checkBudgets(t *testing.T, mats []index.Material, c table.Class, runsOn func(p, q *draughts.Position, mv draughts.Move) bool) {
+func checkBudgets(t *testing.T, mats []index.Material, c rules.Class, runsOn func(p, q *draughts.Position, mv draughts.Move) bool) {
 	dir, err := generated()
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := loadAll(t, dir, index.Materials(4), table.Extra{})
 	// under[b][m][i] is the value of position i of m under budget b.
-	var under []map[index.Material][]table.Value
+	var under []map[index.Material][]rules.Value
 	for b := 0; ; b++ {
-		layer := map[index.Material][]table.Value{}
+		layer := map[index.Material][]rules.Value{}
 		var eg errgroup.Group
 		eg.SetLimit(2)
 		for _, m := range mats {
 			x := index.New(m)
-			vals := make([]table.Value, x.Size())
+			vals := make([]rules.Value, x.Size())
 			layer[m] = vals
 			for lo := int64(0); lo < x.Size(); lo += 1 << 14 {
 				eg.Go(func() error {
 					for i := lo; i < min(lo+1<<14, x.Size()); i++ {
-						p := table.Position(x.Unrank(i))
+						p := rules.Position(x.Unrank(i))
 						moves := p.Moves(nil)
-						v := table.Draw
+						v := rules.Draw
 						if len(moves) == 0 {
-							v = table.Loss
+							v = rules.Loss
 						} else if b > 0 {
-							var outs []table.Outcome
+							var outs []rules.Outcome
 							for _, mv := range moves {
 								q := p.Play(mv)
-								var o table.Value
-								switch qm := table.MaterialOf(&q); {
+								var o rules.Value
+								switch qm := rules.MaterialOf(&q); {
 								case q.Pieces(q.Side) == 0:
-									o = table.Loss
+									o = rules.Loss
 								case runsOn(&p, &q, mv):
-									o = under[b-1][qm][st.get(qm).x.Rank(table.Placement(&q))]
+									o = under[b-1][qm][st.get(qm).x.Rank(rules.Placement(&q))]
 								default:
 									o = stored(st, &q).Rules
 								}
-								outs = append(outs, table.Outcome{Value: o})
+								outs = append(outs, rules.Outcome{Value: o})
 							}
 							v = best(outs).Value
 						}
@@ -281,10 +282,10 @@ func checkBudgets(t *testing.T, mats []index.Material, c table.Class, runsOn fun
 	for _, m := range mats {
 		x := index.New(m)
 		for i := range x.Size() {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			dist := -1
 			for b := 0; b < len(under) && dist < 0; b++ {
-				if under[b][m][i] != table.Draw {
+				if under[b][m][i] != rules.Draw {
 					dist = b
 				}
 			}
@@ -325,13 +326,13 @@ func TestSuccessors(t *testing.T) {
 		}
 		x := index.New(m)
 		for i := int64(0); i < x.Size(); i += max(1, x.Size()/3000) {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			for _, mv := range p.Moves(nil) {
 				q := p.Play(mv)
 				if q.Pieces(q.Side) == 0 {
 					continue
 				}
-				if s := table.MaterialOf(&q); s != m.Flip() && !succ[s] {
+				if s := rules.MaterialOf(&q); s != m.Flip() && !succ[s] {
 					t.Fatalf("%s: %s leads to table %v, not among the successors of %v", p.FEN(), p.Notation(mv), s, m)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
 	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -69,10 +70,10 @@ func TestUnitDepsAreReached(t *testing.T) {
 			x := index.New(m)
 			var buf [draughts.MaxMoves]draughts.Move
 			for pl, ok := x.Unrank(0), true; ok; pl, ok = x.Next(pl) {
-				p := table.Position(pl)
+				p := rules.Position(pl)
 				for _, mv := range p.Moves(buf[:0]) {
-					if q := p.Play(mv); !lost(&q) && UnitID(table.MaterialOf(&q)) != u.ID {
-						reached[UnitID(table.MaterialOf(&q))] = true
+					if q := p.Play(mv); !lost(&q) && UnitID(rules.MaterialOf(&q)) != u.ID {
+						reached[UnitID(rules.MaterialOf(&q))] = true
 					}
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -72,7 +73,7 @@ type exits interface {
 	// outcomes returns the outcomes, theoretical and under the rules,
 	// for its side to move, of the position q that a capture or a
 	// crowning leads to (Black to move, in a table solved before).
-	outcomes(q draughts.Position) [2]table.Outcome
+	outcomes(q draughts.Position) [2]rules.Outcome
 	// manMoves appends to buf the quiet moves of the men of block j of
 	// the unit, as its men alone allow them: a position of the block
 	// makes those whose square its kings leave free.
@@ -126,9 +127,9 @@ func (r *result) word(id, i int64) word {
 
 // outcome returns the outcome of w, a word of r: its value, and its
 // distance where r has distances (else 0).
-func (r *result) outcome(w word) table.Outcome {
-	o := table.Outcome{Value: w.value()}
-	if r.dist && o.Value != table.Draw {
+func (r *result) outcome(w word) rules.Outcome {
+	o := rules.Outcome{Value: w.value()}
+	if r.dist && o.Value != rules.Draw {
 		o.Dist = int(w.dist())
 	}
 	return o
@@ -190,9 +191,9 @@ const (
 // (theoretical and under the rules, as exits.outcomes gives them) counts
 // with in analysis k, dtw telling whether theoretical distances are
 // wanted.
-func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
+func exitOutcome(o [2]rules.Outcome, k int, dtw bool) rules.Outcome {
 	if k == mtcAnalysis || k == theoryAnalysis && !dtw {
-		return table.Outcome{Value: o[0].Value}
+		return rules.Outcome{Value: o[0].Value}
 	}
 	return o[k]
 }
@@ -214,7 +215,7 @@ func exitOutcome(o [2]table.Outcome, k int, dtw bool) table.Outcome {
 // without extra.DTW the theory analysis counts them as the mtc analysis
 // does, and the rules analysis may share either (see solver.shared), as
 // the theory analysis' first pass finds.
-func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table.Extra, threads int, spill func(*result) (*result, error)) (results [numAnalyses]*result, err error) {
+func solve(ctx context.Context, u *unit, x exits, class rules.Class, extra table.Extra, threads int, spill func(*result) (*result, error)) (results [numAnalyses]*result, err error) {
 	s := &solver{u: u, x: x, class: class, extra: extra}
 	order := []int{theoryAnalysis}
 	if extra.MTC && extra.DTW { // without dtw the theory analysis gives the mtc
@@ -258,7 +259,7 @@ func solve(ctx context.Context, u *unit, x exits, class table.Class, extra table
 type solver struct {
 	u     *unit
 	x     exits
-	class table.Class
+	class rules.Class
 	extra table.Extra
 	k     int       // the analysis at work
 	a     *analysis // its state
@@ -280,14 +281,14 @@ type exitValues []uint64
 func newExitValues(n int64) exitValues { return make(exitValues, (n+31)/32) }
 
 // The outcomes of exitValues.
-var exitOutcomes = [4]table.Outcome{{Value: table.Loss}, {Value: table.Loss, Dist: 1}, {Value: table.Draw}, {Value: table.Win, Dist: 1}}
+var exitOutcomes = [4]rules.Outcome{{Value: rules.Loss}, {Value: rules.Loss, Dist: 1}, {Value: rules.Draw}, {Value: rules.Win, Dist: 1}}
 
-func (e exitValues) set(id int64, o table.Outcome) {
+func (e exitValues) set(id int64, o rules.Outcome) {
 	var v uint64 // a loss in none
 	switch {
-	case o.Value == table.Win:
+	case o.Value == rules.Win:
 		v = 3
-	case o.Value == table.Draw:
+	case o.Value == rules.Draw:
 		v = 2
 	case o.Dist > 0:
 		v = 1
@@ -295,7 +296,7 @@ func (e exitValues) set(id int64, o table.Outcome) {
 	e[id/32] |= v << (2 * (id % 32))
 }
 
-func (e exitValues) get(id int64) table.Outcome { return exitOutcomes[e[id/32]>>(2*(id%32))&3] }
+func (e exitValues) get(id int64) rules.Outcome { return exitOutcomes[e[id/32]>>(2*(id%32))&3] }
 
 // analyse runs analysis k: a first pass that starts every position from
 // its moves, then the passes that decide them (propagate). It returns
@@ -347,8 +348,8 @@ type firstPass struct {
 	men     []manMove // of the block of the last quiet position
 	at      []int64   // by man move: the index of its position in its cols
 	block   int64
-	minimax table.Minimax // of the moves of the position visited that leave the unit
-	ahead   table.Minimax // the same in the mtc analysis, where the solver has ahead
+	minimax rules.Minimax // of the moves of the position visited that leave the unit
+	ahead   rules.Minimax // the same in the mtc analysis, where the solver has ahead
 }
 
 // aheadPass returns a visitor of the first pass of the mtc analysis
@@ -367,7 +368,7 @@ func (s *solver) aheadPass() visitor {
 // visit initialises the state of position id. Every move leaves the
 // unit but the quiet king moves, which are only counted.
 func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) error {
-	f.minimax, f.ahead = table.Minimax{}, table.Minimax{}
+	f.minimax, f.ahead = rules.Minimax{}, rules.Minimax{}
 	var kingMoves int
 	caps := p.Captures(buf)
 	if len(caps) > 0 {
@@ -414,7 +415,7 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 		}
 	}
 	for i := range f.men {
-		var o [2]table.Outcome
+		var o [2]rules.Outcome
 		switch m := &f.men[i]; {
 		case p.Kings&m.to != 0: // a king stands there
 			continue
@@ -435,11 +436,11 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 // change, so that the moves left need no lookup. Skipping them may leave
 // differ unset where a skipped move's values differ; the analyses then
 // start alike and agree anyway, as sharing assumes.
-func (f *firstPass) count(o [2]table.Outcome) (final bool) {
+func (f *firstPass) count(o [2]rules.Outcome) (final bool) {
 	if o[0].Value != o[1].Value && !f.s.differ.Load() {
 		f.s.differ.Store(true) // once: a store on every move would bounce the line between threads
 	}
-	won := table.Outcome{Value: table.Win, Dist: 1}
+	won := rules.Outcome{Value: rules.Win, Dist: 1}
 	f.minimax.Add(exitOutcome(o, f.s.k, f.s.extra.DTW))
 	if f.s.ahead == nil {
 		return f.minimax.Outcome() == won
@@ -449,25 +450,25 @@ func (f *firstPass) count(o [2]table.Outcome) (final bool) {
 }
 
 // start sets the word of position id from o, the outcome of its moves
-// that leave the unit (table.Minimax), its kingMoves quiet moves that
+// that leave the unit (rules.Minimax), its kingMoves quiet moves that
 // stay, and whether it must capture, and pends the position if it will
 // be decided at some distance: a win is known, or every move loses.
-func (a *analysis) start(id int64, o table.Outcome, kingMoves int, capture bool) error {
+func (a *analysis) start(id int64, o rules.Outcome, kingMoves int, capture bool) error {
 	packed := a.moves == nil
 	w := newWord(open, noLoss)
 	if packed {
 		w = open | cannotLose
 	}
 	switch d := uint32(min(o.Dist, maxDist)); {
-	case o.Value == table.Win:
+	case o.Value == rules.Win:
 		w = newWord(winning, d)
-	case o.Value == table.Loss && kingMoves == 0:
+	case o.Value == rules.Loss && kingMoves == 0:
 		w = newWord(losing, d)
-	case o.Value == table.Loss && packed && d > 1:
+	case o.Value == rules.Loss && packed && d > 1:
 		return fmt.Errorf("a move that leaves the unit loses at %d plies, where the analysis counts them at 0", d-1)
-	case o.Value == table.Loss && packed:
+	case o.Value == rules.Loss && packed:
 		w = open | word(kingMoves)
-	case o.Value == table.Loss:
+	case o.Value == rules.Loss:
 		w = newWord(open, d)
 	}
 	if k := w.kind(); k == winning || k == losing {
@@ -487,7 +488,7 @@ func (a *analysis) start(id int64, o table.Outcome, kingMoves int, capture bool)
 
 // shared returns the analysis whose result the rules analysis shares, -1
 // if none. Where the class's clock does not carry over a capture or man
-// move (see table.Entry.RulesOutcome) and every external successor looked
+// move (see rules.Entry.RulesOutcome) and every external successor looked
 // up (a position's are looked up until its outcomes are final) has the
 // same value under the rules as in theory, the rules analysis counts them
 // as the theory analysis does without dtw, and as the mtc analysis does;
@@ -497,7 +498,7 @@ func (s *solver) shared() int {
 	switch {
 	case s.differ.Load() || s.class.Carries():
 		return -1
-	case !s.extra.DTW || s.class == table.NoClass:
+	case !s.extra.DTW || s.class == rules.NoClass:
 		return theoryAnalysis
 	case s.extra.MTC:
 		return mtcAnalysis
@@ -513,8 +514,8 @@ func (s *solver) shared() int {
 // shares.
 func (s *solver) wantDist(shared int) [numAnalyses]bool {
 	return [numAnalyses]bool{
-		theoryAnalysis: s.extra.DTW || s.extra.MTC || shared == theoryAnalysis && s.class != table.NoClass,
-		rulesAnalysis:  s.class != table.NoClass,
+		theoryAnalysis: s.extra.DTW || s.extra.MTC || shared == theoryAnalysis && s.class != rules.NoClass,
+		rulesAnalysis:  s.class != rules.NoClass,
 		mtcAnalysis:    true,
 	}
 }
@@ -598,9 +599,9 @@ func (p *propagation) pass(lo, hi int64, d uint32) {
 					left = true
 					continue
 				}
-				v := table.Loss
+				v := rules.Loss
 				if st.kind() == winning {
-					v = table.Win
+					v = rules.Win
 				}
 				p.settle(id, v, d, p.u.predecessors(id, buf[:0], &men))
 				n++
@@ -638,14 +639,14 @@ func (p *propagation) swap(id int64, old, n word) bool {
 // settle records position id as decided at distance d with value v, and
 // tells preds, its predecessors: an undecided one wins at d+1 if v is a
 // loss, and has a move fewer not known to lose if v is a win (lose).
-func (p *propagation) settle(id int64, v table.Value, d uint32, preds []pred) {
+func (p *propagation) settle(id int64, v rules.Value, d uint32, preds []pred) {
 	// Where another goroutine updates a predecessor of its own meanwhile,
 	// its compare-and-swap of the pair fails and tries again.
 	for old := p.load(id); !p.swap(id, old, decidedWord(v, d)|old&captureBit); old = p.load(id) {
 	}
 	touch(p.words, p.a.moves, preds)
 	for _, pr := range preds {
-		if v == table.Loss {
+		if v == rules.Loss {
 			p.win(pr.id, d+1)
 		} else {
 			p.lose(pr.id, d, pr.moves)

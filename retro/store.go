@@ -13,13 +13,14 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // solved is one solved table, in one of the states of tableState.
 type solved struct {
 	x     *index.Index
-	class table.Class
+	class rules.Class
 	state tableState
 	path  string
 	// copy, if set, is the path of a resolved copy of the table (see
@@ -89,7 +90,7 @@ func (t *solved) check() {
 // lookupColumns removes from c the columns that the external successors
 // of a solve never read (see lookupColumn). Every lookup reads the
 // columns c keeps, each a likely cache miss.
-func lookupColumns(c *table.Columns, class table.Class) {
+func lookupColumns(c *table.Columns, class rules.Class) {
 	for col := range c {
 		if !lookupColumn(table.Column(col), class) {
 			c[col] = nil
@@ -101,7 +102,7 @@ func lookupColumns(c *table.Columns, class table.Class) {
 // group of class class read column col (see store.outcome): all but the
 // mtc, and the distance of a class whose clock does not carry over a
 // capture or man move.
-func lookupColumn(col table.Column, class table.Class) bool {
+func lookupColumn(col table.Column, class rules.Class) bool {
 	return col != table.MTCColumn && (col != table.DistanceColumn || class.Carries())
 }
 
@@ -296,11 +297,11 @@ func (sp spill) read() (cols table.Columns, ok bool) {
 // read from its file, or was (a table forgotten while a table read from
 // its file may still resolve a capture position into it).
 func (s *store) locate(q *draughts.Position) (*solved, int64) {
-	t := s.get(table.MaterialOf(q))
+	t := s.get(rules.MaterialOf(q))
 	if t == nil || !t.state.inMemory() {
 		return nil, 0
 	}
-	i := t.x.Rank(table.Placement(q))
+	i := t.x.Rank(rules.Placement(q))
 	if t.state == readInMemory {
 		s.resolve(t, i, q)
 	}
@@ -309,13 +310,13 @@ func (s *store) locate(q *draughts.Position) (*solved, int64) {
 
 // probe returns the class and entry of position q from its file. A
 // failure to read it is kept for failed, and the entry is then a draw.
-func (s *store) probe(q *draughts.Position) (table.Class, table.Entry) {
+func (s *store) probe(q *draughts.Position) (rules.Class, rules.Entry) {
 	r, err := s.disk.Probe(*q, probe.Clocks{}, 0)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
-		r.Entry = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1}
+		r.Entry = rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1}
 	}
-	return table.ClassOf(table.MaterialOf(q)), r.Entry
+	return rules.ClassOf(rules.MaterialOf(q)), r.Entry
 }
 
 // resolve makes entry i of t, read from its file, the real entry of its
@@ -334,7 +335,7 @@ func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
 		atomic.OrUint64(&t.final[w], bit)
 		return
 	}
-	cs := table.NewMoves(t.class)
+	cs := rules.NewMoves(t.class)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range q.Moves(buf[:0]) {
 		o := s.outcome(t.class, new(q.Play(m)))
@@ -364,26 +365,26 @@ func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 
 // outcome returns the outcomes of q, theoretical and under the rules seen
 // from a position of class from.
-func (s *store) outcome(from table.Class, q *draughts.Position) [2]table.Outcome {
+func (s *store) outcome(from rules.Class, q *draughts.Position) [2]rules.Outcome {
 	if lost(q) {
-		return [2]table.Outcome{{Value: table.Loss}, {Value: table.Loss}}
+		return [2]rules.Outcome{{Value: rules.Loss}, {Value: rules.Loss}}
 	}
 	if t, i := s.locate(q); t != nil {
 		return outcomesAt(&t.cols, i, from, t.class)
 	}
 	to, e := s.probe(q)
-	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
+	return [2]rules.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 }
 
 // outcomesAt returns the outcomes, theoretical and under the rules seen
 // from a position of class from, of entry i of c, in a table of class to
 // whose columns are those lookupColumns keeps. Where only the values are
 // kept (no dtw, and to's clock does not carry) they are the outcomes.
-func outcomesAt(c *table.Columns, i int64, from, to table.Class) [2]table.Outcome {
+func outcomesAt(c *table.Columns, i int64, from, to rules.Class) [2]rules.Outcome {
 	if !c.Has(table.DistanceColumn) && !c.Has(table.DTWColumn) {
-		theory, rules := c.Values(i)
-		return [2]table.Outcome{{Value: theory}, {Value: rules}}
+		theory, ru := c.Values(i)
+		return [2]rules.Outcome{{Value: theory}, {Value: ru}}
 	}
 	e, _ := c.Entry(i)
-	return [2]table.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
+	return [2]rules.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 }

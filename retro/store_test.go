@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -37,12 +38,12 @@ func TestStoreShrink(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	outcomes := func() (out [][2]table.Outcome) {
+	outcomes := func() (out [][2]rules.Outcome) {
 		for _, m := range mats {
 			x := index.New(m)
 			for i := range x.Size() {
-				p := table.Position(x.Unrank(i))
-				out = append(out, st.outcome(table.ClassOf(m), &p))
+				p := rules.Position(x.Unrank(i))
+				out = append(out, st.outcome(rules.ClassOf(m), &p))
 			}
 		}
 		return out

@@ -11,7 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // A unit is the part of a group that the solver holds at once: some men
@@ -146,7 +146,7 @@ func (g *group) newLayout(unitPositions int64) *layout {
 // group, of configuration r of table t turned and recoloured.
 func (g *group) flipRank(t int, r int64) int64 {
 	wm, bm := g.tables[t].UnrankMen(r)
-	flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
+	flip := rules.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
 	return g.tables[g.other(t)].RankMen(flip.WhiteMen, flip.BlackMen)
 }
 
@@ -228,7 +228,7 @@ func (u *unit) walk(ctx context.Context, threads int, newVisitor func() visitor)
 			x, o := u.g.tables[t], u.orbits(lo/u.k)
 			pl := x.Unrank(i)
 			for end := min(hi, (lo/u.k+1)*u.k); ; {
-				if err := f(lo, table.Position(pl), buf[:0]); err != nil {
+				if err := f(lo, rules.Position(pl), buf[:0]); err != nil {
 					return err
 				}
 				if lo++; lo == end {
@@ -315,8 +315,8 @@ func (u *unit) predecessors(id int64, buf []pred, men *blockMen) []pred {
 		men.block = j + 1
 		men.white, men.black = x.UnrankMen(b.r)
 	}
-	q := table.FlipPlacement(x.UnrankKings(id%u.k, men.white, men.black)) // White has just moved
-	qb := table.Position(q)
+	q := rules.FlipPlacement(x.UnrankKings(id%u.k, men.white, men.black)) // White has just moved
+	qb := rules.Position(q)
 	empty := qb.Empty()
 	px, base := u.g.tables[u.blocks[pair].t], pair*u.k
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {
@@ -348,8 +348,8 @@ func (u *unit) orbitPredecessors(id int64, p index.Placement, buf []pred) []pred
 	pair := j ^ 1
 	po, base := u.orbits(pair), pair*u.k
 	_, fixQ := index.Canonical(p)
-	q := table.FlipPlacement(p) // White has just moved
-	qb := table.Position(q)
+	q := rules.FlipPlacement(p) // White has just moved
+	qb := rules.Position(q)
 	empty := qb.Empty()
 	start := len(buf)
 	for kings := qb.White & qb.Kings; kings != 0; kings &= kings - 1 {

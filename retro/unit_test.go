@@ -14,7 +14,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestUnits checks the split of groups into units: every block is in
@@ -48,7 +48,7 @@ func TestUnits(t *testing.T) {
 						t.Errorf("%s: block %d/%d of level %d in unit %s", name, b.t, b.r, level(wm, bm), u.name)
 					}
 					p := u.blocks[j^1]
-					flip := table.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
+					flip := rules.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
 					if p.t != g.other(b.t) || g.tables[p.t].RankMen(flip.WhiteMen, flip.BlackMen) != p.r {
 						t.Errorf("%s: block %d/%d paired with %d/%d", name, b.t, b.r, p.t, p.r)
 					}
@@ -78,13 +78,13 @@ func TestUnits(t *testing.T) {
 func checkManMoves(t *testing.T, g *group, b block, l int) {
 	t.Helper()
 	x := g.tables[b.t]
-	p := table.Position(x.Unrank(b.r * x.KingPlacements()))
+	p := rules.Position(x.Unrank(b.r * x.KingPlacements()))
 	for _, m := range p.Moves(nil) {
 		if m.IsCapture() || p.Kings&(1<<m.From) != 0 || (1<<m.To)&draughts.WhiteCrown != 0 {
 			continue
 		}
 		q := p.Play(m)
-		pl := table.Placement(&q)
+		pl := rules.Placement(&q)
 		if got := level(pl.WhiteMen, pl.BlackMen); got != l+1 {
 			t.Errorf("%s: man move %v leads from level %d to %d", p.FEN(), m, l, got)
 		}
@@ -247,8 +247,8 @@ func TestUnitBudget(t *testing.T) {
 		mtc bool
 	}{{8 << 30, false}, {512 << 20, false}, {8 << 30, true}, {512 << 20, true}} {
 		o := Options{Mem: c.mem, MTC: c.mtc}
-		n := o.unitPositions(o.extra(index.Material{}), table.Rule2)
-		_, unitBits := positionSize(o.extra(index.Material{}), table.Rule2)
+		n := o.unitPositions(o.extra(index.Material{}), rules.Rule2)
+		_, unitBits := positionSize(o.extra(index.Material{}), rules.Rule2)
 		b := budget(c.mem)
 		if used := n*unitBits/8 + b.above() + b.store() + b.cache(); used > c.mem {
 			t.Errorf("budget %d, mtc %v: units of %d positions, %d bytes in all", c.mem, c.mtc, n, used)

@@ -3,7 +3,7 @@ package retro
 import (
 	"sync/atomic"
 
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // A word is what an analysis knows of one position: 16 bits, whose top
@@ -51,14 +51,14 @@ func (w word) dist() uint32 { return uint32(w & distMask) }
 func (w word) capture() bool { return w&captureBit != 0 }
 
 // value returns the value of a decided word, Draw for any other.
-func (w word) value() table.Value {
+func (w word) value() rules.Value {
 	switch {
 	case w.kind() != decided:
-		return table.Draw
+		return rules.Draw
 	case w&wonBit != 0:
-		return table.Win
+		return rules.Win
 	}
-	return table.Loss
+	return rules.Loss
 }
 
 // newWord returns the word of kind k (not decided) with distance d.
@@ -66,8 +66,8 @@ func newWord(k word, d uint32) word { return k | word(d) }
 
 // decidedWord returns the word of a position decided with value v, a win
 // or a loss, at distance d.
-func decidedWord(v table.Value, d uint32) word {
-	if v == table.Win {
+func decidedWord(v rules.Value, d uint32) word {
+	if v == rules.Win {
 		return decided | wonBit | word(d)
 	}
 	return decided | word(d)

@@ -16,6 +16,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -28,7 +29,7 @@ type valueTable struct {
 	values []byte   // as stored: a capture position holds the value of the position before
 	caps   []uint64 // bit i%64 of word i/64: position i is a capture position, a don't-care
 	// threats marks the positions without a capture whose other side has
-	// one (a threat), forced the forced threats (table.ForcedThreat),
+	// one (a threat), forced the forced threats (rules.ForcedThreat),
 	// which the value files of a slim directory leave out.
 	threats, forced []uint64
 }
@@ -74,7 +75,7 @@ func loadValue(tb testing.TB, path string, m index.Material) valueTable {
 	// Whole words to each goroutine: none writes another's.
 	err = parallel.Range(context.Background(), words, runtime.GOMAXPROCS(0), func(lo, hi int64) error {
 		for i := lo * 64; i < min(hi*64, x.Size()); i++ {
-			p := table.Position(x.Unrank(i))
+			p := rules.Position(x.Unrank(i))
 			bit := uint64(1) << (i % 64)
 			if p.HasCapture() {
 				v.caps[i/64] |= bit
@@ -85,7 +86,7 @@ func loadValue(tb testing.TB, path string, m index.Material) valueTable {
 			if q.HasCapture() {
 				v.threats[i/64] |= bit
 			}
-			if table.ForcedThreat(&p) {
+			if rules.ForcedThreat(&p) {
 				v.forced[i/64] |= bit
 			}
 		}

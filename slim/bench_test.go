@@ -12,14 +12,14 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/slim"
-	"github.com/dtb-draughts/dtb/table"
 )
 
 // BenchmarkSearched probes random quiet positions of a slim directory as
 // a search does, with ValuesOnly and CacheOnly, their blocks cached: per
 // piece count, 1024 positions of the tables stored (stored), as many
-// forced threats of them (threats: table.ForcedThreat, searched where
+// forced threats of them (threats: rules.ForcedThreat, searched where
 // their file leaves them out: Options.Threats), and
 // 1024 positions of the tables answered by a search through their colour
 // flips (searched), each drawn from a table chosen at random. ns/probe
@@ -54,8 +54,8 @@ func BenchmarkSearched(b *testing.B) {
 			var ps []draughts.Position
 			for tries := 0; len(ps) < 1024 && tries < 1<<26; tries++ {
 				x := index.New(ms[rng.IntN(len(ms))])
-				p := table.Position(x.Unrank(rng.Int64N(x.Size())))
-				if probe.Check(p) == nil && !p.HasCapture() && (k == 2 || table.ForcedThreat(&p) == (k == 1)) {
+				p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
+				if probe.Check(p) == nil && !p.HasCapture() && (k == 2 || rules.ForcedThreat(&p) == (k == 1)) {
 					ps = append(ps, p)
 				}
 			}
@@ -90,7 +90,7 @@ func BenchmarkDistances(b *testing.B) {
 	for n := 2; n <= 8; n++ {
 		var ms []index.Material
 		for _, m := range t.Materials() {
-			if m.Pieces() == n && table.ClassOf(m) == table.Rule2 && stored(t, m) {
+			if m.Pieces() == n && rules.ClassOf(m) == rules.Rule2 && stored(t, m) {
 				ms = append(ms, m)
 			}
 		}
@@ -100,13 +100,13 @@ func BenchmarkDistances(b *testing.B) {
 		var ps []draughts.Position
 		for len(ps) < 1024 {
 			x := index.New(ms[rng.IntN(len(ms))])
-			p := table.Position(x.Unrank(rng.Int64N(x.Size())))
+			p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
 			if probe.Check(p) != nil || p.HasCapture() {
 				continue
 			}
 			if r, err := t.Probe(p, probe.Clocks{}, probe.ValuesOnly); err != nil {
 				b.Fatal(err)
-			} else if r.Entry.Theory != table.Draw {
+			} else if r.Entry.Theory != rules.Draw {
 				ps = append(ps, p)
 			}
 		}

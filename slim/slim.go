@@ -11,11 +11,11 @@
 // a position of the table left out is answered from its moves, whose
 // successors the kept table holds. Write keeps the smaller value file of
 // each pair. A value file kept may leave out the entries of forced
-// threats too (table.ForcedThreat: every move leaves the other side a
+// threats too (rules.ForcedThreat: every move leaves the other side a
 // capture), which the prober then finds from their moves' captures, a
 // search of two plies: by default only where that makes the file at
 // least ThreatSaving smaller (Options.Threats). Where
-// both sides have a king (table.Rule2), a quiet king move
+// both sides have a king (rules.Rule2), a quiet king move
 // carries the rule-2 count one ply on; the kept value file marks the
 // positions that count draws (table.WriteSlim), so that a search with
 // fresh clocks reads value files alone; every value file of such a
@@ -45,6 +45,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -182,7 +183,7 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 		}
 		listed = append(listed, w)
 		if o.Done != nil {
-			o.Done(Table{Material: m, Marked: table.ClassOf(m) == table.Rule2, Threats: threats, Bytes: w.Size + distanceSize(w)})
+			o.Done(Table{Material: m, Marked: rules.ClassOf(m) == rules.Rule2, Threats: threats, Bytes: w.Size + distanceSize(w)})
 			if w.Searched != "" {
 				o.Done(Table{Material: m.Flip(), SearchedIn: m})
 			}
@@ -198,7 +199,7 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 func keeper(m index.Material, byMat map[index.Material]codec.ManifestEntry) index.Material {
 	f := m.Flip()
 	e, ok := byMat[f]
-	if f == m || !ok || table.ClassOf(m).Carries() {
+	if f == m || !ok || rules.ClassOf(m).Carries() {
 		return m
 	}
 	if s, t := e.Size, byMat[m].Size; s < t || s == t && index.Compare(f, m) < 0 {

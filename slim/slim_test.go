@@ -17,6 +17,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/slim"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -49,7 +50,7 @@ func positions(m index.Material, limit int64, f func(p draughts.Position)) {
 	x := index.New(m)
 	step := max(x.Size()/limit, 1)
 	for i := int64(0); i < x.Size(); i += step {
-		p := table.Position(x.Unrank(i))
+		p := rules.Position(x.Unrank(i))
 		if probe.Check(p) == nil {
 			f(p)
 		}
@@ -88,12 +89,12 @@ func TestSearchedAnswers(t *testing.T) {
 				isSearched := !stored(withDist, m)
 				if isSearched {
 					searched++
-					if class == table.Rule2 {
+					if class == rules.Rule2 {
 						rule2++
 					}
 				}
 				clocks := []probe.Clocks{{}}
-				if class == table.Rule2 {
+				if class == rules.Rule2 {
 					clocks = append(clocks, probe.Clocks{Rule2: 1}, probe.Clocks{Rule2: 30}, probe.Clocks{Rule2: 49})
 				}
 				checked := 0
@@ -168,7 +169,7 @@ func TestKeepsSmaller(t *testing.T) {
 		f := m.Flip()
 		_, paired := size[f.String()]
 		want := true
-		if paired && f != m && !table.ClassOf(m).Carries() {
+		if paired && f != m && !rules.ClassOf(m).Carries() {
 			want = size[e.Material] < size[f.String()] || size[e.Material] == size[f.String()] && index.Compare(m, f) < 0
 		}
 		if stored, ok := listed[e.Material]; !ok || stored != want {
@@ -324,9 +325,9 @@ func TestMarks(t *testing.T) {
 		x := index.New(m)
 		tabletest.Rewrite(t, dir, m, func(h *codec.Header, cols *table.Columns) {
 			for i := range x.Size() {
-				p := table.Position(x.Unrank(i))
-				if _, rules := cols.Values(i); rules != table.Draw && !p.HasCapture() && i%3 == 0 && cols[table.DistanceColumn][i] > table.ShortDistance {
-					cols[table.DistanceColumn][i] = table.Rule2Plies
+				p := rules.Position(x.Unrank(i))
+				if _, ru := cols.Values(i); ru != rules.Draw && !p.HasCapture() && i%3 == 0 && cols[table.DistanceColumn][i] > table.ShortDistance {
+					cols[table.DistanceColumn][i] = rules.Rule2Plies
 					forged++
 				}
 			}
@@ -404,7 +405,7 @@ func TestStoredOnly(t *testing.T) {
 			return
 		}
 		r, err := tb.Probe(p, probe.Clocks{}, probe.StoredOnly|probe.ValuesOnly)
-		if table.ForcedThreat(&p) {
+		if rules.ForcedThreat(&p) {
 			if !errors.Is(err, probe.ErrNotStored) {
 				t.Fatalf("%s, a forced threat: %v, want %v", p.FEN(), err, probe.ErrNotStored)
 			}
@@ -414,7 +415,7 @@ func TestStoredOnly(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s fresh: %v", p.FEN(), err)
 		}
-		if r.Entry.Theory == table.Draw {
+		if r.Entry.Theory == rules.Draw {
 			return
 		}
 		checked++
@@ -446,7 +447,7 @@ func TestThreats(t *testing.T) {
 	saving := map[index.Material]float64{}
 	keptTables := open(t, kept)
 	for _, m := range keptTables.Materials() {
-		if table.ClassOf(m).Carries() || !stored(keptTables, m) {
+		if rules.ClassOf(m).Carries() || !stored(keptTables, m) {
 			continue
 		}
 		k, l := info(t, kept, m), info(t, left, m)
@@ -513,21 +514,21 @@ func TestShortDistances(t *testing.T) {
 	out := write(t, dir, slim.Options{Distances: true})
 	left, threats, tb := 0, 0, open(t, out)
 	for _, m := range tb.Materials() {
-		if table.ClassOf(m) != table.Rule2 || !stored(tb, m) {
+		if rules.ClassOf(m) != rules.Rule2 || !stored(tb, m) {
 			continue
 		}
 		built, short := columns(t, dir, m), columns(t, out, m)
 		x := index.New(m)
 		for i := range int64(len(built[table.ValueColumn])) {
-			if p := table.Position(x.Unrank(i)); p.HasCapture() {
+			if p := rules.Position(x.Unrank(i)); p.HasCapture() {
 				continue
-			} else if table.ForcedThreat(&p) {
+			} else if rules.ForcedThreat(&p) {
 				threats++
 				continue
 			}
 			b, _ := built.Entry(i)
 			s, _ := short.Entry(i)
-			if b.Distance >= 0 && b.Distance <= table.ShortDistance && b.Theory != table.Draw {
+			if b.Distance >= 0 && b.Distance <= table.ShortDistance && b.Theory != rules.Draw {
 				if s.Distance != b.Distance {
 					left++
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/runs"
 )
 
@@ -26,7 +27,7 @@ const (
 	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
 	RulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
 	RulesShortDistances               // rule-2 distances up to ShortDistance are don't-cares, found by a search
-	RulesForcedThreats                // the entries of forced threats (ForcedThreat) are don't-cares, found by a search
+	RulesForcedThreats                // the entries of forced threats (rules.ForcedThreat) are don't-cares, found by a search
 )
 
 // ShortDistance is the longest rule-2 distance that a table with
@@ -121,13 +122,13 @@ type Layout [NumColumns]int
 
 // NewLayout returns the layout of the tables of m that this version
 // writes: the value column, the distance column where m has a clock (see
-// ClassOf), the optional columns of x, in Column order.
-func NewLayout(m index.Material, x Extra) Layout { return layout(ClassOf(m), x) }
+// rules.ClassOf), the optional columns of x, in Column order.
+func NewLayout(m index.Material, x Extra) Layout { return layout(rules.ClassOf(m), x) }
 
 // layout returns the layout of a table of class c with the optional
 // columns of x.
-func layout(c Class, x Extra) Layout {
-	has := [NumColumns]bool{ValueColumn: true, DistanceColumn: c != NoClass, DTWColumn: x.DTW, MTCColumn: x.MTC}
+func layout(c rules.Class, x Extra) Layout {
+	has := [NumColumns]bool{ValueColumn: true, DistanceColumn: c != rules.NoClass, DTWColumn: x.DTW, MTCColumn: x.MTC}
 	var l Layout
 	n := 0
 	for col := range NumColumns {
@@ -197,9 +198,9 @@ type Info struct {
 	// Split reports whether the table is a value file and a distance file
 	// (format 3), not a whole table.
 	Split bool
-	// Class is the material's class under the file's rules: as ClassOf,
+	// Class is the material's class under the file's rules: as rules.ClassOf,
 	// but NoClass for a Rule2 material where rule 2 is not tracked.
-	Class Class
+	Class rules.Class
 	// Rule2 reports whether the rules value tracks rule 2 (RulesFlags,
 	// RulesFlagsPlain); files of the first version do not
 	// (RulesFlagsNo25Move).
@@ -221,7 +222,7 @@ type Info struct {
 	Short bool
 	// Threats reports whether the entries of forced threats are
 	// don't-cares (RulesForcedThreats), which a search over their moves
-	// finds (ForcedThreat).
+	// finds (rules.ForcedThreat).
 	Threats bool
 	Stats   Stats
 }
@@ -443,14 +444,14 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
-	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), ClassOf(m), h.Rules&RulesCompact == 0
+	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), rules.ClassOf(m), h.Rules&RulesCompact == 0
 	t.Resolved = h.Rules&RulesCapturesDontCare == 0
 	t.Marked = h.Rules&RulesFreshMarks != 0
 	t.Short = h.Rules&RulesShortDistances != 0
 	t.Threats = h.Rules&RulesForcedThreats != 0
 	t.Split = h.Kind == codec.Values
-	if !t.Rule2 && t.Class == Rule2 {
-		t.Class = NoClass
+	if !t.Rule2 && t.Class == rules.Rule2 {
+		t.Class = rules.NoClass
 	}
 	if t.Threats && t.Class.Carries() {
 		return bad(codec.ErrCorrupt, "rules flags %#x: forced threats left out of a table of class %v, whose rules values need its distances", h.Rules, t.Class)
@@ -691,10 +692,10 @@ func (w *Writer) copyFrom(f *File) error {
 // WriteSlim writes to path the table of f, of a material without a
 // class clock or with a rule-2 count, as a slim directory holds it
 // (package slim): unless threats is set, the entries of its forced
-// threats left out (RulesForcedThreats: ForcedThreat), which a search
+// threats left out (RulesForcedThreats: rules.ForcedThreat), which a search
 // over their moves finds; for a Rule2 material its value bytes marked (RulesFreshMarks),
 // each with FreshOnly set where the distance file gives a win or loss at
-// Rule2Plies, so that a search through the table answers its colour
+// rules.Rule2Plies, so that a search through the table answers its colour
 // flip with fresh clocks from the value file alone. If distances is set
 // it writes the distance file too, for a Rule2 material with the rule-2
 // distances of at most ShortDistance plies left out
@@ -704,17 +705,17 @@ func WriteSlim(f *File, path string, distances, threats bool) error {
 	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
 		return fmt.Errorf("%s: not the value file of a table that dtb gen builds of a material without a class clock (rules flags %#x)", f.path, f.Header().Rules)
 	}
-	rules := uint32(RulesFlags)
+	flags := uint32(RulesFlags)
 	if !threats {
-		rules |= RulesForcedThreats
+		flags |= RulesForcedThreats
 	}
-	if f.Class == Rule2 {
-		rules |= RulesFreshMarks
+	if f.Class == rules.Rule2 {
+		flags |= RulesFreshMarks
 		if distances {
-			rules |= RulesShortDistances
+			flags |= RulesShortDistances
 		}
 	}
-	w, err := newWriter(path, f.Material, f.Layout.Extra(), rules, distances)
+	w, err := newWriter(path, f.Material, f.Layout.Extra(), flags, distances)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // testEntries returns pseudo-random entries of the table of m, in runs as
@@ -23,14 +24,14 @@ func testEntries(m index.Material, x Extra) (Columns, []uint64) {
 	cols := MakeColumns(m, n, x)
 	captures := make([]uint64, (n+63)/64)
 	rng := rand.New(rand.NewPCG(uint64(n), 2))
-	class := ClassOf(m)
-	var e Entry
+	class := rules.ClassOf(m)
+	var e rules.Entry
 	for i := range n {
 		if i == 0 || rng.IntN(8) == 0 {
-			v := Value(rng.IntN(3))
+			v := rules.Value(rng.IntN(3))
 			d := rng.IntN(40)
-			e = NewEntry(class, Outcome{Value: v, Dist: d}, Outcome{Value: v, Dist: d + rng.IntN(3)})
-			if x.MTC && v != Draw {
+			e = rules.NewEntry(class, rules.Outcome{Value: v, Dist: d}, rules.Outcome{Value: v, Dist: d + rng.IntN(3)})
+			if x.MTC && v != rules.Draw {
 				e.MTC = rng.IntN(d + 1)
 			}
 		}
@@ -76,7 +77,7 @@ func filled(cols Columns, captures []uint64) Columns {
 	for i := int64(1); i < int64(len(out[ValueColumn])); i++ {
 		for col, b := range out {
 			w := int64(Column(col).Width())
-			draw := Value(out[ValueColumn][i]&3) == Draw
+			draw := rules.Value(out[ValueColumn][i]&3) == rules.Draw
 			if b != nil && (isSet(captures, i) || draw && col != int(ValueColumn)) {
 				copy(b[i*w:(i+1)*w], b[(i-1)*w:i*w])
 			}
@@ -117,7 +118,7 @@ func TestWriter(t *testing.T) {
 	var want Stats
 	for i := range x.Size() {
 		e, _ := cols.Entry(i)
-		want.Add(ClassOf(m), e, isSet(captures, i), func() string { return Position(x.Unrank(i)).FEN() })
+		want.Add(rules.ClassOf(m), e, isSet(captures, i), func() string { return rules.Position(x.Unrank(i)).FEN() })
 	}
 	wantCols := filled(cols, captures)
 	ways := []struct {
@@ -466,7 +467,7 @@ func checkRuns(t *testing.T, f *File, want Columns) {
 		vd, dd, xd := v.Decoded(n), d.Decoded(n), x.Decoded(n)
 		for j := range n {
 			i := int64(b)*size + int64(j)
-			var e, ed Entry
+			var e, ed rules.Entry
 			ok := EntryAt(&e, v.At(j), j, &d, &x)
 			if w, wok := want.Entry(i); e != w || ok != wok {
 				t.Fatalf("%s block %d as runs: entry %d = %+v, %v, want %+v, %v", f.path, b, i, e, ok, w, wok)

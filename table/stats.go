@@ -3,6 +3,8 @@ package table
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // Stats summarises a table (White to move), stored in its file header
@@ -17,7 +19,7 @@ type Stats struct {
 	BlessedLosses int64  `json:"blessed_losses"` // theoretical loss, not a loss under the rules
 	// Rule2CursedWins and Rule2BlessedLosses count the wins and losses
 	// that the 25-move king rule itself turns into draws: in a Rule2
-	// material, those whose distance exceeds Rule2Plies. (A cursed win can
+	// material, those whose distance exceeds rules.Rule2Plies. (A cursed win can
 	// also stem from a draw under the rules after a capture or man move.)
 	Rule2CursedWins    int64 `json:"rule2_cursed_wins,omitempty"`
 	Rule2BlessedLosses int64 `json:"rule2_blessed_losses,omitempty"`
@@ -31,7 +33,7 @@ type Stats struct {
 	LongestMTC    int    `json:"longest_mtc,omitempty"`
 	LongestMTCFEN string `json:"longest_mtc_fen,omitempty"`
 	// Rule2Candidates counts the wins and losses (with the dtw column)
-	// whose dtw exceeds Rule2Plies: only there could the 25-move king rule
+	// whose dtw exceeds rules.Rule2Plies: only there could the 25-move king rule
 	// change a value, which tables of the first version do not track.
 	Rule2Candidates int64 `json:"rule2_candidates,omitempty"`
 }
@@ -39,47 +41,47 @@ type Stats struct {
 // Add counts the entry e of a position of class c, a capture position if
 // capture is set. If e is a longer win than any counted so far, fen (if
 // not nil) is called for the position's FEN, kept as the example.
-func (s *Stats) Add(c Class, e Entry, capture bool, fen func() string) {
+func (s *Stats) Add(c rules.Class, e rules.Entry, capture bool, fen func() string) {
 	s.count(e.Theory, e.Rules, capture)
-	if e.Theory == Draw { // nothing below counts a theoretical draw
+	if e.Theory == rules.Draw { // nothing below counts a theoretical draw
 		return
 	}
-	if e.Theory == Win && e.Rules != Win {
+	if e.Theory == rules.Win && e.Rules != rules.Win {
 		s.CursedWins++
 	}
-	if e.Theory == Loss && e.Rules != Loss {
+	if e.Theory == rules.Loss && e.Rules != rules.Loss {
 		s.BlessedLosses++
 	}
 	if e.Rule2Cursed(c) {
-		if e.Theory == Win {
+		if e.Theory == rules.Win {
 			s.Rule2CursedWins++
 		} else {
 			s.Rule2BlessedLosses++
 		}
 	}
-	if e.Rules == Win && e.Distance > s.LongestDistance {
+	if e.Rules == rules.Win && e.Distance > s.LongestDistance {
 		s.LongestDistance, s.LongestDistanceFEN = e.Distance, example(fen)
 	}
-	if e.Theory == Win && e.DTW > s.LongestDTW {
+	if e.Theory == rules.Win && e.DTW > s.LongestDTW {
 		s.LongestDTW, s.LongestDTWFEN = e.DTW, example(fen)
 	}
-	if e.Theory == Win && e.MTC > s.LongestMTC {
+	if e.Theory == rules.Win && e.MTC > s.LongestMTC {
 		s.LongestMTC, s.LongestMTCFEN = e.MTC, example(fen)
 	}
-	if e.Theory != Draw && e.DTW > Rule2Plies {
+	if e.Theory != rules.Draw && e.DTW > rules.Rule2Plies {
 		s.Rule2Candidates++
 	}
 }
 
 // count counts a position with these values, a capture position if
 // capture is set: all that Add counts of a theoretical draw.
-func (s *Stats) count(theory, rules Value, capture bool) {
+func (s *Stats) count(theory, ru rules.Value, capture bool) {
 	s.Positions++
 	if capture {
 		s.Captures++
 	}
 	s.Theory[theory]++
-	s.Rules[rules]++
+	s.Rules[ru]++
 }
 
 func example(fen func() string) string {
@@ -117,7 +119,7 @@ func (s *Stats) Merge(o Stats) {
 
 // Counts counts positions by value, indexed by Value. In JSON it is an
 // object {"win":…,"draw":…,"loss":…}.
-type Counts [Win + 1]int64
+type Counts [rules.Win + 1]int64
 
 type countsJSON struct {
 	Win  int64 `json:"win"`
@@ -127,20 +129,20 @@ type countsJSON struct {
 
 // MarshalJSON writes c as {"win":…,"draw":…,"loss":…}.
 func (c Counts) MarshalJSON() ([]byte, error) {
-	return json.Marshal(countsJSON{c[Win], c[Draw], c[Loss]})
+	return json.Marshal(countsJSON{c[rules.Win], c[rules.Draw], c[rules.Loss]})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, and the array [loss, draw,
 // win] of the first version's file headers.
 func (c *Counts) UnmarshalJSON(b []byte) error {
 	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
-		var a [Win + 1]int64
+		var a [rules.Win + 1]int64
 		err := json.Unmarshal(b, &a)
 		*c = a
 		return err
 	}
 	var j countsJSON
 	err := json.Unmarshal(b, &j)
-	*c = Counts{Loss: j.Loss, Draw: j.Draw, Win: j.Win}
+	*c = Counts{rules.Loss: j.Loss, rules.Draw: j.Draw, rules.Win: j.Win}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // batch is the number of entries a Writer holds before it passes them on.
@@ -26,7 +27,7 @@ var batch = 1 << 16
 //
 // A Writer from NewResolvedWriter passes every entry on as given, the
 // real entries of capture positions included, and counts no stats. One
-// of WriteSlim fills the entries of forced threats (ForcedThreat) as
+// of WriteSlim fills the entries of forced threats (rules.ForcedThreat) as
 // those of capture positions (RulesForcedThreats), finding both itself;
 // for a Rule2 material it marks the value bytes (FreshOnly) and, where it
 // writes a distance file, fills the rule-2 distances of at most
@@ -44,7 +45,7 @@ type Writer struct {
 	w        [NumColumns]*codec.Writer // the file of each column
 	at       [NumColumns]int           // a column's number in its file
 	x        *index.Index
-	class    Class
+	class    rules.Class
 	layout   Layout
 	buf      Columns  // entry 0: the last entry passed on; 1 to n: the held ones
 	caps     []uint64 // bit j: entry j+1 of buf is a capture position's
@@ -74,19 +75,19 @@ func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) 
 }
 
 // newWriter returns a Writer of the table of m, with the optional columns
-// of x, whose value file has the rules flags rules: a resolved table
+// of x, whose value file has the rules flags flags: a resolved table
 // (RulesFlagsResolved) is one whole file, and the other tables have a
 // distance file if they have distance columns and distances is set.
-func newWriter(path string, m index.Material, x Extra, rules uint32, distances bool) (*Writer, error) {
+func newWriter(path string, m index.Material, x Extra, flags uint32, distances bool) (*Writer, error) {
 	ix := index.New(m)
 	l := NewLayout(m, x)
-	resolved := rules == RulesFlagsResolved
-	w := &Writer{path: path, rules: rules, resolved: resolved, x: ix, class: ClassOf(m), layout: l}
+	resolved := flags == RulesFlagsResolved
+	w := &Writer{path: path, rules: flags, resolved: resolved, x: ix, class: rules.ClassOf(m), layout: l}
 	h := codec.Header{
 		Material:     m.String(),
 		Kind:         codec.Values,
 		IndexVersion: IndexVersion,
-		Rules:        rules,
+		Rules:        flags,
 		Positions:    ix.Size(),
 	}
 	compression := codec.Smallest
@@ -120,7 +121,7 @@ func newWriter(path string, m index.Material, x Extra, rules uint32, distances b
 		}
 	}
 	if len(dist) > 0 && distances {
-		h.Kind, h.Columns, h.Meta, h.Rules = codec.Distances, nil, nil, rules&^RulesFreshMarks
+		h.Kind, h.Columns, h.Meta, h.Rules = codec.Distances, nil, nil, flags&^RulesFreshMarks
 		for col := DistanceColumn; col < NumColumns; col++ {
 			if l.Has(col) {
 				w.at[col] = len(h.Columns)
@@ -142,7 +143,7 @@ func newWriter(path string, m index.Material, x Extra, rules uint32, distances b
 	}
 	k := min(int64(batch), ix.Size())
 	w.buf, w.caps = MakeColumns(m, k+1, x), make([]uint64, (k+63)/64)
-	if rules&RulesForcedThreats != 0 {
+	if flags&RulesForcedThreats != 0 {
 		w.threats = make([]uint64, len(w.caps))
 	}
 	return w, nil
@@ -154,7 +155,7 @@ func (w *Writer) errorf(format string, args ...any) error {
 
 // Add adds the entry e of the next position, a capture position if
 // capture is set.
-func (w *Writer) Add(e Entry, capture bool) error {
+func (w *Writer) Add(e rules.Entry, capture bool) error {
 	if w.next+int64(w.n) == w.x.Size() {
 		return w.errorf("more than %d entries", w.x.Size())
 	}
@@ -243,28 +244,28 @@ func (w *Writer) countAndFill() {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
 		threat := w.threats != nil && isSet(w.threats, j-1)
-		if v := w.buf[ValueColumn][j]; v&3 == byte(Draw) && v>>2 <= byte(Win) && !capture && !threat && i > 0 {
+		if v := w.buf[ValueColumn][j]; v&3 == byte(rules.Draw) && v>>2 <= byte(rules.Win) && !capture && !threat && i > 0 {
 			// Most entries: a quiet draw, which Stats.Add only counts.
-			w.stats.count(Draw, Value(v>>2), false)
+			w.stats.count(rules.Draw, rules.Value(v>>2), false)
 			w.buf.copyColumns(j, j-1, DistanceColumn)
 			continue
 		}
 		e, _ := w.buf.Entry(j)
-		w.stats.Add(w.class, e, capture, func() string { return Position(w.x.Unrank(i)).FEN() })
+		w.stats.Add(w.class, e, capture, func() string { return rules.Position(w.x.Unrank(i)).FEN() })
 		if w.rules&RulesFreshMarks != 0 {
 			w.buf.MarkFreshOnly(j)
 		}
-		short := w.rules&RulesShortDistances != 0 && w.class == Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
+		short := w.rules&RulesShortDistances != 0 && w.class == rules.Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
 		switch {
 		case i == 0:
-			if short || e.Theory == Draw && w.rules&RulesShortDistances != 0 {
+			if short || e.Theory == rules.Draw && w.rules&RulesShortDistances != 0 {
 				// The fills copy it on: 0 keeps every fill byte low,
 				// so a running count rarely needs the search.
 				w.buf.setDistanceByte(j, 0)
 			}
 		case capture || threat:
 			w.buf.copyEntry(j, j-1)
-		case e.Theory == Draw:
+		case e.Theory == rules.Draw:
 			w.buf.copyColumns(j, j-1, DistanceColumn)
 		case short:
 			w.buf.setDistanceByte(j, w.buf[DistanceColumn][j-1])
@@ -285,10 +286,10 @@ func (w *Writer) findThreats() {
 			if k > lo*64 {
 				pl, _ = w.x.Next(pl)
 			}
-			p := Position(pl)
+			p := rules.Position(pl)
 			if p.HasCapture() {
 				w.caps[k/64] |= 1 << (k % 64)
-			} else if ForcedThreat(&p) {
+			} else if rules.ForcedThreat(&p) {
 				w.threats[k/64] |= 1 << (k % 64)
 			}
 		}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -61,9 +62,9 @@ func (v *verifier) readBlock(t *memTable, b int64) (*block, error) {
 		if i > lo {
 			pl, _ = t.x.Next(pl)
 		}
-		p := table.Position(pl)
+		p := rules.Position(pl)
 		capture := p.HasCapture()
-		var e table.Entry
+		var e rules.Entry
 		var probed bool
 		if t.file == nil {
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -62,8 +63,8 @@ type progressFile struct {
 // mismatchRef is a Mismatch on disk: the position by its index.
 type mismatchRef struct {
 	Index      int64       `json:"index"`
-	Stored     table.Entry `json:"stored"`
-	Recomputed table.Entry `json:"recomputed"`
+	Stored     rules.Entry `json:"stored"`
+	Recomputed rules.Entry `json:"recomputed"`
 }
 
 // progress returns the progress of the check of m, whose positions go
@@ -97,7 +98,7 @@ func (v *verifier) progress(m index.Material, chunk int64) (*progress, error) {
 	}
 	p.done, p.checked, p.mismatches, p.stats, p.resumed = f.Done, f.Checked, f.Mismatches, f.Stats, f.Checked
 	for _, e := range f.Examples {
-		p.examples = append(p.examples, Mismatch{Index: e.Index, Position: table.Position(x.Unrank(e.Index)), Stored: e.Stored, Recomputed: e.Recomputed})
+		p.examples = append(p.examples, Mismatch{Index: e.Index, Position: rules.Position(x.Unrank(e.Index)), Stored: e.Stored, Recomputed: e.Recomputed})
 	}
 	return p, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/parallel"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -29,7 +30,7 @@ import (
 type memTable struct {
 	m      index.Material
 	x      *index.Index
-	class  table.Class
+	class  rules.Class
 	layout table.Layout
 	file   *table.File // nil for a table answered by a search
 	header table.Stats // from the file header, without example positions
@@ -75,7 +76,7 @@ func (t *memTable) placementSlot(p index.Placement) int64 {
 }
 
 // orbitEntry returns the entry of orbit n, in a table of kings alone.
-func (t *memTable) orbitEntry(n int64) table.Entry {
+func (t *memTable) orbitEntry(n int64) rules.Entry {
 	e, _ := t.cols.Entry(n)
 	return e
 }
@@ -85,13 +86,13 @@ func (t *memTable) orbitEntry(n int64) table.Entry {
 func (t *memTable) capture(n int64) bool { return t.captures[n/64]>>(n%64)&1 != 0 }
 
 // entry returns the entry of slot n, reading its block if t has blocks.
-func (v *verifier) entry(t *memTable, n int64) (table.Entry, error) {
+func (v *verifier) entry(t *memTable, n int64) (rules.Entry, error) {
 	if t.orbits != nil {
 		return t.orbitEntry(n), nil
 	}
 	b, err := v.block(t, n/t.blockSize)
 	if err != nil {
-		return table.Entry{}, err
+		return rules.Entry{}, err
 	}
 	e, _ := b.cols.Entry(n % t.blockSize)
 	return e, nil
@@ -114,7 +115,7 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 	t.newOrbits(v.o.Threads)
 	err = v.blocksOf(ctx, t, func(lo int64, cols *table.Columns) error {
 		return t.walk(lo, lo+cols.Len(), false, func(i int64, pl index.Placement, n int64, _ bool) error {
-			p := table.Position(pl)
+			p := rules.Position(pl)
 			capture := p.HasCapture()
 			e, _, err := v.stored(t.file, cols, i-lo, i, p, capture)
 			if err == nil {
@@ -202,7 +203,7 @@ func (t *memTable) newOrbits(threads int) {
 }
 
 // set records e, the entry of orbit n, a capture position if capture.
-func (t *memTable) set(n int64, e table.Entry, capture bool) {
+func (t *memTable) set(n int64, e rules.Entry, capture bool) {
 	t.cols.Set(n, e)
 	if capture {
 		atomic.OrUint64(&t.captures[n/64], 1<<(n%64)) // orbits of two chunks may share a word
@@ -292,8 +293,8 @@ func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placeme
 // prober's: that of a capture position (capture says whether p is one),
 // or of a forced threat or short rule-2 distance of a slim directory's
 // table.
-func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e table.Entry, probed bool, err error) {
-	if theory, _ := cols.Values(j); capture || f.Threats && table.ForcedThreat(&p) || f.Short && theory != table.Draw {
+func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e rules.Entry, probed bool, err error) {
+	if theory, _ := cols.Values(j); capture || f.Threats && rules.ForcedThreat(&p) || f.Short && theory != rules.Draw {
 		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 		if err != nil {
 			return e, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
@@ -326,7 +327,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	t.newOrbits(v.o.Threads)
 	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
 		return t.walk(lo, hi, false, func(_ int64, pl index.Placement, n int64, _ bool) error {
-			p := table.Position(pl)
+			p := rules.Position(pl)
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err == nil {
 				t.set(n, r.Entry, p.HasCapture())
@@ -404,7 +405,7 @@ func jsonFields(s table.Stats) map[string]string {
 // checker recomputes the entries of one table's stored positions.
 type checker struct {
 	v     *verifier
-	class table.Class
+	class rules.Class
 	succ  []*memTable // the tables quiet moves lead to: the colour flip, then the crowned material's
 	dtw   bool        // recompute dtw too
 	mtc   bool        // recompute mtc too (the colour flip has it)
@@ -413,14 +414,14 @@ type checker struct {
 // recompute returns the entry of the stored position with placement pl
 // (White to move) and (quiet) moves from its successors' entries. A
 // successor, Black to move, is held in its table as its colour flip (see
-// table.Placement): the board turned by 180 degrees (square s becomes
+// rules.Placement): the board turned by 180 degrees (square s becomes
 // 51-s), Black's pieces made White's and the other way round. So the
 // successors' placements are pl's flip with the moving piece changed.
-func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (table.Entry, error) {
-	flip := table.FlipPlacement(pl)
+func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (rules.Entry, error) {
+	flip := rules.FlipPlacement(pl)
 	flipped := c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
-	ms := table.NewMoves(c.class)
+	ms := rules.NewMoves(c.class)
 	var om index.OrbitMove // of the king moved last, in a table of kings alone
 	moved := 0
 	for _, mv := range moves {
@@ -449,7 +450,7 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (table.En
 		}
 		e, err := c.v.entry(s, i)
 		if err != nil {
-			return table.Entry{}, err
+			return rules.Entry{}, err
 		}
 		if king { // the clocks run on
 			ms.AddKingMove(e)
@@ -487,8 +488,8 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 		var ms []Mismatch
 		var s table.Stats
 		err = own.walk(lo, hi, true, func(i int64, pl index.Placement, n int64, held bool) error {
-			p := table.Position(pl)
-			var got, want table.Entry
+			p := rules.Position(pl)
+			var got, want rules.Entry
 			var capture bool
 			var err error
 			counts := 1 // the positions that got stands for in the stats

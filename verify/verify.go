@@ -25,7 +25,7 @@
 // capture positions hold no real value on disk), Verify generates the
 // moves with package draughts, reads every successor's entry and recomputes
 // the position's theoretical value, rules value, class distance and dtw as
-// package table defines them (table.Minimax, table.RulesOutcome), then
+// package table defines them (rules.Minimax, table.RulesOutcome), then
 // compares them with what is stored. The header's stats are recomputed
 // too. Verify shares no code with the generator (package retro) beyond
 // the rules: packages draughts, index and table.
@@ -89,6 +89,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -156,8 +157,8 @@ func (r *Report) OK() bool { return r.Mismatches == 0 && len(r.Errors) == 0 }
 type Mismatch struct {
 	Index      int64             // in the table
 	Position   draughts.Position // White to move
-	Stored     table.Entry
-	Recomputed table.Entry
+	Stored     rules.Entry
+	Recomputed rules.Entry
 }
 
 // cacheBytes is the block cache of the prober that resolves capture
@@ -376,7 +377,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
 			}
 		}
-		if t.class != table.ClassOf(t.m) && own.class == table.ClassOf(own.m) {
+		if t.class != rules.ClassOf(t.m) && own.class == rules.ClassOf(own.m) {
 			r.Errors = append(r.Errors, fmt.Errorf("%s does not track rule 2, but %s does", v.path(v.entries[t.m]), r.File))
 		}
 	}

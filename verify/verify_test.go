@@ -18,6 +18,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/slim"
 	"github.com/dtb-draughts/dtb/table"
 	"github.com/dtb-draughts/dtb/verify"
@@ -198,13 +199,13 @@ func TestUnlistedFile(t *testing.T) {
 // position is the one mismatch.
 func TestChangedEntry(t *testing.T) {
 	kkvk, _ := index.ParseMaterial("KKvK")
-	win7 := table.Entry{Rules: table.Win, Theory: table.Win, Distance: 7, DTW: 7, MTC: 7}
+	win7 := rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 7, DTW: 7, MTC: 7}
 	for _, c := range []struct {
 		column string
 		change func(b []byte, i int64)
 		stats  string // how the header's stats differ from the entries, if they do
 	}{
-		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(table.Draw) | byte(table.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
+		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(rules.Draw) | byte(rules.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
 		{table.DistanceColumn.Name(), func(b []byte, i int64) { b[i]-- }, ""},
 		{table.DTWColumn.Name(), func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
 		{table.MTCColumn.Name(), func(b []byte, i int64) { b[i] = 3 }, ""},
@@ -215,7 +216,7 @@ func TestChangedEntry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pl := table.Placement(&p)
+			pl := rules.Placement(&p)
 			rep, stab := index.Canonical(pl)
 			orbit := 4 / stab
 			for _, memory := range []int64{0, 64 << 10} {
@@ -223,7 +224,7 @@ func TestChangedEntry(t *testing.T) {
 					dir := copyTables(t)
 					rewrite(t, dir, "KKvK", func(col string, b []byte) {
 						if col == c.column {
-							c.change(b, index.New(table.MaterialOf(&p)).Rank(pl))
+							c.change(b, index.New(rules.MaterialOf(&p)).Rank(pl))
 						}
 					})
 					r := run(t, dir, verify.Options{Only: []index.Material{kkvk}, Memory: memory})["KKvK.dtb"]
@@ -242,7 +243,7 @@ func TestChangedEntry(t *testing.T) {
 								t.Errorf("recomputed %+v, want a win in 7", e.Recomputed)
 							}
 						}
-						if q, _ := index.Canonical(table.Placement(&e.Position)); q != rep {
+						if q, _ := index.Canonical(rules.Placement(&e.Position)); q != rep {
 							t.Errorf("mismatch at %s, outside the orbit of %s", e.Position.FEN(), fen)
 						}
 					}
@@ -271,7 +272,7 @@ func TestChangedRule2Distance(t *testing.T) {
 			return
 		}
 		for i, d := range b { // the first quiet position won or lost in 2 to 8 plies
-			if p = table.Position(x.Unrank(int64(i))); d >= 2 && d <= 8 && !p.HasCapture() {
+			if p = rules.Position(x.Unrank(int64(i))); d >= 2 && d <= 8 && !p.HasCapture() {
 				stored, b[i] = int(d), 9
 				return
 			}
@@ -279,7 +280,7 @@ func TestChangedRule2Distance(t *testing.T) {
 		t.Fatal("KKvKK: no quiet position at rule-2 distance 2 to 8")
 	})
 	r := run(t, dir, verify.Options{})["KKvKK.dtb"]
-	pl := table.Placement(&p)
+	pl := rules.Placement(&p)
 	want := 1 // a position that is not its orbit's representative: compared with it (see TestChangedEntry)
 	if rep, stab := index.Canonical(pl); rep == pl {
 		want = 4 / stab // and the other positions of its orbit with it
@@ -325,10 +326,10 @@ func changeQuiet(t *testing.T, dir, name string) {
 			return
 		}
 		for i := len(b) / 2; i < len(b); i++ {
-			if p := table.Position(x.Unrank(int64(i))); !p.HasCapture() {
-				draw := byte(table.Draw) | byte(table.Draw)<<2
+			if p := rules.Position(x.Unrank(int64(i))); !p.HasCapture() {
+				draw := byte(rules.Draw) | byte(rules.Draw)<<2
 				if b[i] == draw {
-					b[i] = byte(table.Win) | byte(table.Win)<<2
+					b[i] = byte(rules.Win) | byte(rules.Win)<<2
 				} else {
 					b[i] = draw
 				}
@@ -476,8 +477,8 @@ func TestSlim(t *testing.T) {
 			return
 		}
 		for i, v := range b { // the first quiet position won
-			if p := table.Position(x.Unrank(int64(i))); v == byte(table.Win)|byte(table.Win)<<2 && !p.HasCapture() {
-				b[i] = byte(table.Draw) | byte(table.Draw)<<2
+			if p := rules.Position(x.Unrank(int64(i))); v == byte(rules.Win)|byte(rules.Win)<<2 && !p.HasCapture() {
+				b[i] = byte(rules.Draw) | byte(rules.Draw)<<2
 				return
 			}
 		}
@@ -502,8 +503,8 @@ func TestSlim(t *testing.T) {
 		tabletest.Rewrite(t, dir, m, func(h *codec.Header, cols *table.Columns) {
 			for i := range x.Size() {
 				d := cols[table.DistanceColumn][i]
-				p := table.Position(x.Unrank(i))
-				if theory, _ := cols.Values(i); theory != table.Draw && d > table.ShortDistance && d < table.NoDistance-1 && !p.HasCapture() {
+				p := rules.Position(x.Unrank(i))
+				if theory, _ := cols.Values(i); theory != rules.Draw && d > table.ShortDistance && d < table.NoDistance-1 && !p.HasCapture() {
 					cols[table.DistanceColumn][i]++
 					return
 				}

@@ -19,6 +19,7 @@ import (
 	"github.com/dtb-draughts/dtb/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -136,7 +137,7 @@ func claimFlags(fs *pflag.FlagSet) func(materials []string) (claim.Query, error)
 
 // exampleText describes an example position in one line.
 func exampleText(x claim.Example) string {
-	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, table.NoClass))
+	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, rules.NoClass))
 }
 
 // printClaim prints the answer to q: counts, longest wins and examples
@@ -191,7 +192,7 @@ func printClaim(w io.Writer, q claim.Query, res *claim.Result, svgDir string) er
 // printCounts prints a row of counts.
 func printCounts(w io.Writer, name, side string, r claim.Row) {
 	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name, side, r.Positions,
-		r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss], r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss])
+		r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss], r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss])
 }
 
 // claimJSON returns the answer to q as a JSON value: rows of counts as

@@ -14,7 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/explore"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 func init() {
@@ -27,11 +27,11 @@ func init() {
 			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
 			return func(e *env, args []string) error {
-				if *clock < 0 || *clock > table.ClassA.Budget() {
-					return badInput("--clock %d: want 0 to %d plies played on the class clock", *clock, table.ClassA.Budget())
+				if *clock < 0 || *clock > rules.ClassA.Budget() {
+					return badInput("--clock %d: want 0 to %d plies played on the class clock", *clock, rules.ClassA.Budget())
 				}
-				if *rule2 < 0 || *rule2 > table.Rule2Plies {
-					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, table.Rule2Plies)
+				if *rule2 < 0 || *rule2 > rules.Rule2Plies {
+					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, rules.Rule2Plies)
 				}
 				positions := make([]draughts.Position, len(args))
 				for i, a := range args {
@@ -63,11 +63,11 @@ func init() {
 						failed++
 						return nil
 					}
-					switch m := table.MaterialOf(&p); {
+					switch m := rules.MaterialOf(&p); {
 					case r.ValuesAlone && !valuesAlone:
 						valuesAlone = true
 						fmt.Fprintf(e.stderr, "dtb probe: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", *dir)
-					case !r.ValuesAlone && r.Entry.Theory != table.Draw && r.Entry.DTW < 0 && !noDTW[m]:
+					case !r.ValuesAlone && r.Entry.Theory != rules.Draw && r.Entry.DTW < 0 && !noDTW[m]:
 						noDTW[m] = true
 						how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, *dir)
 						if slimDir(*dir) {
@@ -132,7 +132,7 @@ func position(fen string, clock int) (draughts.Position, error) {
 	if err != nil {
 		return p, err
 	}
-	if c := table.ClassOf(table.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
+	if c := rules.ClassOf(rules.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
 		return p, badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), clock, c, c.Budget())
 	}
 	return p, nil
@@ -145,7 +145,7 @@ func probeError(p draughts.Position, dir string, err error) string {
 	if !errors.As(err, &missing) {
 		return fmt.Sprintf("%s: %s", p.FEN(), explain(err))
 	}
-	own := table.MaterialOf(&p)
+	own := rules.MaterialOf(&p)
 	why := fmt.Sprintf("its table %s is not in %s", own, dir)
 	if missing.Material != own {
 		why = fmt.Sprintf("its captures lead to %s, which has no table in %s", missing.Material, dir)
@@ -155,7 +155,7 @@ func probeError(p draughts.Position, dir string, err error) string {
 
 // fenEntry is a position, its table entry (its rules value under the
 // clocks passed), the clock its distance counts and, with --moves, its
-// moves. In JSON it is one object with the entry's keys as table.Entry
+// moves. In JSON it is one object with the entry's keys as rules.Entry
 // writes them after the FEN and its category, then the clock ("class A", "class B",
 // "rule 2" or null), "rule2_tracked":false for a table built before rule
 // 2 was tracked, and the moves last:
@@ -163,9 +163,9 @@ func probeError(p draughts.Position, dir string, err error) string {
 // (dtb claim writes its examples without the clock.)
 type fenEntry struct {
 	FEN       string
-	Entry     table.Entry
+	Entry     rules.Entry
 	Probed    bool // a probe of dtb probe: Clock and Untracked are set
-	Clock     table.Class
+	Clock     rules.Class
 	Untracked bool        // the table does not track rule 2
 	Moves     []moveEntry // nil: not asked for
 }
@@ -176,8 +176,8 @@ type fenEntry struct {
 // {"move":"10-46","category":"win","rules":"win",…,"clock":"class B"}.
 type moveEntry struct {
 	Move  string
-	Entry table.Entry
-	Clock table.Class
+	Entry rules.Entry
+	Clock rules.Class
 }
 
 // untrackedNote is the note of a position whose table does not track
@@ -229,7 +229,7 @@ func (m moveEntry) MarshalJSON() ([]byte, error) {
 // keyEntry returns the JSON object of e with "key":value in front and,
 // if withClock is set (a probe's answer), its "category" after it
 // (explore.Category) and "clock" last.
-func keyEntry(key, value string, e table.Entry, clock table.Class, withClock bool) ([]byte, error) {
+func keyEntry(key, value string, e rules.Entry, clock rules.Class, withClock bool) ([]byte, error) {
 	v, err := json.Marshal(value)
 	if err != nil {
 		return nil, err
@@ -242,7 +242,7 @@ func keyEntry(key, value string, e table.Entry, clock table.Class, withClock boo
 		return fmt.Appendf(nil, `{%q:%s,%s`, key, v, b[1:]), nil
 	}
 	c := []byte("null")
-	if clock != table.NoClass {
+	if clock != rules.NoClass {
 		c, _ = json.Marshal(clock.String())
 	}
 	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, explore.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
@@ -250,9 +250,9 @@ func keyEntry(key, value string, e table.Entry, clock table.Class, withClock boo
 
 // describe returns the values and distances of a probe result in words,
 // the distance with the clock it counts.
-func describe(r table.Entry, clock table.Class) string {
+func describe(r rules.Entry, clock rules.Class) string {
 	dist := field("distance", r.Distance)
-	if dist != "" && clock != table.NoClass {
+	if dist != "" && clock != rules.NoClass {
 		dist += fmt.Sprintf(" (%v)", clock)
 	}
 	return fmt.Sprintf("rules %v  theoretical %v%s%s%s", r.Rules, r.Theory, dist, field("dtw", r.DTW), field("mtc", r.MTC))

@@ -8,7 +8,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // TestProbeClassA checks that --clock passes the plies played on a class
@@ -30,18 +30,18 @@ func TestProbeClassA(t *testing.T) {
 	defer tables.Close()
 	type move struct {
 		Move  string
-		Rules table.Value
+		Rules rules.Value
 	}
 	var got struct {
 		FEN   string
-		Rules table.Value
+		Rules rules.Value
 		Moves []move
 	}
-	known := map[string]table.Value{ // FEN or FEN and move, plies played: value
-		"W:WK1,K7,K18:BK35 17":       table.Win,
-		"W:WK1,K7,K18:BK35 18":       table.Draw,
-		"B:WK12,K16,K20:BK3 3x21 30": table.Loss,
-		"B:WK12,K16,K20:BK3 3x21 31": table.Draw,
+	known := map[string]rules.Value{
+		"W:WK1,K7,K18:BK35 17":       rules.Win,
+		"W:WK1,K7,K18:BK35 18":       rules.Draw,
+		"B:WK12,K16,K20:BK3 3x21 30": rules.Loss,
+		"B:WK12,K16,K20:BK3 3x21 31": rules.Draw,
 	}
 	for _, fen := range []string{"W:WK1,K7,K18:BK35", "B:WK12,K16,K20:BK3", "B:WK1,K7,K18:BK35"} {
 		p, err := draughts.ParseFEN(fen)
@@ -84,7 +84,7 @@ func TestProbeClassA(t *testing.T) {
 					delete(known, key)
 				}
 			}
-			if played == table.ClassA.Budget() && (got.Rules != table.Draw || len(got.Moves) == 0 || got.Moves[0].Rules != table.Draw) {
+			if played == rules.ClassA.Budget() && (got.Rules != rules.Draw || len(got.Moves) == 0 || got.Moves[0].Rules != rules.Draw) {
 				t.Errorf("probe --clock %d %s: %v %v, want every move a draw: the clock has run out", played, fen, got.Rules, got.Moves)
 			}
 		}

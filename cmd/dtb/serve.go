@@ -17,7 +17,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/explore"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 func init() {
@@ -79,8 +79,8 @@ func init() {
 				if len(args) != 1 {
 					return badInput("want one FEN, got %d arguments", len(args))
 				}
-				if *rule2 < 0 || *rule2 > table.Rule2Plies {
-					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, table.Rule2Plies)
+				if *rule2 < 0 || *rule2 > rules.Rule2Plies {
+					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, rules.Rule2Plies)
 				}
 				if *plies < 1 {
 					return badInput("--plies %d: want at least 1", *plies)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -123,11 +124,11 @@ func printStats(e *env, rows []statsRow) error {
 	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\t"+
 		"rule2 cursed\tblessed\tdistance\tposition\tdtw\tposition\tmtc\tposition\t")
 	var total statsRow
-	var cursed [table.Rule2 + 1]int64 // by class
+	var cursed [rules.Rule2 + 1]int64 // by class
 	for _, r := range rows {
 		printRow(w, r.m.String(), r)
 		total.add(r)
-		cursed[table.ClassOf(r.m)] += r.CursedWins
+		cursed[rules.ClassOf(r.m)] += r.CursedWins
 	}
 	total.rule2 = total.untracked < len(rows)
 	printRow(w, "total", total)
@@ -142,10 +143,10 @@ func printStats(e *env, rows []statsRow) error {
 		rule2 += fmt.Sprintf(" (in the %d tables that track it)", len(rows)-total.untracked)
 	}
 	_, err := fmt.Fprintf(e.stdout, "\ntheoretical wins turned into draws by the 16-move rule (class A): %d; by the 5-move rule (class B): %d; %s\n",
-		cursed[table.ClassA], cursed[table.ClassB], rule2)
+		cursed[rules.ClassA], cursed[rules.ClassB], rule2)
 	if err == nil && total.untrackedDTW > 0 {
 		_, err = fmt.Fprintf(e.stdout, "wins and losses longer than %d plies in the %d tables that do not track the 25-move king rule, where it could matter: %d\n",
-			table.Rule2Plies, total.untrackedDTW, total.candidates)
+			rules.Rule2Plies, total.untrackedDTW, total.candidates)
 	}
 	return err
 }
@@ -166,8 +167,8 @@ func printRow(w *tabwriter.Writer, name string, r statsRow) {
 		rule2 = fmt.Sprintf("%d\t%d", r.Rule2CursedWins, r.Rule2BlessedLosses)
 	}
 	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", name, r.Positions, r.Captures,
-		r.Rules[table.Win], r.Rules[table.Draw], r.Rules[table.Loss],
-		r.Theory[table.Win], r.Theory[table.Draw], r.Theory[table.Loss], r.CursedWins, r.BlessedLosses, rule2,
+		r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss],
+		r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss], r.CursedWins, r.BlessedLosses, rule2,
 		longest(r.distance, r.LongestDistance, r.LongestDistanceFEN), longest(r.dtw, r.LongestDTW, r.LongestDTWFEN),
 		longest(r.mtc, r.LongestMTC, r.LongestMTCFEN))
 }

@@ -12,13 +12,14 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // writeTable writes a table of m to dir whose entries are draws but for
 // those of set, by index, with the optional columns of x, and returns its
 // path.
-func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64]table.Entry) string {
+func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64]rules.Entry) string {
 	t.Helper()
 	m, err := index.ParseMaterial(material)
 	if err != nil {
@@ -29,7 +30,7 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 	for i := range n {
 		e, ok := set[i]
 		if !ok {
-			e = table.Entry{Rules: table.Draw, Theory: table.Draw, Distance: -1, DTW: -1, MTC: -1}
+			e = rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1}
 		}
 		cols.Set(i, e)
 	}
@@ -42,10 +43,10 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 
 // setRules rewrites the rules flags of the table of material in dir,
 // its columns unchanged.
-func setRules(t *testing.T, dir, material string, rules uint32) {
+func setRules(t *testing.T, dir, material string, ru uint32) {
 	t.Helper()
 	m, _ := index.ParseMaterial(material)
-	tabletest.Rewrite(t, dir, m, func(h *codec.Header, _ *table.Columns) { h.Rules = rules })
+	tabletest.Rewrite(t, dir, m, func(h *codec.Header, _ *table.Columns) { h.Rules = ru })
 }
 
 // TestStatsRule2 checks the rule-2 and mtc columns of dtb stats and its
@@ -54,16 +55,16 @@ func setRules(t *testing.T, dir, material string, rules uint32) {
 // of the first version, which does not track rule 2.
 func TestStatsRule2(t *testing.T) {
 	dir := t.TempDir()
-	writeTable(t, dir, "KKvKK", table.Extra{MTC: true}, map[int64]table.Entry{
-		5:  {Rules: table.Draw, Theory: table.Win, Distance: 60, DTW: -1, MTC: 60},  // cursed by rule 2
-		6:  {Rules: table.Draw, Theory: table.Loss, Distance: 52, DTW: -1, MTC: 52}, // blessed by rule 2
-		7:  {Rules: table.Draw, Theory: table.Loss, Distance: 54, DTW: -1, MTC: 54}, // blessed by rule 2
-		9:  {Rules: table.Win, Theory: table.Win, Distance: 20, DTW: -1, MTC: 20},
-		10: {Rules: table.Draw, Theory: table.Win, Distance: -1, DTW: -1, MTC: 3}, // cursed, not by rule 2 itself
+	writeTable(t, dir, "KKvKK", table.Extra{MTC: true}, map[int64]rules.Entry{
+		5:  {Rules: rules.Draw, Theory: rules.Win, Distance: 60, DTW: -1, MTC: 60},  // cursed by rule 2
+		6:  {Rules: rules.Draw, Theory: rules.Loss, Distance: 52, DTW: -1, MTC: 52}, // blessed by rule 2
+		7:  {Rules: rules.Draw, Theory: rules.Loss, Distance: 54, DTW: -1, MTC: 54}, // blessed by rule 2
+		9:  {Rules: rules.Win, Theory: rules.Win, Distance: 20, DTW: -1, MTC: 20},
+		10: {Rules: rules.Draw, Theory: rules.Win, Distance: -1, DTW: -1, MTC: 3}, // cursed, not by rule 2 itself
 	})
-	writeTable(t, dir, "KvK", table.Extra{DTW: true}, map[int64]table.Entry{
-		0: {Rules: table.Win, Theory: table.Win, Distance: 3, DTW: 61, MTC: -1},
-		1: {Rules: table.Loss, Theory: table.Loss, Distance: 0, DTW: 0, MTC: -1},
+	writeTable(t, dir, "KvK", table.Extra{DTW: true}, map[int64]rules.Entry{
+		0: {Rules: rules.Win, Theory: rules.Win, Distance: 3, DTW: 61, MTC: -1},
+		1: {Rules: rules.Loss, Theory: rules.Loss, Distance: 0, DTW: 0, MTC: -1},
 	})
 	if err := retro.WriteManifest(dir); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestStatsRule2(t *testing.T) {
 	setRules(t, dir, "KvK", table.RulesFlagsNo25Move)
 	fen := func(material string, i int64) string {
 		m, _ := index.ParseMaterial(material)
-		p := table.Position(index.New(m).Unrank(i))
+		p := rules.Position(index.New(m).Unrank(i))
 		return p.FEN()
 	}
 

@@ -19,7 +19,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
-	"github.com/dtb-draughts/dtb/table"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/verify"
 )
 
@@ -111,7 +111,7 @@ func printReport(w io.Writer, r verify.Report) {
 		fmt.Fprintf(w, "  %d of the positions checked by an earlier run, whose progress was kept\n", r.Resumed)
 	}
 	for _, m := range r.Examples {
-		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, table.NoClass), describe(m.Recomputed, table.NoClass))
+		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, rules.NoClass), describe(m.Recomputed, rules.NoClass))
 	}
 }
 
