@@ -1,10 +1,13 @@
 package probe
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/runs"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -204,4 +207,46 @@ func (c *cache) counted(f *file, p part, n int64, b *block) {
 	c.hot += d.size
 	b.slot.Store(d)
 	c.evict(0)
+}
+
+// noDistances is the distances of a block read without them: none, so
+// that its entries hold the values alone. It is never written.
+var noDistances table.Runs
+
+// stored sets *e to the values stored for entry i of f, and the columns
+// of its parts up to last (see part), reading their blocks unless
+// cachedOnly is set, and reports whether the entry is marked FreshOnly.
+func (t *Tables) stored(e *rules.Entry, f *file, i int64, cachedOnly bool, last part) (fresh bool, err error) {
+	var v byte
+	var ok bool
+	if b := f.mem.Load(); b != nil {
+		v = b.cols[table.ValueColumn][i]
+		ok = b.cols.EntryAt(e, v, i)
+	} else {
+		n, j := i/f.blockSize, int(i%f.blockSize)
+		b, err := t.cache.get(f, values, n, cachedOnly)
+		if err != nil {
+			return false, err
+		}
+		t.cache.count(f, values, n, b, j)
+		v = b.value.At(j)
+		var parts [numParts]*table.Runs
+		for p := distances; p < numParts; p++ {
+			parts[p] = &noDistances
+			if p <= last && f.blocks[p] != nil {
+				b, err := t.cache.get(f, p, n, cachedOnly)
+				if err != nil {
+					return false, err
+				}
+				t.cache.count(f, p, n, b, j)
+				parts[p] = &b.dist
+			}
+		}
+		ok = table.EntryAt(e, v, j, parts[distances], parts[extras])
+	}
+	fresh = v&table.FreshOnly != 0
+	if !ok || fresh && !f.marked {
+		return false, &codec.FileError{Path: f.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %d: bad value byte %#x", i, v)}
+	}
+	return fresh, nil
 }

@@ -1,0 +1,310 @@
+package probe
+
+import (
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/rules"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// A cut bounds the search of a position whose values only matter to its
+// caller, with ValuesOnly, below a theoretical and a rules value (for the
+// side to move): once the moves searched reach both, the other moves
+// cannot change what the caller computes (the caller's own best so far,
+// seen from the other side), so the search stops, and the entry it
+// returns holds values no higher than the position's, without distances
+// that mean anything. This is the cut of alpha-beta search on the
+// caller's best. Entries found under a cut are never returned by Probe.
+type cut struct{ theory, rules rules.Value }
+
+// exact is the cut of a search that must find the position's entry.
+var exact = cut{rules.Win + 1, rules.Win + 1}
+
+// reached reports whether moves whose values are theory and rules reach
+// the cut.
+func (c cut) reached(theory, ru rules.Value) bool {
+	return theory >= c.theory && ru >= c.rules
+}
+
+// cutBelow returns the cut of a successor of a position whose moves so far
+// are ms: the successor's values matter only where they are low enough to
+// raise those of ms.
+func cutBelow(ms *rules.Moves) cut {
+	theory, ru := ms.Values()
+	return cut{theory.Neg(), ru.Neg()}
+}
+
+// probeCut sets *r to the result of probe of p under the cut k; *r is the
+// zero Result where it fails. It fills *r where its caller keeps it,
+// sparing a copy of each field; p is passed by value, so that a
+// successor made in a search's loop stays on the stack.
+func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k cut) error {
+	if err := Check(p); err != nil {
+		return err
+	}
+	if p.Pieces(p.Side) == 0 {
+		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss, Rule2Tracked: true}
+		return nil
+	}
+	cachedOnly := fl&CacheOnly != 0
+	f, err := t.file(rules.MaterialOf(&p), cachedOnly)
+	if err != nil {
+		return err
+	}
+	if f.alone && fl&WithDistances == 0 {
+		fl |= ValuesOnly
+	}
+	e := &r.Entry
+	fresh := false // e is marked FreshOnly, and read without distances
+	exact := true  // e's distance is known (see exactDistance)
+	switch {
+	case f.mem.Load() != nil:
+		_, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, extras)
+	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && rules.ForcedThreat(&p): // not stored
+		if fl&StoredOnly != 0 {
+			return ErrNotStored
+		}
+		*e, err = t.searched(&p, f, c, fl, k)
+	default:
+		last := values
+		switch {
+		case fl&ValuesOnly == 0:
+			last = extras
+		case !c.fresh() && !c.marked(f) || f.class.Carries():
+			last = distances
+		}
+		dist := last != values
+		fresh, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, last)
+		if err == nil && dist && f.short && e.Theory != rules.Draw {
+			exact, err = t.exactDistance(&p, e, c, fl)
+		}
+	}
+	if err != nil {
+		*r = Result{}
+		return err
+	}
+	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone
+	switch {
+	case c.marked(f) && e.Distance < 0 && e.Rules != rules.Draw:
+		// Read without distances: a count one ply on draws what only a
+		// fresh one wins or loses.
+		if fresh {
+			r.Value = rules.Draw
+		}
+	case !exact: // the count leaves more plies than the distance can be
+		r.Value = e.Theory
+	case !c.fresh(): // else c.Value(r.Class, e) is e.Rules
+		r.Value = c.Value(r.Class, *e)
+	}
+	return nil
+}
+
+// captures resolves a capture position of f's material as the generator
+// does (rules.Moves): from its successors, each probed in turn; under
+// the rules each successor's outcome is seen through the clock that
+// carries over the capture (table.RulesOutcome). The successors are
+// probed with the flags fl. Under a cut other than exact, with
+// ValuesOnly and a class whose rules values need no distance, it stops
+// where the cut says (see cut), and so does the search of each successor.
+func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules.Entry, error) {
+	cs := rules.NewMoves(f.class)
+	cutting := k != exact && fl&ValuesOnly != 0 && !f.class.Carries()
+	dtw := f.layout.Has(table.DTWColumn)
+	var buf [draughts.MaxMoves]draughts.Move
+	for _, m := range p.Moves(buf[:0]) {
+		next := exact
+		if cutting {
+			next = cutBelow(&cs)
+		}
+		var r Result
+		if err := t.probeCut(&r, p.Play(m), Clocks{}, fl, next); err != nil {
+			return rules.Entry{}, err
+		}
+		s := r.Entry
+		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
+		if cutting && k.reached(cs.Values()) {
+			break
+		}
+	}
+	e := cs.Entry()
+	if !dtw {
+		e.DTW = -1
+	}
+	if !f.layout.Has(table.MTCColumn) {
+		e.MTC = -1
+	}
+	return e, nil
+}
+
+// searched answers a position that no file stores, as its generator
+// solved it (rules.Moves): a capture position from its captures
+// (captures), any other from its moves: a position of a table searched
+// through the table of its colour flip (Open), which holds its
+// successors (Black to move) but after a crowning, or a forced threat
+// (rules.ForcedThreat), whose successors must capture. Under the rules,
+// a quiet king move carries the rule-2 count one ply on: with fresh
+// clocks and ValuesOnly, the successor's value one ply on comes from the
+// marks of its value file (table.FreshOnly), with its distances
+// otherwise (a successor that must capture finds its own). Its Entry
+// then lacks the distances, as a stored one read with ValuesOnly, and
+// the search stops at the first move that wins in theory and under the
+// rules, or where the cut k says; each successor is searched under the
+// cut of the moves before it.
+func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (rules.Entry, error) {
+	if p.HasCapture() {
+		return t.captures(p, f, fl, k)
+	}
+	values := fl&ValuesOnly != 0 && c.fresh()
+	if !values && f.from != nil {
+		// Under a running count a king move's successor needs its
+		// distance; a forced threat's successors, which must capture,
+		// find theirs.
+		fl &^= ValuesOnly
+	}
+	ms := rules.NewMoves(f.class)
+	dtw, mtc := f.layout.Has(table.DTWColumn), f.layout.Has(table.MTCColumn)
+	var buf [draughts.MaxMoves]draughts.Move
+	for _, m := range p.Moves(buf[:0]) {
+		king := p.Kings&draughts.Bit(m.FromSquare()) != 0
+		next := Clocks{}
+		if king && values {
+			next = Clocks{Rule2: 1}
+		}
+		sk := exact
+		if values {
+			sk = cutBelow(&ms)
+		}
+		var r Result
+		if err := t.probeCut(&r, p.Play(m), next, fl, sk); err != nil {
+			return rules.Entry{}, err
+		}
+		s := r.Entry
+		switch {
+		case !king:
+			ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+		case values:
+			ms.Add(s.TheoryOutcome(), rules.Outcome{Value: r.Value}, s.MTCOutcome())
+		default:
+			ms.AddKingMove(s)
+		}
+		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
+		mtc = mtc && (s.Theory == rules.Draw || s.MTC >= 0)
+		if values && (ms.Won() || k.reached(ms.Values())) {
+			break // the values are known, or matter no more; their distances are not read
+		}
+	}
+	e := ms.Entry()
+	if !dtw || values {
+		e.DTW = -1
+	}
+	if !mtc || values {
+		e.MTC = -1
+	}
+	if values && f.class == rules.Rule2 {
+		e.Distance = -1
+	}
+	return e, nil
+}
+
+// exactDistance sets the distance of e, the entry of p read from f, a
+// table whose distance file leaves out the short rule-2 distances
+// (table.RulesShortDistances), to the exact one: the distance a search
+// finds if it is at most table.ShortDistance plies (shortDistance), else
+// the byte read. With ValuesOnly, where the running count leaves at least
+// as many plies as the byte read and table.ShortDistance, neither the
+// search nor the distance is needed: the position has its theoretical
+// value; e's distance is then left out (-1) and exact is false. Else
+// StoredOnly fails with ErrNotStored.
+func (t *Tables) exactDistance(p *draughts.Position, e *rules.Entry, c Clocks, fl Flags) (exact bool, err error) {
+	stored := e.Distance
+	if stored < 0 {
+		stored = table.NoDistance
+	}
+	if left := c.left(rules.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
+		e.Distance = -1
+		return false, nil
+	}
+	if fl&StoredOnly != 0 {
+		return true, ErrNotStored // the byte read may be a don't-care
+	}
+	d, err := t.shortDistance(p, e.Theory, table.ShortDistance, fl)
+	if err == nil && d >= 0 {
+		e.Distance = d
+	}
+	return true, err
+}
+
+// shortDistance returns the rule-2 distance of p, a position of a Rule2
+// material of theoretical value theory (a win or a loss), if it is at
+// most k plies, and -1 if it is longer or there is none: the minimax of
+// rules.Moves, searched k plies deep with the successors' values under
+// the rules. A capture or man move counts 1 ply if its successor is won
+// for the side that made it (its stored rules value: the count starts
+// afresh); a quiet king move 1 ply more than its successor's distance.
+// The winner's search stops at its first 1-ply win and looks no deeper
+// than its best so far; the loser's stops at the first move that escapes
+// the bound.
+func (t *Tables) shortDistance(p *draughts.Position, theory rules.Value, k int, fl Flags) (int, error) {
+	var buf [draughts.MaxMoves]draughts.Move
+	moves := p.Moves(buf[:0])
+	switch {
+	case len(moves) == 0:
+		return 0, nil // lost
+	case k == 0:
+		return -1, nil
+	}
+	fl = fl&CacheOnly | ValuesOnly
+	capture := p.HasCapture()
+	quiet := func(m draughts.Move) bool { return !capture && p.Kings&draughts.Bit(m.FromSquare()) != 0 }
+	// The winner tries its conversions first, each a win in 1 ply or
+	// none; the loser its quiet moves, which most often escape the bound.
+	order := [2]bool{true, false} // conversions, then quiet moves
+	if theory == rules.Loss {
+		order = [2]bool{false, true}
+	}
+	best := -1
+	for _, conversions := range order {
+		for _, m := range moves {
+			if quiet(m) == conversions {
+				continue
+			}
+			d := -1 // the move's distance, -1 for none within the bound
+			if conversions {
+				r, err := t.Probe(p.Play(m), Clocks{}, fl)
+				if err != nil {
+					return -1, err
+				}
+				if r.Entry.Rules == theory.Neg() {
+					d = 1
+				}
+			} else {
+				limit := k - 1
+				if theory == rules.Win && best >= 0 {
+					limit = min(limit, best-2) // to beat best
+				}
+				if limit < 0 {
+					break
+				}
+				q := p.Play(m)
+				dq, err := t.shortDistance(&q, theory.Neg(), limit, fl)
+				if err != nil {
+					return -1, err
+				}
+				if dq >= 0 {
+					d = 1 + dq
+				}
+			}
+			switch {
+			case theory == rules.Loss && d < 0:
+				return -1, nil // an escape
+			case theory == rules.Loss:
+				best = max(best, d)
+			case d == 1:
+				return 1, nil
+			case d >= 0 && (best < 0 || d < best):
+				best = d
+			}
+		}
+	}
+	return best, nil
+}

@@ -1,0 +1,281 @@
+package probe
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/rules"
+	"github.com/dtb-draughts/dtb/table"
+)
+
+// Options configure Open.
+type Options struct {
+	// CacheBytes bounds the blocks kept in memory (cache.go); 0 (or less)
+	// means 64 MiB.
+	CacheBytes int64
+}
+
+// ErrMissing is wrapped by the error of a probe whose material has no
+// table in the directory.
+var ErrMissing = errors.New("no table")
+
+// MissingError is the error of a probe that needs a table the directory
+// lacks: the table of the position itself, or of a position its captures
+// lead to. It wraps ErrMissing.
+type MissingError struct {
+	Material index.Material // the material of the missing table
+}
+
+func (e *MissingError) Error() string { return fmt.Sprintf("no table for %s", e.Material) }
+
+// Unwrap returns ErrMissing.
+func (e *MissingError) Unwrap() error { return ErrMissing }
+
+// maxPieces is the most pieces a material may have: the index of some
+// materials with more does not fit in an int64.
+const maxPieces = 14
+
+// Tables is a directory of tables opened for probing.
+type Tables struct {
+	files []*file          // by Material.Slot: index.Slots of them
+	mats  []index.Material // index.Materials order
+	cache cache
+}
+
+// file is one table file, opened on first use.
+type file struct {
+	path   string
+	dir    string               // the directory of a table opened from its manifest (Open)
+	listed *codec.ManifestEntry // and its entry there, nil for a table added
+	m      index.Material
+
+	// from, for a table not stored, is the table of its colour flip, which
+	// answers its positions by a search (Tables.searched); f itself has no
+	// file.
+	from *file
+
+	once      sync.Once
+	opened    atomic.Bool // once has run: err, class, layout and, for a stored table, r, x, blockSize and blocks are set
+	err       error       // of opening
+	class     rules.Class // under the file's rules (table.Info)
+	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
+	resolved  bool        // capture positions hold their entries (table.Info)
+	marked    bool        // the value bytes mark FreshOnly (table.Info)
+	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
+	threats   bool        // forced threats are don't-cares on disk (table.Info)
+	alone     bool        // the directory holds the values alone (table.File.ValuesAlone)
+	layout    table.Layout
+	r         *table.File
+	x         *index.Index
+	blockSize int64
+	blocks    [numParts][]atomic.Pointer[block] // the cached blocks, by part and number; nil for a part the file lacks
+	mem       atomic.Pointer[block]             // the whole table after Preload, capture positions resolved
+}
+
+var errClosed = errors.New("tables closed")
+
+// Open reads dir's manifest and returns the tables it lists. It opens no
+// table file. Each file is checked against the manifest when it is opened
+// (table.OpenListed): a table the manifest does not vouch for is damaged.
+func Open(dir string, o Options) (*Tables, error) {
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	t := New(o)
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err == nil {
+			f := &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m}
+			err = t.add(m, f)
+			if err == nil && e.Searched != "" {
+				err = t.addSearched(e.Searched, f)
+			}
+		}
+		if err != nil {
+			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
+		}
+	}
+	return t, nil
+}
+
+// addSearched adds the table of the material named searched, answered by
+// a search through from, the table of its colour flip.
+func (t *Tables) addSearched(searched string, from *file) error {
+	m, err := index.ParseMaterial(searched)
+	switch {
+	case err != nil:
+		return err
+	case m != from.m.Flip() || m == from.m:
+		return fmt.Errorf("searched %s is not the colour flip of %s", m, from.m)
+	case rules.ClassOf(m).Carries():
+		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, rules.ClassOf(m))
+	}
+	return t.add(m, &file{path: from.path, m: m, from: from})
+}
+
+// New returns Tables without tables; Add adds them. Open is New and Add
+// for every table of a directory's manifest.
+func New(o Options) *Tables {
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 64 << 20
+	}
+	return &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
+}
+
+// Add adds the table of m in the file at path, which is opened on its
+// first use; adding m again replaces the file its table is read from,
+// closing the one before. It must not run concurrently with other
+// methods of t.
+func (t *Tables) Add(m index.Material, path string) error {
+	return t.add(m, &file{path: path, m: m})
+}
+
+// add adds the table of m in f, not yet opened (see Add).
+func (t *Tables) add(m index.Material, f *file) error {
+	if m.Pieces() > maxPieces {
+		return fmt.Errorf("more than %d pieces", maxPieces)
+	}
+	if old := t.files[m.Slot()]; old != nil {
+		old.close()
+	} else {
+		i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
+		t.mats = slices.Insert(t.mats, i, m)
+	}
+	t.files[m.Slot()] = f
+	return nil
+}
+
+// Close closes the table files. The Tables must not be used afterwards.
+func (t *Tables) Close() error {
+	var errs []error
+	for _, m := range t.mats {
+		errs = append(errs, t.files[m.Slot()].close())
+	}
+	return errors.Join(errs...)
+}
+
+// close closes f's file, if it was opened; f must not be used afterwards.
+// Its blocks in the cache stay there until evicted.
+func (f *file) close() error {
+	f.once.Do(func() { f.err = errClosed })
+	if f.r != nil {
+		return f.r.Close()
+	}
+	return nil
+}
+
+// Materials returns the materials that have a table, in the order of
+// index.Materials.
+func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
+
+// Header returns the file header of the table of m; a table answered by
+// a search through its colour flip has none: an error wrapping
+// ErrNotStored.
+func (t *Tables) Header(m index.Material) (codec.Header, error) {
+	f, err := t.file(m, false)
+	if err != nil {
+		return codec.Header{}, err
+	}
+	if f.from != nil {
+		return codec.Header{}, fmt.Errorf("%s: %w in this slim directory: a search through %s answers it (the directory dtb gen built has its file)", m, ErrNotStored, f.from.m)
+	}
+	return f.r.Header(), nil
+}
+
+// file returns the opened table of m, opening it unless cachedOnly is
+// set, in which case a table not yet opened is ErrNotCached.
+func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
+	var f *file
+	if s := m.Slot(); s < len(t.files) { // a material of more than 15 pieces of a kind has none
+		f = t.files[s]
+	}
+	if f == nil || f.m != m {
+		return nil, &MissingError{Material: m}
+	}
+	return f, f.ensureOpen(cachedOnly)
+}
+
+// ensureOpen opens f unless it is open, or fails with ErrNotCached if
+// cachedOnly is set.
+func (f *file) ensureOpen(cachedOnly bool) error {
+	if !f.opened.Load() {
+		if cachedOnly {
+			return ErrNotCached
+		}
+		f.once.Do(func() {
+			f.err = f.open()
+			f.opened.Store(true)
+		})
+	}
+	return f.err
+}
+
+// open opens the file and checks that its header fits its material; a
+// table not stored takes what it needs from the table it is searched
+// through, which must be marked where its material has a rule-2 count.
+func (f *file) open() (err error) {
+	if g := f.from; g != nil {
+		if err := g.ensureOpen(false); err != nil {
+			return err
+		}
+		if g.class == rules.Rule2 && !g.marked {
+			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
+		}
+		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
+		return nil
+	}
+	if f.listed != nil {
+		f.r, err = table.OpenListed(f.dir, *f.listed, f.m)
+	} else {
+		f.r, err = table.Open(f.path, f.m)
+	}
+	if err != nil {
+		return err
+	}
+	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
+	f.short = f.r.Short && f.class == rules.Rule2
+	f.threats, f.alone = f.r.Threats, f.r.ValuesAlone
+	f.blockSize = int64(f.r.Header().BlockSize)
+	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
+	f.blocks[values] = make([]atomic.Pointer[block], n)
+	for p := distances; p < numParts; p++ {
+		for col := columns[p][0]; col < columns[p][1]; col++ {
+			if f.layout.Has(col) {
+				f.blocks[p] = make([]atomic.Pointer[block], n)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// Class returns the class of m under the rules of its table file: which
+// clock the distance of its entries counts (table.Info.Class). It is
+// rules.ClassOf(m) except for a table built before rule 2 was tracked,
+// whose Rule2 materials have no clock (NoClass). It opens the file.
+func (t *Tables) Class(m index.Material) (rules.Class, error) {
+	f, err := t.file(m, false)
+	if err != nil {
+		return rules.NoClass, err
+	}
+	return f.class, nil
+}
+
+// TracksRule2 reports whether the table of m tracks the 25-move king rule
+// (rule 2). A table built before it was tracked does not: its rules
+// values ignore rule 2, as if the count never ran out, and the rule-2
+// count of Clocks does not change them. It opens the file.
+func (t *Tables) TracksRule2(m index.Material) (bool, error) {
+	f, err := t.file(m, false)
+	if err != nil {
+		return false, err
+	}
+	return f.rule2, nil
+}
