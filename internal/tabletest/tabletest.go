@@ -1,16 +1,17 @@
 // Package tabletest gives the tests of the packages that read table
-// directories the tables they need, each set built once per test binary,
-// and makes the files they must cope with.
+// directories the tables they need, each set built once per machine and
+// version of the sources (see cache.go), and makes the files they must
+// cope with.
 //
-//	func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) } // removes the sets built
+//	func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) } // removes the sets built outside the cache
 //	dir := tabletest.Four.Dir(t)                      // up to 4 pieces, built on first use
 //	dir := tabletest.Golden                           // up to 3 pieces, in testdata
 //	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
 //	tabletest.Rewrite(t, dir, m, edit)                // the table of m edited, as one whole file
 //
-// A set costs its build once per test binary: Four about 40 CPU-seconds,
-// Rule2 about 5, ClassA about 3, Five (under DTB_LONG=1) about 850. Use
-// the smallest that answers the test.
+// A set costs its build once, then a check of its sums: Four about 40
+// CPU-seconds, Rule2 about 5, ClassA about 3, Five (under DTB_LONG=1)
+// about 850. Use the smallest that answers the test.
 package tabletest
 
 import (
@@ -22,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -55,11 +57,12 @@ var (
 var Golden = filepath.Join(root(), "testdata", "golden")
 
 // root returns the module's root directory: the nearest directory above
-// the working directory (a test's package) that holds go.mod.
+// the working directory (a test's package) whose go.mod is the module's,
+// not that of a module nested in it (internal/explore/browser).
 func root() string {
 	dir, _ := os.Getwd()
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/dtb-draughts/dtb\n") {
 			return d
 		}
 		if filepath.Dir(d) == d {
@@ -68,8 +71,9 @@ func root() string {
 	}
 }
 
-// Tables are tables that a test binary builds once, on first use, in a
-// temporary directory, with Options (its Dir is ignored).
+// Tables are tables that the tests build once, on first use, with
+// Options (its Dir is ignored): in the machine's cache (Cache), or in a
+// temporary directory of the test binary.
 type Tables struct {
 	Options retro.Options
 	once    sync.Once
@@ -77,7 +81,8 @@ type Tables struct {
 	err     error
 }
 
-// built are the sets built by this test binary, for Main to remove.
+// built are the sets built by this test binary outside the cache, for
+// Run to remove.
 var built struct {
 	sync.Mutex
 	dirs []string
@@ -98,17 +103,26 @@ func (t *Tables) Dir(tb testing.TB) string {
 // Build is Dir for an example, which has no testing.TB.
 func (t *Tables) Build() (string, error) {
 	t.once.Do(func() {
+		if root := cacheRoot(); root != "" {
+			t.dir, t.err = t.cached(root)
+			return
+		}
 		if t.dir, t.err = os.MkdirTemp("", "dtb-test-tables"); t.err != nil {
 			return
 		}
 		built.Lock()
 		built.dirs = append(built.dirs, t.dir)
 		built.Unlock()
-		o := t.Options
-		o.Dir = t.dir
-		t.err = retro.Generate(context.Background(), o)
+		t.err = t.generate(t.dir)
 	})
 	return t.dir, t.err
+}
+
+// generate builds the tables in dir.
+func (t *Tables) generate(dir string) error {
+	o := t.Options
+	o.Dir = dir
+	return retro.Generate(context.Background(), o)
 }
 
 // Copy returns a copy of the directory dir in a temporary directory of tb.
