@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
-	"github.com/dtb-draughts/dtb/slim"
 )
 
 // TestCuts checks the contract of a search under a cut, which a probe of

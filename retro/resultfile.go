@@ -7,7 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/internal/parallel"
 )
 
 // A resultFile holds the words of a result that another analysis

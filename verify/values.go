@@ -14,7 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
-	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/internal/parallel"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"

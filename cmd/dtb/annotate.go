@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/dtb-draughts/dtb/explore"
-	"github.com/dtb-draughts/dtb/pdn"
+	"github.com/dtb-draughts/dtb/internal/explore"
+	"github.com/dtb-draughts/dtb/internal/pdn"
 	"github.com/dtb-draughts/dtb/probe"
 )
 

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
-	"github.com/dtb-draughts/dtb/sums"
 )
 
 // binary is the dtb command built once, for the tests that run it as a

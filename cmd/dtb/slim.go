@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/dtb-draughts/dtb/slim"
+	"github.com/dtb-draughts/dtb/internal/slim"
 )
 
 func init() {

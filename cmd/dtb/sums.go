@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/sums"
+	"github.com/dtb-draughts/dtb/internal/sums"
 )
 
 func init() {

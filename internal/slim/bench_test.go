@@ -10,10 +10,10 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
-	"github.com/dtb-draughts/dtb/slim"
 )
 
 // BenchmarkSearched probes random quiet positions of a slim directory as

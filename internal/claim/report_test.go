@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dtb-draughts/dtb/claim"
+	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/probe"
 )
 

@@ -1,4 +1,4 @@
-package explore_test
+package browser_test
 
 import (
 	"bytes"
@@ -15,7 +15,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dtb-draughts/dtb/explore"
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
@@ -30,7 +31,11 @@ import (
 // directory if unset).
 func TestBrowser(t *testing.T) {
 	chrome := testenv.Tool(t, "chromium", "chromium")
-	tables := open(t, tabletest.Golden)
+	tables, err := probe.Open(tabletest.Golden, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
 	srv := httptest.NewServer(explore.NewServer(tables, 0))
 	defer srv.Close()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1100, 800))
@@ -85,7 +90,10 @@ func TestBrowser(t *testing.T) {
 	var moves []string
 	value(`document.getElementById("verdict").textContent`, &verdict)
 	value(`[...document.querySelectorAll("#moves li")].map(li => li.dataset.move + " " + li.className)`, &moves)
-	p := fen(t, start)
+	p, err := draughts.ParseFEN(start)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, err := explore.Probe(tables, p, probe.Clocks{})
 	if err != nil {
 		t.Fatal(err)

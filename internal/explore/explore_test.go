@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/explore"
+	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"

@@ -16,7 +16,7 @@ package explore
 
 import (
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/pdn"
+	"github.com/dtb-draughts/dtb/internal/pdn"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )

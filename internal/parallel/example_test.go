@@ -6,7 +6,7 @@ import (
 	"log"
 	"sync/atomic"
 
-	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/internal/parallel"
 )
 
 func ExampleRange() {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/parallel"
+	"github.com/dtb-draughts/dtb/internal/parallel"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
