@@ -368,6 +368,29 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		}
 		tables = append(tables, t)
 	}
+	own, c := tables[0], v.newChecker(tables, &r)
+	if finished {
+		v.positionsDone.Add(r.Positions)
+	} else {
+		err = v.checkValues(ctx, own, c, prog)
+	}
+	if serr := prog.save(ctx.Err() != nil); serr != nil && err == nil {
+		err = serr
+	}
+	prog.report(&r)
+	if err != nil {
+		r.Errors = append(r.Errors, notChecked(r.File, err))
+	} else if own.header != prog.stats {
+		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, prog.stats)))
+	}
+	return r
+}
+
+// newChecker returns the checker of the table tables[0] from the tables
+// it reads, tables[1:], and adds to r's errors the columns it cannot
+// check: those a table it reads lacks, and rule 2 that it tracks where a
+// table it reads does not.
+func (v *verifier) newChecker(tables []*memTable, r *Report) *checker {
 	own := tables[0]
 	c := &checker{v: v, class: own.class, succ: tables[1:], dtw: true, mtc: own.layout.Has(table.MTCColumn)}
 	for _, t := range tables {
@@ -385,21 +408,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		c.mtc = false
 		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(v.entries[tables[1].m])))
 	}
-	if finished {
-		v.positionsDone.Add(r.Positions)
-	} else {
-		err = v.checkValues(ctx, own, c, prog)
-	}
-	if serr := prog.save(ctx.Err() != nil); serr != nil && err == nil {
-		err = serr
-	}
-	prog.report(&r)
-	if err != nil {
-		r.Errors = append(r.Errors, notChecked(r.File, err))
-	} else if own.header != prog.stats {
-		r.Errors = append(r.Errors, fmt.Errorf("%s: header stats differ from the entries: %s", r.File, statsDiff(own.header, prog.stats)))
-	}
-	return r
+	return c
 }
 
 // A SourceError is the error of a table whose values were not checked

@@ -114,25 +114,11 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	// The tables read must not change meanwhile (a dtb gen or convert
-	// holds dir alone), and out is written by this Write alone.
-	for _, l := range []struct {
-		dir  string
-		take func(string) (*dirlock.Lock, error)
-	}{{dir, dirlock.Shared}, {out, dirlock.Exclusive}} {
-		lock, err := l.take(l.dir)
-		var held *dirlock.HeldError
-		if errors.As(err, &held) {
-			who := "another dtb"
-			if held.PID != 0 {
-				who += fmt.Sprintf(" (pid %d)", held.PID)
-			}
-			return fmt.Errorf("%s is writing %s: wait for it to end", who, l.dir)
-		} else if err != nil {
-			return err
-		}
-		defer lock.Release()
+	release, err := lock(dir, out)
+	if err != nil {
+		return err
 	}
+	defer release()
 	entries, err := codec.ReadManifest(dir) // as it stands with dir locked
 	if err != nil {
 		return err
@@ -190,6 +176,38 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 		}
 	}
 	return codec.WriteManifest(out, listed)
+}
+
+// lock locks dir, so that the tables read do not change meanwhile (a dtb
+// gen or convert holds it alone), and out, written by this Write alone;
+// release releases both.
+func lock(dir, out string) (release func(), err error) {
+	var locks []*dirlock.Lock
+	release = func() {
+		for _, l := range locks {
+			l.Release()
+		}
+	}
+	for _, l := range []struct {
+		dir  string
+		take func(string) (*dirlock.Lock, error)
+	}{{dir, dirlock.Shared}, {out, dirlock.Exclusive}} {
+		lock, err := l.take(l.dir)
+		var held *dirlock.HeldError
+		if errors.As(err, &held) {
+			who := "another dtb"
+			if held.PID != 0 {
+				who += fmt.Sprintf(" (pid %d)", held.PID)
+			}
+			err = fmt.Errorf("%s is writing %s: wait for it to end", who, l.dir)
+		}
+		if err != nil {
+			release()
+			return nil, err
+		}
+		locks = append(locks, lock)
+	}
+	return release, nil
 }
 
 // keeper returns the material whose table answers the positions of m in
