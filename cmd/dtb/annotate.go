@@ -16,37 +16,9 @@ func init() {
 	register(&command{
 		name: "annotate", args: "GAME.pdn", summary: "mark the moves of PDN games that changed their value under the rules inside the tables, with the better move",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			return func(e *env, args []string) error {
-				if len(args) != 1 {
-					return badInput("want one PDN file, got %d arguments", len(args))
-				}
-				f, err := os.Open(args[0])
-				if err != nil {
-					return usageError{err}
-				}
-				games, err := pdn.Parse(f)
-				f.Close()
-				if err != nil {
-					return usageError{fmt.Errorf("%s: %w", args[0], err)}
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				marked := 0
-				for i, g := range games {
-					marks, err := explore.Annotate(t, g.Start, g.Moves)
-					if err != nil {
-						return fmt.Errorf("%s, game %d (line %d): %s", args[0], i+1, g.Line, explain(err))
-					}
-					marked += len(marks)
-					writeGame(e, g, marks)
-				}
-				fmt.Fprintf(e.stderr, "dtb annotate: %d games, %d moves marked\n", len(games), marked)
-				return nil
-			}
+			fl := &annotateCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			return fl.run
 		},
 	})
 }
@@ -68,4 +40,40 @@ func writeGame(e *env, g pdn.Game, marks []explore.Mark) {
 		comments[m.Ply] = fmt.Sprintf("dtb: %s turns %s into %s; %s keeps the %s", side, m.Before, m.After, m.Best, m.Before)
 	}
 	fmt.Fprintf(e.stdout, "%s *\n\n", pdn.MoveText(g.Start.Side, g.Moves, comments))
+}
+
+// annotateCmd holds the flags of one run of dtb annotate.
+type annotateCmd struct {
+	dir string
+}
+
+func (fl *annotateCmd) run(e *env, args []string) error {
+	if len(args) != 1 {
+		return badInput("want one PDN file, got %d arguments", len(args))
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return usageError{err}
+	}
+	games, err := pdn.Parse(f)
+	f.Close()
+	if err != nil {
+		return usageError{fmt.Errorf("%s: %w", args[0], err)}
+	}
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	marked := 0
+	for i, g := range games {
+		marks, err := explore.Annotate(t, g.Start, g.Moves)
+		if err != nil {
+			return fmt.Errorf("%s, game %d (line %d): %s", args[0], i+1, g.Line, explain(err))
+		}
+		marked += len(marks)
+		writeGame(e, g, marks)
+	}
+	fmt.Fprintf(e.stderr, "dtb annotate: %d games, %d moves marked\n", len(games), marked)
+	return nil
 }

@@ -28,49 +28,14 @@ func init() {
 		name: "claim", args: "MATERIAL...  (KKKvK: White's pieces first; A, B: every class A or B material)",
 		summary: "settle claims of endgame theory: positions by value, longest wins, counterexamples",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			query := claimFlags(fs)
-			asJSON := fs.Bool("json", false, "print the answer as one JSON object")
-			svg := fs.String("svg", "", "also draw the matching positions shown as SVG files example-N.svg in this directory")
-			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
-			report := fs.String("report", "", "answer the known claims instead and write them as Markdown to this file, with their diagrams in claims/ beside it")
-			return func(e *env, args []string) error {
-				if *threads < 1 {
-					return badInput("--threads must be at least 1")
-				}
-				var q claim.Query
-				if *report != "" && len(args) != 0 {
-					return badInput("--report takes no materials")
-				} else if *report == "" {
-					var err error
-					if q, err = query(args); err != nil {
-						return usageError{err}
-					}
-				}
-				if *svg != "" { // check the output before the work
-					if err := os.MkdirAll(*svg, 0o755); err != nil {
-						return err
-					}
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-				defer stop()
-				if *report != "" {
-					return claim.WriteReport(ctx, t, *dir, *report, *threads)
-				}
-				res, err := q.Run(ctx, t, *threads)
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return json.NewEncoder(e.stdout).Encode(claimJSON(q, res))
-				}
-				return printClaim(e.stdout, q, res, *svg)
-			}
+			fl := &claimCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.BoolVar(&fl.asJSON, "json", false, "print the answer as one JSON object")
+			fs.StringVar(&fl.svg, "svg", "", "also draw the matching positions shown as SVG files example-N.svg in this directory")
+			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")
+			fs.StringVar(&fl.report, "report", "", "answer the known claims instead and write them as Markdown to this file, with their diagrams in claims/ beside it")
+			fl.query = claimFlags(fs)
+			return fl.run
 		},
 	})
 }
@@ -235,4 +200,52 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 		out.Examples = append(out.Examples, *ex(&x))
 	}
 	return out
+}
+
+// claimCmd holds the flags of one run of dtb claim.
+type claimCmd struct {
+	dir     string
+	asJSON  bool
+	svg     string
+	threads int
+	report  string
+	query   func(args []string) (claim.Query, error) // from the query flags (claimFlags)
+}
+
+func (fl *claimCmd) run(e *env, args []string) error {
+	if fl.threads < 1 {
+		return badInput("--threads must be at least 1")
+	}
+	var q claim.Query
+	if fl.report != "" && len(args) != 0 {
+		return badInput("--report takes no materials")
+	} else if fl.report == "" {
+		var err error
+		if q, err = fl.query(args); err != nil {
+			return usageError{err}
+		}
+	}
+	if fl.svg != "" { // check the output before the work
+		if err := os.MkdirAll(fl.svg, 0o755); err != nil {
+			return err
+		}
+	}
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if fl.report != "" {
+		return claim.WriteReport(ctx, t, fl.dir, fl.report, fl.threads)
+	}
+	res, err := q.Run(ctx, t, fl.threads)
+	if err != nil {
+		return err
+	}
+	if fl.asJSON {
+		return json.NewEncoder(e.stdout).Encode(claimJSON(q, res))
+	}
+	return printClaim(e.stdout, q, res, fl.svg)
 }

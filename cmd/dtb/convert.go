@@ -15,27 +15,32 @@ func init() {
 	register(&command{
 		name: "convert", args: "", summary: "rewrite tables of an older format (2 or 3) in the current one, without solving",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				if tables, _ := filepath.Glob(filepath.Join(*dir, "*.dtb")); len(tables) == 0 {
-					return fmt.Errorf("%s holds no tables (build them with: dtb gen --out %s)", *dir, *dir)
-				}
-				n := 0
-				err := interruptible(func(ctx context.Context) error {
-					return retro.Convert(ctx, *dir, func(m index.Material) {
-						n++
-						fmt.Fprintf(e.stdout, "%-8s converted\n", m)
-					})
-				})
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stderr, "dtb convert: %d tables converted in %s\n", n, *dir)
-				return nil
-			}
+			fl := &convertCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			return fl.run
 		},
 	})
+}
+
+// convertCmd holds the flags of one run of dtb convert.
+type convertCmd struct {
+	dir string
+}
+
+func (fl *convertCmd) run(e *env, args []string) error {
+	if tables, _ := filepath.Glob(filepath.Join(fl.dir, "*.dtb")); len(tables) == 0 {
+		return fmt.Errorf("%s holds no tables (build them with: dtb gen --out %s)", fl.dir, fl.dir)
+	}
+	n := 0
+	err := interruptible(func(ctx context.Context) error {
+		return retro.Convert(ctx, fl.dir, func(m index.Material) {
+			n++
+			fmt.Fprintf(e.stdout, "%-8s converted\n", m)
+		})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "dtb convert: %d tables converted in %s\n", n, fl.dir)
+	return nil
 }

@@ -38,62 +38,18 @@ func init() {
 	register(&command{
 		name: "gen", args: "", summary: "build the endgame tables up to N pieces",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			pieces := fs.IntP("pieces", "n", 4, "build every material of 2..N pieces")
-			out := fs.StringP("out", "o", "tables", "output directory")
-			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
-			dtw := fs.Bool("dtw", false, fmt.Sprintf("also store the theoretical distance to the end of the game (dtw) in the tables of more than %d pieces; those of at most %d always have it", dtwPieces, dtwPieces))
-			mtc := fs.Bool("mtc", false, "also store the moves to conversion (plies to the next man move or capture)")
-			only := fs.String("only", "", "build only this material (e.g. KKMvK) and the tables it needs")
-			unit := fs.String("unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
-			manifest := fs.Bool("manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
-			mem := fs.String("mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
-			keepWork := fs.Bool("keep-work", false, "keep the finished units in DIR/work after the tables are written")
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				if *threads < 1 {
-					return badInput("--threads must be at least 1")
-				}
-				o := retro.Options{Pieces: *pieces, Dir: *out, Threads: *threads, DTW: *dtw, DTWPieces: dtwPieces, MTC: *mtc, KeepWork: *keepWork}
-				var err error
-				if o.Mem, err = e.memBudget(*mem); err != nil {
-					return usageError{err}
-				}
-				// The solved tables stay in memory while others need them:
-				// collect garbage early rather than let the heap double,
-				// and harder as the heap nears the budget.
-				debug.SetGCPercent(25)
-				debug.SetMemoryLimit(o.Mem)
-				if *unit != "" || *manifest {
-					if *only != "" || fs.Changed("pieces") || *unit != "" && *manifest {
-						return badInput("--unit and --manifest exclude each other, --pieces and --only")
-					}
-					if *manifest {
-						if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
-							return fmt.Errorf("tables directory %s does not exist (build it with dtb gen --out %s)", *out, *out)
-						}
-						return firstCause(retro.WriteManifest(*out))
-					}
-					if _, err := retro.ParseUnit(*unit); err != nil {
-						return usageError{err}
-					}
-					return build(e, o, func(ctx context.Context, o retro.Options) error { return retro.BuildUnit(ctx, *unit, o) })
-				}
-				if err := setTables(&o, *pieces, *only); err != nil {
-					return err
-				}
-				est, err := e.estimate(o, budgetName(*mem, o.Mem))
-				if err != nil {
-					return err
-				}
-				if est.Time > bigTime || est.Memory > bigMemory {
-					fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from rates measured on 5 and 6 pieces; the speed-up with threads is not measured)\n",
-						est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
-				}
-				fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
-				return build(e, o, retro.Generate)
-			}
+			fl := &genCmd{fs: fs}
+			fs.IntVarP(&fl.pieces, "pieces", "n", 4, "build every material of 2..N pieces")
+			fs.StringVarP(&fl.out, "out", "o", "tables", "output directory")
+			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")
+			fs.BoolVar(&fl.dtw, "dtw", false, fmt.Sprintf("also store the theoretical distance to the end of the game (dtw) in the tables of more than %d pieces; those of at most %d always have it", dtwPieces, dtwPieces))
+			fs.BoolVar(&fl.mtc, "mtc", false, "also store the moves to conversion (plies to the next man move or capture)")
+			fs.StringVar(&fl.only, "only", "", "build only this material (e.g. KKMvK) and the tables it needs")
+			fs.StringVar(&fl.unit, "unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
+			fs.BoolVar(&fl.manifest, "manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
+			fs.StringVar(&fl.mem, "mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
+			fs.BoolVar(&fl.keepWork, "keep-work", false, "keep the finished units in DIR/work after the tables are written")
+			return fl.run
 		},
 	})
 }
@@ -310,4 +266,63 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+}
+
+// genCmd holds the flags of one run of dtb gen.
+type genCmd struct {
+	fs       *pflag.FlagSet
+	pieces   int
+	out      string
+	threads  int
+	dtw      bool
+	mtc      bool
+	only     string
+	unit     string
+	manifest bool
+	mem      string
+	keepWork bool
+}
+
+func (fl *genCmd) run(e *env, args []string) error {
+	if fl.threads < 1 {
+		return badInput("--threads must be at least 1")
+	}
+	o := retro.Options{Pieces: fl.pieces, Dir: fl.out, Threads: fl.threads, DTW: fl.dtw, DTWPieces: dtwPieces, MTC: fl.mtc, KeepWork: fl.keepWork}
+	var err error
+	if o.Mem, err = e.memBudget(fl.mem); err != nil {
+		return usageError{err}
+	}
+	// The solved tables stay in memory while others need them:
+	// collect garbage early rather than let the heap double,
+	// and harder as the heap nears the budget.
+	debug.SetGCPercent(25)
+	debug.SetMemoryLimit(o.Mem)
+	if fl.unit != "" || fl.manifest {
+		if fl.only != "" || fl.fs.Changed("pieces") || fl.unit != "" && fl.manifest {
+			return badInput("--unit and --manifest exclude each other, --pieces and --only")
+		}
+		if fl.manifest {
+			if _, err := os.Stat(fl.out); errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("tables directory %s does not exist (build it with dtb gen --out %s)", fl.out, fl.out)
+			}
+			return firstCause(retro.WriteManifest(fl.out))
+		}
+		if _, err := retro.ParseUnit(fl.unit); err != nil {
+			return usageError{err}
+		}
+		return build(e, o, func(ctx context.Context, o retro.Options) error { return retro.BuildUnit(ctx, fl.unit, o) })
+	}
+	if err := setTables(&o, fl.pieces, fl.only); err != nil {
+		return err
+	}
+	est, err := e.estimate(o, budgetName(fl.mem, o.Mem))
+	if err != nil {
+		return err
+	}
+	if est.Time > bigTime || est.Memory > bigMemory {
+		fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from rates measured on 5 and 6 pieces; the speed-up with threads is not measured)\n",
+			est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
+	}
+	fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
+	return build(e, o, retro.Generate)
 }

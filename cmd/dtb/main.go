@@ -31,10 +31,11 @@ import (
 // A command is one subcommand of dtb.
 type command struct {
 	name    string
-	args    string // argument synopsis after the flags
+	args    string // argument synopsis after the flags; "" for none: run refuses any
 	summary string
-	// flags declares the command's flags on fs and returns the function
-	// that runs it with the positional arguments.
+	// flags declares the command's flags on fs, into a new value of its
+	// flag struct (NAMECmd, in the command's file), and returns that
+	// value's run method, which runs it with the positional arguments.
 	flags func(fs *pflag.FlagSet) func(env *env, args []string) error
 }
 
@@ -115,6 +116,10 @@ func run(args []string, e *env) int {
 			return 0
 		}
 		fmt.Fprintf(e.stderr, "dtb %s: %v\n", cmd.name, err)
+		return 2
+	}
+	if cmd.args == "" && fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "dtb %s: unexpected arguments %q\n", cmd.name, fs.Args())
 		return 2
 	}
 	if name := emptyFlag(fs); name != "" {

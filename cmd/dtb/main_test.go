@@ -107,3 +107,17 @@ func TestHelp(t *testing.T) {
 		t.Errorf("dtb: status %d, stdout %q, stderr %q; want status 2 and the usage on stderr", code, out, errOut)
 	}
 }
+
+// TestUnexpectedArguments runs every command that takes no arguments
+// with one: it must refuse it, naming it, before doing anything.
+func TestUnexpectedArguments(t *testing.T) {
+	for _, c := range commands {
+		if c.args != "" {
+			continue
+		}
+		out, errOut, code := dtb(c.name, "stray")
+		if want := "dtb " + c.name + `: unexpected arguments ["stray"]` + "\n"; code != 2 || out != "" || errOut != want {
+			t.Errorf("dtb %s stray: %d %q %q, want 2 and %q", c.name, code, out, errOut, want)
+		}
+	}
+}

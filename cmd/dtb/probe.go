@@ -21,105 +21,13 @@ func init() {
 	register(&command{
 		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the FENs of standard input, one a line, if none is given)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
-			moves := fs.Bool("moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			clock := fs.Int("clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
-			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
-			return func(e *env, args []string) error {
-				if *clock < 0 || *clock > rules.ClassA.Budget() {
-					return badInput("--clock %d: want 0 to %d plies played on the class clock", *clock, rules.ClassA.Budget())
-				}
-				if *rule2 < 0 || *rule2 > rules.Rule2Plies {
-					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, rules.Rule2Plies)
-				}
-				positions := make([]draughts.Position, len(args))
-				for i, a := range args {
-					var err error
-					if positions[i], err = position(a, *clock); err != nil {
-						return err
-					}
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				enc := json.NewEncoder(e.stdout)
-				failed := 0
-				noDTW := map[index.Material]bool{} // the materials said to have no dtw
-				valuesAlone := false               // said that some tables have no distances
-				// answer writes the answer of p, or says on stderr after
-				// where why there is none.
-				answer := func(where string, p draughts.Position) error {
-					clocks := probe.Clocks{Class: *clock, Rule2: *rule2}
-					r, err := t.Probe(p, clocks, 0)
-					var root []probe.RootMove
-					if err == nil && *moves {
-						root, err = t.RootMoves(p, clocks)
-					}
-					if err != nil {
-						fmt.Fprintf(e.stderr, "dtb probe: %s%s\n", where, probeError(p, *dir, err))
-						failed++
-						return nil
-					}
-					switch m := rules.MaterialOf(&p); {
-					case r.ValuesAlone && !valuesAlone:
-						valuesAlone = true
-						fmt.Fprintf(e.stderr, "dtb probe: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", *dir)
-					case !r.ValuesAlone && r.Entry.Theory != rules.Draw && r.Entry.DTW < 0 && !noDTW[m]:
-						noDTW[m] = true
-						how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, *dir)
-						if slimDir(*dir) {
-							how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", *dir, *dir)
-						}
-						fmt.Fprintf(e.stderr, "dtb probe: the tables of %s in %s have no dtw (%s)\n", m, *dir, how)
-					}
-					r.Entry.Rules = r.Value
-					f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}
-					if *moves {
-						f.Moves = []moveEntry{} // a position without a move has "moves":[]
-					}
-					for _, m := range root {
-						m.Entry.Rules = m.Value
-						f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry, m.Class})
-					}
-					return f.write(e.stdout, enc, *asJSON)
-				}
-				for _, p := range positions {
-					if err := answer("", p); err != nil {
-						return err
-					}
-				}
-				bad := 0
-				if len(args) == 0 { // one FEN a line on stdin
-					sc := bufio.NewScanner(e.stdin)
-					for n := 1; sc.Scan(); n++ {
-						line := strings.TrimSpace(sc.Text())
-						if line == "" {
-							continue
-						}
-						where := fmt.Sprintf("line %d: ", n)
-						p, err := position(line, *clock)
-						if err != nil {
-							fmt.Fprintf(e.stderr, "dtb probe: %s%v\n", where, err)
-							bad++
-						} else if err := answer(where, p); err != nil {
-							return err
-						}
-					}
-					if err := sc.Err(); err != nil {
-						return fmt.Errorf("standard input: %w", err)
-					}
-				}
-				switch {
-				case bad > 0:
-					return usageError{errReported}
-				case failed > 0:
-					return errReported
-				}
-				return nil
-			}
+			fl := &probeCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
+			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
+			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
+			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
+			return fl.run
 		},
 	})
 }
@@ -264,4 +172,123 @@ func field(name string, n int) string {
 		return ""
 	}
 	return fmt.Sprintf("  %s %d", name, n)
+}
+
+// probeCmd holds the flags of one run of dtb probe.
+type probeCmd struct {
+	dir    string
+	asJSON bool
+	moves  bool
+	clock  int
+	rule2  int
+}
+
+func (fl *probeCmd) run(e *env, args []string) error {
+	if fl.clock < 0 || fl.clock > rules.ClassA.Budget() {
+		return badInput("--clock %d: want 0 to %d plies played on the class clock", fl.clock, rules.ClassA.Budget())
+	}
+	if fl.rule2 < 0 || fl.rule2 > rules.Rule2Plies {
+		return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", fl.rule2, rules.Rule2Plies)
+	}
+	positions := make([]draughts.Position, len(args))
+	for i, a := range args {
+		var err error
+		if positions[i], err = position(a, fl.clock); err != nil {
+			return err
+		}
+	}
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	a := &answerer{fl: fl, e: e, t: t, enc: json.NewEncoder(e.stdout), noDTW: map[index.Material]bool{}}
+	for _, p := range positions {
+		if err := a.answer("", p); err != nil {
+			return err
+		}
+	}
+	bad := 0
+	if len(args) == 0 { // one FEN a line on stdin
+		sc := bufio.NewScanner(e.stdin)
+		for n := 1; sc.Scan(); n++ {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" {
+				continue
+			}
+			where := fmt.Sprintf("line %d: ", n)
+			p, err := position(line, fl.clock)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "dtb probe: %s%v\n", where, err)
+				bad++
+			} else if err := a.answer(where, p); err != nil {
+				return err
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("standard input: %w", err)
+		}
+	}
+	switch {
+	case bad > 0:
+		return usageError{errReported}
+	case a.failed > 0:
+		return errReported
+	}
+	return nil
+}
+
+// answerer answers the positions of one run of dtb probe.
+type answerer struct {
+	fl          *probeCmd
+	e           *env
+	t           *probe.Tables
+	enc         *json.Encoder
+	failed      int                     // positions without an answer
+	noDTW       map[index.Material]bool // the materials said to have no dtw
+	valuesAlone bool                    // said that some tables have no distances
+}
+
+// answer writes the answer of p, or says on stderr after where why there
+// is none.
+func (a *answerer) answer(where string, p draughts.Position) error {
+	clocks := probe.Clocks{Class: a.fl.clock, Rule2: a.fl.rule2}
+	r, err := a.t.Probe(p, clocks, 0)
+	var root []probe.RootMove
+	if err == nil && a.fl.moves {
+		root, err = a.t.RootMoves(p, clocks)
+	}
+	if err != nil {
+		fmt.Fprintf(a.e.stderr, "dtb probe: %s%s\n", where, probeError(p, a.fl.dir, err))
+		a.failed++
+		return nil
+	}
+	a.note(p, r)
+	r.Entry.Rules = r.Value
+	f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}
+	if a.fl.moves {
+		f.Moves = []moveEntry{} // a position without a move has "moves":[]
+	}
+	for _, m := range root {
+		m.Entry.Rules = m.Value
+		f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry, m.Class})
+	}
+	return f.write(a.e.stdout, a.enc, a.fl.asJSON)
+}
+
+// note says on stderr, once, what the tables of p's answer r lack: the
+// distances, or the dtw and how to build it.
+func (a *answerer) note(p draughts.Position, r probe.Result) {
+	switch m := rules.MaterialOf(&p); {
+	case r.ValuesAlone && !a.valuesAlone:
+		a.valuesAlone = true
+		fmt.Fprintf(a.e.stderr, "dtb probe: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", a.fl.dir)
+	case !r.ValuesAlone && r.Entry.Theory != rules.Draw && r.Entry.DTW < 0 && !a.noDTW[m]:
+		a.noDTW[m] = true
+		how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, a.fl.dir)
+		if slimDir(a.fl.dir) {
+			how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", a.fl.dir, a.fl.dir)
+		}
+		fmt.Fprintf(a.e.stderr, "dtb probe: the tables of %s in %s have no dtw (%s)\n", m, a.fl.dir, how)
+	}
 }

@@ -39,99 +39,26 @@ func init() {
 	register(&command{
 		name: "moves", args: "FEN", summary: "list the legal moves of a position",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			asJSON := fs.Bool("json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]} (none for a position without moves)`)
-			return func(e *env, args []string) error {
-				p, err := oneFEN(args)
-				if err != nil {
-					return err
-				}
-				moves := p.Moves(nil)
-				if len(moves) == 0 && !*asJSON { // in JSON: no object
-					fmt.Fprintf(e.stdout, "no legal moves: %v to move loses\n", p.Side)
-				}
-				enc := json.NewEncoder(e.stdout)
-				for _, m := range moves {
-					if !*asJSON {
-						fmt.Fprintln(e.stdout, p.Notation(m))
-						continue
-					}
-					caps := m.Captures()
-					if caps == nil {
-						caps = []int{}
-					}
-					if err := enc.Encode(struct {
-						Move     string `json:"move"`
-						From     int    `json:"from"`
-						To       int    `json:"to"`
-						Captures []int  `json:"captures"`
-					}{p.Notation(m), m.FromSquare(), m.ToSquare(), caps}); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
+			fl := &movesCmd{}
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]} (none for a position without moves)`)
+			return fl.run
 		},
 	})
 	register(&command{
 		name: "perft", args: "FEN", summary: "count the leaves of the legal move tree, depth by depth",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			depth := fs.IntP("depth", "d", 6, "count depths 1..N")
-			divide := fs.Bool("divide", false, "also print the count under each root move at the last depth")
-			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads (root moves are counted in parallel)")
-			return func(e *env, args []string) error {
-				p, err := oneFEN(args)
-				if err != nil {
-					return err
-				}
-				if *depth < 1 || *depth > 30 {
-					return badInput("--depth %d out of range 1..30", *depth)
-				}
-				if *threads < 1 {
-					return badInput("--threads must be at least 1")
-				}
-				for d := 1; d <= *depth; d++ {
-					counts := divideCounts(p, d, *threads)
-					var total uint64
-					for _, c := range counts {
-						total += c.nodes
-					}
-					if *divide && d == *depth {
-						for _, c := range counts {
-							fmt.Fprintf(e.stdout, "%s %d\n", c.move, c.nodes)
-						}
-					}
-					fmt.Fprintf(e.stdout, "%d %d\n", d, total)
-				}
-				return nil
-			}
+			fl := &perftCmd{}
+			fs.IntVarP(&fl.depth, "depth", "d", 6, "count depths 1..N")
+			fs.BoolVar(&fl.divide, "divide", false, "also print the count under each root move at the last depth")
+			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads (root moves are counted in parallel)")
+			return fl.run
 		},
 	})
 	register(&command{
 		name: "play", args: "FEN MOVE...", summary: "play moves and print the resulting FEN",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			return func(e *env, args []string) error {
-				if len(args) < 1 {
-					return badInput("expected a FEN and moves")
-				}
-				p, err := parseFEN(args[0])
-				if err != nil {
-					return err
-				}
-				for i, s := range args[1:] {
-					if strings.TrimSpace(s) == "" {
-						return badInput("argument %d is empty: want moves, e.g. 32-28", i+2)
-					}
-					for _, one := range strings.Fields(s) {
-						m, err := p.ParseMove(one)
-						if err != nil {
-							return usageError{err}
-						}
-						p = p.Play(m)
-					}
-				}
-				fmt.Fprintln(e.stdout, p.FEN())
-				return nil
-			}
+			fl := &playCmd{}
+			return fl.run
 		},
 	})
 }
@@ -157,4 +84,102 @@ func divideCounts(p draughts.Position, depth, threads int) []rootCount {
 	}
 	g.Wait()
 	return counts
+}
+
+// movesCmd holds the flags of one run of dtb moves.
+type movesCmd struct {
+	asJSON bool
+}
+
+func (fl *movesCmd) run(e *env, args []string) error {
+	p, err := oneFEN(args)
+	if err != nil {
+		return err
+	}
+	moves := p.Moves(nil)
+	if len(moves) == 0 && !fl.asJSON { // in JSON: no object
+		fmt.Fprintf(e.stdout, "no legal moves: %v to move loses\n", p.Side)
+	}
+	enc := json.NewEncoder(e.stdout)
+	for _, m := range moves {
+		if !fl.asJSON {
+			fmt.Fprintln(e.stdout, p.Notation(m))
+			continue
+		}
+		caps := m.Captures()
+		if caps == nil {
+			caps = []int{}
+		}
+		if err := enc.Encode(struct {
+			Move     string `json:"move"`
+			From     int    `json:"from"`
+			To       int    `json:"to"`
+			Captures []int  `json:"captures"`
+		}{p.Notation(m), m.FromSquare(), m.ToSquare(), caps}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// perftCmd holds the flags of one run of dtb perft.
+type perftCmd struct {
+	depth   int
+	divide  bool
+	threads int
+}
+
+func (fl *perftCmd) run(e *env, args []string) error {
+	p, err := oneFEN(args)
+	if err != nil {
+		return err
+	}
+	if fl.depth < 1 || fl.depth > 30 {
+		return badInput("--depth %d out of range 1..30", fl.depth)
+	}
+	if fl.threads < 1 {
+		return badInput("--threads must be at least 1")
+	}
+	for d := 1; d <= fl.depth; d++ {
+		counts := divideCounts(p, d, fl.threads)
+		var total uint64
+		for _, c := range counts {
+			total += c.nodes
+		}
+		if fl.divide && d == fl.depth {
+			for _, c := range counts {
+				fmt.Fprintf(e.stdout, "%s %d\n", c.move, c.nodes)
+			}
+		}
+		fmt.Fprintf(e.stdout, "%d %d\n", d, total)
+	}
+	return nil
+}
+
+// playCmd holds the flags of one run of dtb play.
+type playCmd struct {
+}
+
+func (fl *playCmd) run(e *env, args []string) error {
+	if len(args) < 1 {
+		return badInput("expected a FEN and moves")
+	}
+	p, err := parseFEN(args[0])
+	if err != nil {
+		return err
+	}
+	for i, s := range args[1:] {
+		if strings.TrimSpace(s) == "" {
+			return badInput("argument %d is empty: want moves, e.g. 32-28", i+2)
+		}
+		for _, one := range strings.Fields(s) {
+			m, err := p.ParseMove(one)
+			if err != nil {
+				return usageError{err}
+			}
+			p = p.Play(m)
+		}
+	}
+	fmt.Fprintln(e.stdout, p.FEN())
+	return nil
 }

@@ -24,94 +24,23 @@ func init() {
 	register(&command{
 		name: "serve", args: "", summary: "answer positions over HTTP as JSON: /api/probe?fen=... and /api/line?fen=... (the explorer's API)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; localhost only unless another host is given")
-			searches := fs.Int("searches", 0, "requests probing at once, the others waiting (default 2 per CPU)")
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				ln, err := net.Listen("tcp", *addr)
-				if err != nil {
-					return fmt.Errorf("cannot listen on %s: %v (choose another with --addr)", *addr, errors.Unwrap(err))
-				}
-				srv := &http.Server{
-					Handler:           explore.NewServer(t, *searches),
-					ReadHeaderTimeout: 5 * time.Second,
-					ReadTimeout:       10 * time.Second,
-					WriteTimeout:      60 * time.Second,
-					IdleTimeout:       2 * time.Minute,
-					MaxHeaderBytes:    16 << 10,
-				}
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-				defer stop()
-				go func() {
-					<-ctx.Done()
-					shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-					defer cancel()
-					srv.Shutdown(shut)
-				}()
-				fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", *dir, ln.Addr())
-				if w := exposed(ln.Addr()); w != "" {
-					fmt.Fprintln(e.stderr, w)
-				}
-				if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-					return err
-				}
-				return nil
-			}
+			fl := &serveCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "address to listen on; localhost only unless another host is given")
+			fs.IntVar(&fl.searches, "searches", 0, "requests probing at once, the others waiting (default 2 per CPU)")
+			return fl.run
 		},
 	})
 	register(&command{
 		name: "line", args: "FEN", summary: "the best line from a position to the end of the game, in PDN",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move"}`)
-			clock := fs.Int("clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
-			rule2 := fs.Int("rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
-			plies := fs.Int("plies", explore.DefaultPlies, "the most plies of the line")
-			return func(e *env, args []string) error {
-				if len(args) != 1 {
-					return badInput("want one FEN, got %d arguments", len(args))
-				}
-				if *rule2 < 0 || *rule2 > rules.Rule2Plies {
-					return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", *rule2, rules.Rule2Plies)
-				}
-				if *plies < 1 {
-					return badInput("--plies %d: want at least 1", *plies)
-				}
-				p, err := position(args[0], *clock)
-				if err != nil {
-					return err
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				line, err := explore.BestLine(t, p, probe.Clocks{Class: *clock, Rule2: *rule2}, *plies)
-				if err != nil {
-					return errors.New(probeError(p, *dir, err))
-				}
-				if *asJSON {
-					return json.NewEncoder(e.stdout).Encode(line)
-				}
-				end := map[string]string{
-					"no move": "the side to move has no move: it has lost",
-					"draw":    "a draw: no best line",
-					"limit":   fmt.Sprintf("%d plies, the line goes on: ask for more with --plies", len(line.Moves)),
-				}[line.End]
-				if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
-					end = fmt.Sprintf("a draw under the rules, a %s in theory: no best line", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category])
-				}
-				_, err = fmt.Fprintf(e.stdout, "[FEN \"%s\"]\n%s\n", line.FEN, strings.TrimSpace(line.PDN+" {"+end+"}"))
-				return err
-			}
+			fl := &lineCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move"}`)
+			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
+			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
+			fs.IntVar(&fl.plies, "plies", explore.DefaultPlies, "the most plies of the line")
+			return fl.run
 		},
 	})
 }
@@ -129,4 +58,94 @@ func exposed(addr net.Addr) string {
 		where = "on every interface"
 	}
 	return fmt.Sprintf("dtb serve: warning: listening %s: other machines can query the tables, without authentication (--addr 127.0.0.1:%d serves this machine alone)", where, tcp.Port)
+}
+
+// serveCmd holds the flags of one run of dtb serve.
+type serveCmd struct {
+	dir      string
+	addr     string
+	searches int
+}
+
+func (fl *serveCmd) run(e *env, args []string) error {
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	ln, err := net.Listen("tcp", fl.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %v (choose another with --addr)", fl.addr, errors.Unwrap(err))
+	}
+	srv := &http.Server{
+		Handler:           explore.NewServer(t, fl.searches),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", fl.dir, ln.Addr())
+	if w := exposed(ln.Addr()); w != "" {
+		fmt.Fprintln(e.stderr, w)
+	}
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// lineCmd holds the flags of one run of dtb line.
+type lineCmd struct {
+	dir    string
+	asJSON bool
+	clock  int
+	rule2  int
+	plies  int
+}
+
+func (fl *lineCmd) run(e *env, args []string) error {
+	if len(args) != 1 {
+		return badInput("want one FEN, got %d arguments", len(args))
+	}
+	if fl.rule2 < 0 || fl.rule2 > rules.Rule2Plies {
+		return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", fl.rule2, rules.Rule2Plies)
+	}
+	if fl.plies < 1 {
+		return badInput("--plies %d: want at least 1", fl.plies)
+	}
+	p, err := position(args[0], fl.clock)
+	if err != nil {
+		return err
+	}
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	line, err := explore.BestLine(t, p, probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, fl.plies)
+	if err != nil {
+		return errors.New(probeError(p, fl.dir, err))
+	}
+	if fl.asJSON {
+		return json.NewEncoder(e.stdout).Encode(line)
+	}
+	end := map[string]string{
+		"no move": "the side to move has no move: it has lost",
+		"draw":    "a draw: no best line",
+		"limit":   fmt.Sprintf("%d plies, the line goes on: ask for more with --plies", len(line.Moves)),
+	}[line.End]
+	if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
+		end = fmt.Sprintf("a draw under the rules, a %s in theory: no best line", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category])
+	}
+	_, err = fmt.Fprintf(e.stdout, "[FEN \"%s\"]\n%s\n", line.FEN, strings.TrimSpace(line.PDN+" {"+end+"}"))
+	return err
 }

@@ -16,21 +16,10 @@ func init() {
 	register(&command{
 		name: "size", args: "", summary: "bytes and bits per position of the tables, by piece count, column and kind of file",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per piece count, then the total: {"pieces":2,"tables":7,...}`)
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				rows, err := sizes.Measure(*dir)
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return printSizeJSON(e, rows)
-				}
-				return printSize(e, rows)
-			}
+			fl := &sizeCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per piece count, then the total: {"pieces":2,"tables":7,...}`)
+			return fl.run
 		},
 	})
 }
@@ -99,4 +88,21 @@ func printSizeJSON(e *env, rows []sizes.Row) error {
 		}
 	}
 	return nil
+}
+
+// sizeCmd holds the flags of one run of dtb size.
+type sizeCmd struct {
+	dir    string
+	asJSON bool
+}
+
+func (fl *sizeCmd) run(e *env, args []string) error {
+	rows, err := sizes.Measure(fl.dir)
+	if err != nil {
+		return err
+	}
+	if fl.asJSON {
+		return printSizeJSON(e, rows)
+	}
+	return printSize(e, rows)
 }

@@ -13,48 +13,56 @@ func init() {
 	register(&command{
 		name: "slim", args: "", summary: "write the tables an engine's search reads: value files, one side to move per colour pair",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory that dtb gen built")
-			out := fs.StringP("out", "o", "", "directory to write the slim tables to (required)")
-			dist := fs.Bool("distances", true, "write the distance files of the tables kept (running clocks, dtw, mtc, lists of moves), short rule-2 distances left to a search; --distances=false: the value files alone, for an engine's search")
-			threats := fs.String("threats", "auto", fmt.Sprintf("forced threats in the value files: auto (left to a search where that saves %.0f%% of a file), keep, drop", 100*slim.ThreatSaving))
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				policy, ok := map[string]slim.Threats{"auto": slim.ThreatsWherePaying, "keep": slim.ThreatsKept, "drop": slim.ThreatsLeftOut}[*threats]
-				if !ok {
-					return badInput("--threats %q: want auto, keep or drop", *threats)
-				}
-				if *out == "" {
-					return badInput("--out is required: the directory for the slim tables, e.g. dtb slim --dir %s --out engine", *dir)
-				}
-				var kept, searched int
-				var bytes int64
-				err := interruptible(func(ctx context.Context) error {
-					return slim.Write(ctx, *dir, *out, slim.Options{Distances: *dist, Threats: policy, Done: func(t slim.Table) {
-						if t.Bytes == 0 {
-							searched++
-							fmt.Fprintf(e.stdout, "%-8s searched through %s\n", t.Material, t.SearchedIn)
-							return
-						}
-						kept++
-						bytes += t.Bytes
-						notes := ""
-						if t.Marked {
-							notes += ", marked"
-						}
-						if t.Threats {
-							notes += ", forced threats searched"
-						}
-						fmt.Fprintf(e.stdout, "%-8s %d bytes%s\n", t.Material, t.Bytes, notes)
-					}})
-				})
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stderr, "dtb slim: %d tables in %d bytes, %d more answered by search, in %s\n", kept, bytes, searched, *out)
-				return nil
-			}
+			fl := &slimCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory that dtb gen built")
+			fs.StringVarP(&fl.out, "out", "o", "", "directory to write the slim tables to (required)")
+			fs.BoolVar(&fl.dist, "distances", true, "write the distance files of the tables kept (running clocks, dtw, mtc, lists of moves), short rule-2 distances left to a search; --distances=false: the value files alone, for an engine's search")
+			fs.StringVar(&fl.threats, "threats", "auto", fmt.Sprintf("forced threats in the value files: auto (left to a search where that saves %.0f%% of a file), keep, drop", 100*slim.ThreatSaving))
+			return fl.run
 		},
 	})
+}
+
+// slimCmd holds the flags of one run of dtb slim.
+type slimCmd struct {
+	dir     string
+	out     string
+	dist    bool
+	threats string
+}
+
+func (fl *slimCmd) run(e *env, args []string) error {
+	policy, ok := map[string]slim.Threats{"auto": slim.ThreatsWherePaying, "keep": slim.ThreatsKept, "drop": slim.ThreatsLeftOut}[fl.threats]
+	if !ok {
+		return badInput("--threats %q: want auto, keep or drop", fl.threats)
+	}
+	if fl.out == "" {
+		return badInput("--out is required: the directory for the slim tables, e.g. dtb slim --dir %s --out engine", fl.dir)
+	}
+	var kept, searched int
+	var bytes int64
+	err := interruptible(func(ctx context.Context) error {
+		return slim.Write(ctx, fl.dir, fl.out, slim.Options{Distances: fl.dist, Threats: policy, Done: func(t slim.Table) {
+			if t.Bytes == 0 {
+				searched++
+				fmt.Fprintf(e.stdout, "%-8s searched through %s\n", t.Material, t.SearchedIn)
+				return
+			}
+			kept++
+			bytes += t.Bytes
+			notes := ""
+			if t.Marked {
+				notes += ", marked"
+			}
+			if t.Threats {
+				notes += ", forced threats searched"
+			}
+			fmt.Fprintf(e.stdout, "%-8s %d bytes%s\n", t.Material, t.Bytes, notes)
+		}})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "dtb slim: %d tables in %d bytes, %d more answered by search, in %s\n", kept, bytes, searched, fl.out)
+	return nil
 }

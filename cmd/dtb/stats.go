@@ -19,50 +19,10 @@ func init() {
 	register(&command{
 		name: "stats", args: "", summary: "summarise the tables: values, cursed wins, longest wins",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			asJSON := fs.Bool("json", false, `one JSON object per material: {"material":"KvK","positions":2450,...}`)
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				t, err := probe.Open(*dir, probe.Options{})
-				if err != nil {
-					return err
-				}
-				defer t.Close()
-				var rows []statsRow
-				var searched []index.Material
-				for _, m := range t.Materials() {
-					h, err := t.Header(m)
-					if errors.Is(err, probe.ErrNotStored) {
-						searched = append(searched, m)
-						continue
-					}
-					if err != nil {
-						return err
-					}
-					s, err := table.HeaderStats(h)
-					if err != nil {
-						return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
-					}
-					rows = append(rows, statsRow{m: m, Stats: s,
-						distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
-						mtc: table.HasColumn(h, table.MTCColumn), rule2: table.TracksRule2(h.Rules)})
-				}
-				if len(searched) > 0 {
-					fmt.Fprintf(e.stderr, "dtb stats: %d tables answered by a search through their colour flips (dtb slim) are not listed: %v\n", len(searched), searched)
-				}
-				if *asJSON {
-					enc := json.NewEncoder(e.stdout)
-					for _, r := range rows {
-						if err := enc.Encode(r.json()); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
-				return printStats(e, rows)
-			}
+			fl := &statsCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per material: {"material":"KvK","positions":2450,...}`)
+			return fl.run
 		},
 	})
 }
@@ -187,4 +147,50 @@ func (t *statsRow) add(r statsRow) {
 			t.candidates += r.Rule2Candidates
 		}
 	}
+}
+
+// statsCmd holds the flags of one run of dtb stats.
+type statsCmd struct {
+	dir    string
+	asJSON bool
+}
+
+func (fl *statsCmd) run(e *env, args []string) error {
+	t, err := probe.Open(fl.dir, probe.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	var rows []statsRow
+	var searched []index.Material
+	for _, m := range t.Materials() {
+		h, err := t.Header(m)
+		if errors.Is(err, probe.ErrNotStored) {
+			searched = append(searched, m)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		s, err := table.HeaderStats(h)
+		if err != nil {
+			return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
+		}
+		rows = append(rows, statsRow{m: m, Stats: s,
+			distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
+			mtc: table.HasColumn(h, table.MTCColumn), rule2: table.TracksRule2(h.Rules)})
+	}
+	if len(searched) > 0 {
+		fmt.Fprintf(e.stderr, "dtb stats: %d tables answered by a search through their colour flips (dtb slim) are not listed: %v\n", len(searched), searched)
+	}
+	if fl.asJSON {
+		enc := json.NewEncoder(e.stdout)
+		for _, r := range rows {
+			if err := enc.Encode(r.json()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return printStats(e, rows)
 }

@@ -16,17 +16,9 @@ func init() {
 	register(&command{
 		name: "sums", args: "", summary: "write the SHA-256 of every table, as sha256sum does, to check a build with dtb verify --sums",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				list, err := sums.Of(*dir)
-				if err != nil {
-					return err
-				}
-				return sums.Write(e.stdout, list)
-			}
+			fl := &sumsCmd{}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			return fl.run
 		},
 	})
 }
@@ -86,4 +78,17 @@ func some(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return strings.Join(names[:few], ", ") + fmt.Sprintf(" and %d more", len(names)-few)
+}
+
+// sumsCmd holds the flags of one run of dtb sums.
+type sumsCmd struct {
+	dir string
+}
+
+func (fl *sumsCmd) run(e *env, args []string) error {
+	list, err := sums.Of(fl.dir)
+	if err != nil {
+		return err
+	}
+	return sums.Write(e.stdout, list)
 }

@@ -27,67 +27,15 @@ func init() {
 	register(&command{
 		name: "verify", args: "", summary: "check the tables: files, checksums, and every value against its successors",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			dir := fs.StringP("dir", "d", "tables", "table directory")
-			only := fs.StringSlice("only", nil, "check only these materials (e.g. KKMvK or KKMvK,KvKKM), reading the tables they need")
-			threads := fs.IntP("threads", "t", runtime.NumCPU(), "threads")
-			examples := fs.Int("examples", 10, "mismatching positions listed per table")
-			list := fs.String("sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
-			mem := fs.String("mem", "", "memory for the tables read, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
-			work := fs.String("work", "", "folder where a long check keeps its progress, to go on after an interruption (default: DIR/work/verify, if DIR is writable)")
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				if *list != "" {
-					if fs.Changed("only") || fs.Changed("examples") {
-						return badInput("--sums excludes --only and --examples")
-					}
-					return checkSums(e.stdout, *dir, *list)
-				}
-				if *threads < 1 || *examples < 1 {
-					return badInput("--threads and --examples must be at least 1")
-				}
-				memory, err := e.memBudget(*mem)
-				if err != nil {
-					return usageError{err}
-				}
-				// Collect garbage early rather than let the heap double
-				// over the tables read, and harder near the budget.
-				debug.SetGCPercent(25)
-				debug.SetMemoryLimit(memory)
-				o := verify.Options{Threads: *threads, Examples: *examples, Memory: memory, Work: *work}
-				if !fs.Changed("work") && writable(*dir) {
-					o.Work = filepath.Join(*dir, retro.WorkDir, "verify")
-					defer os.Remove(filepath.Dir(o.Work)) // if Verify emptied it
-				}
-				for _, s := range *only {
-					m, err := index.ParseMaterial(s)
-					if err != nil {
-						return usageError{err}
-					}
-					o.Only = append(o.Only, m)
-				}
-				bar := newProgressBar(e)
-				o.Progress = func(p verify.Progress) {
-					bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
-				}
-				o.Done = func(r verify.Report) {
-					bar.clear()
-					printReport(e.stdout, r)
-				}
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-				defer stop()
-				start := time.Now()
-				reports, err := verify.Verify(ctx, *dir, o)
-				bar.clear()
-				if errors.Is(err, context.Canceled) && o.Work != "" {
-					return fmt.Errorf("interrupted: the progress is kept in %s; run the same command again to go on", o.Work)
-				}
-				if err != nil {
-					return err
-				}
-				return summarize(e.stdout, reports, time.Since(start))
-			}
+			fl := &verifyCmd{fs: fs}
+			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			fs.StringSliceVar(&fl.only, "only", nil, "check only these materials (e.g. KKMvK or KKMvK,KvKKM), reading the tables they need")
+			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")
+			fs.IntVar(&fl.examples, "examples", 10, "mismatching positions listed per table")
+			fs.StringVar(&fl.list, "sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
+			fs.StringVar(&fl.mem, "mem", "", "memory for the tables read, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
+			fs.StringVar(&fl.work, "work", "", "folder where a long check keeps its progress, to go on after an interruption (default: DIR/work/verify, if DIR is writable)")
+			return fl.run
 		},
 	})
 }
@@ -193,4 +141,68 @@ func writable(dir string) bool {
 	f.Close()
 	os.Remove(f.Name())
 	return true
+}
+
+// verifyCmd holds the flags of one run of dtb verify.
+type verifyCmd struct {
+	fs       *pflag.FlagSet
+	dir      string
+	only     []string
+	threads  int
+	examples int
+	list     string
+	mem      string
+	work     string
+}
+
+func (fl *verifyCmd) run(e *env, args []string) error {
+	if fl.list != "" {
+		if fl.fs.Changed("only") || fl.fs.Changed("examples") {
+			return badInput("--sums excludes --only and --examples")
+		}
+		return checkSums(e.stdout, fl.dir, fl.list)
+	}
+	if fl.threads < 1 || fl.examples < 1 {
+		return badInput("--threads and --examples must be at least 1")
+	}
+	memory, err := e.memBudget(fl.mem)
+	if err != nil {
+		return usageError{err}
+	}
+	// Collect garbage early rather than let the heap double
+	// over the tables read, and harder near the budget.
+	debug.SetGCPercent(25)
+	debug.SetMemoryLimit(memory)
+	o := verify.Options{Threads: fl.threads, Examples: fl.examples, Memory: memory, Work: fl.work}
+	if !fl.fs.Changed("work") && writable(fl.dir) {
+		o.Work = filepath.Join(fl.dir, retro.WorkDir, "verify")
+		defer os.Remove(filepath.Dir(o.Work)) // if Verify emptied it
+	}
+	for _, s := range fl.only {
+		m, err := index.ParseMaterial(s)
+		if err != nil {
+			return usageError{err}
+		}
+		o.Only = append(o.Only, m)
+	}
+	bar := newProgressBar(e)
+	o.Progress = func(p verify.Progress) {
+		bar.show(p.Tables, p.TablesTotal, p.Positions, p.PositionsTotal, p.Current)
+	}
+	o.Done = func(r verify.Report) {
+		bar.clear()
+		printReport(e.stdout, r)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	reports, err := verify.Verify(ctx, fl.dir, o)
+	bar.clear()
+	if errors.Is(err, context.Canceled) && o.Work != "" {
+		return fmt.Errorf("interrupted: the progress is kept in %s; run the same command again to go on", o.Work)
+	}
+	if err != nil {
+		return err
+	}
+	return summarize(e.stdout, reports, time.Since(start))
 }

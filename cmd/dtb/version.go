@@ -16,14 +16,8 @@ func init() {
 	register(&command{
 		name: "version", args: "", summary: "print the version, commit, Go version and file formats of dtb",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
-			return func(e *env, args []string) error {
-				if len(args) != 0 {
-					return badInput("unexpected arguments %q", args)
-				}
-				info, _ := debug.ReadBuildInfo()
-				printVersion(e.stdout, info)
-				return nil
-			}
+			fl := &versionCmd{}
+			return fl.run
 		},
 	})
 }
@@ -51,4 +45,14 @@ func printVersion(w io.Writer, info *debug.BuildInfo) {
 	}
 	fmt.Fprintf(w, "dtb %s\ncommit  %s\ngo      %s\ntables  format %d written, %d to %d read; index version %d\n",
 		version, commit, runtime.Version(), codec.Version, codec.MinVersion, codec.Version, table.IndexVersion)
+}
+
+// versionCmd holds the flags of one run of dtb version.
+type versionCmd struct {
+}
+
+func (fl *versionCmd) run(e *env, args []string) error {
+	info, _ := debug.ReadBuildInfo()
+	printVersion(e.stdout, info)
+	return nil
 }
