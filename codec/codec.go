@@ -20,16 +20,6 @@ import (
 	"github.com/dtb-draughts/dtb/runs"
 )
 
-// Version is the file format version written by Write. Open accepts the
-// versions from MinVersion to Version; version 1's blocks are never
-// packed (see pack), versions 1 to 3 hold no block as tokens (package
-// runs) and checksum a block's bytes, not its form, and versions 1 and 2
-// have no Kind (Whole).
-const (
-	Version    = 4
-	MinVersion = 1
-)
-
 // Kind says which part of a table a file holds; the caller chooses the
 // columns of each.
 type Kind uint8
@@ -262,12 +252,12 @@ func (c *cursor) u64() uint64 {
 func (c *cursor) str() string { return string(c.take(int(c.u16()))) }
 
 // decodeHeader parses and validates the header bytes of a file of format
-// version v.
-func decodeHeader(b []byte, v uint32) (Header, error) {
+// f.
+func decodeHeader(b []byte, f Format) (Header, error) {
 	c := cursor{b: b, ok: true}
 	var h Header
 	h.Material = c.str()
-	if v >= 3 {
+	if f.HasKind() {
 		h.Kind = Kind(c.u8())
 	}
 	h.IndexVersion = c.u32()
@@ -402,7 +392,7 @@ type Reader struct {
 	close   func() error
 	size    int64
 	path    string
-	version uint32 // the file's format version
+	format  Format // the file's format version
 	h       Header
 	nblocks int
 	entries []entry // entries[c*nblocks+b] is block b of column c
@@ -504,9 +494,9 @@ func (r *Reader) load() error {
 	if string(pre[:8]) != magic {
 		return r.corrupt("not a table file: it begins %q", pre[:8])
 	}
-	r.version = binary.LittleEndian.Uint32(pre[8:])
-	if r.version < MinVersion || r.version > Version {
-		return newError(ErrVersion, r.path, nil, "format version %d, this version reads %d to %d", r.version, MinVersion, Version)
+	r.format = Format(binary.LittleEndian.Uint32(pre[8:]))
+	if r.format < MinVersion || r.format > Version {
+		return newError(ErrVersion, r.path, nil, "format version %d, this version reads %d to %d", r.format, MinVersion, Version)
 	}
 	hl := int64(binary.LittleEndian.Uint32(pre[12:]))
 	tl := binary.LittleEndian.Uint64(pre[16:])
@@ -523,7 +513,7 @@ func (r *Reader) load() error {
 		return r.corrupt("header checksum mismatch")
 	}
 	r.headerCRC = binary.LittleEndian.Uint32(meta[dataStart-4:])
-	h, err := decodeHeader(meta[prefixLen:prefixLen+hl], r.version)
+	h, err := decodeHeader(meta[prefixLen:prefixLen+hl], r.format)
 	if err != nil {
 		return r.corrupt("bad header: %v", err)
 	}
@@ -553,7 +543,7 @@ func (r *Reader) load() error {
 		// constant block of any length, and only the header (under its
 		// checksum) bounds a column.
 		limit := int64(e.n) << 16
-		if r.version > 1 && e.n > 0 {
+		if r.format.Packs() && e.n > 0 {
 			limit = maxBlockBytes
 		}
 		if col, b := i/r.nblocks, i%r.nblocks; int64(r.h.blockLen(col, b)) > limit {
@@ -595,8 +585,8 @@ func (r *Reader) Header() Header {
 	return h
 }
 
-// Version returns the file's format version, MinVersion to Version.
-func (r *Reader) Version() uint32 { return r.version }
+// Format returns the file's format version, MinVersion to Version.
+func (r *Reader) Format() Format { return r.format }
 
 // Blocks returns the number of blocks of each column.
 func (r *Reader) Blocks() int { return r.nblocks }
@@ -718,7 +708,7 @@ func (r *Reader) finish(col, block int, out []byte, start, want int, pal *palett
 		if out, err = runs.Expand(out[:start], *fp, want); err != nil {
 			return nil, r.blockError(col, block, err, "data that does not decode")
 		}
-	case r.version > 1 && got > 0 && got < want && cap(out)-start >= want:
+	case r.format.Packs() && got > 0 && got < want && cap(out)-start >= want:
 		if k := int(form[got-1]); pal != nil && k <= maxPalette && k < got {
 			pal.k = copy(pal.v[:k], form[got-1-k:got-1])
 		}
@@ -729,7 +719,7 @@ func (r *Reader) finish(col, block int, out []byte, start, want int, pal *palett
 	default:
 		return nil, r.blockError(col, block, nil, "%d bytes decoded, want %d", got, want)
 	}
-	if r.version < 4 && crc32.Checksum(out[start:], castagnoli) != r.entries[col*r.nblocks+block].crc {
+	if !r.format.ChecksForm() && crc32.Checksum(out[start:], castagnoli) != r.entries[col*r.nblocks+block].crc {
 		return nil, r.blockError(col, block, nil, "checksum mismatch")
 	}
 	return out, nil
@@ -741,7 +731,7 @@ var formPool = sync.Pool{New: func() any { return new([]byte) }}
 // checkForm checks the checksum of a block's stored form, in the versions
 // whose block table gives it (4 on).
 func (r *Reader) checkForm(col, block int, form []byte) error {
-	if r.version >= 4 && crc32.Checksum(form, castagnoli) != r.entries[col*r.nblocks+block].crc {
+	if r.format.ChecksForm() && crc32.Checksum(form, castagnoli) != r.entries[col*r.nblocks+block].crc {
 		return r.blockError(col, block, nil, "checksum mismatch")
 	}
 	return nil
@@ -750,7 +740,7 @@ func (r *Reader) checkForm(col, block int, form []byte) error {
 // tokens reports whether form is the stored form of a block of want bytes
 // held as tokens, by its length and last byte (version 4 on).
 func (r *Reader) tokens(form []byte, want int) bool {
-	return r.version >= 4 && len(form) > 0 && len(form) < want && form[len(form)-1] == runsTag
+	return r.format.Tokens() && len(form) > 0 && len(form) < want && form[len(form)-1] == runsTag
 }
 
 // ReadRuns reads block block of column col, of width 1, as the prober

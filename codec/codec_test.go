@@ -145,7 +145,7 @@ func TestReadRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []uint32{Version, 3, 2} {
+	for _, v := range []Format{Version, 3, 2} {
 		file := b
 		if v != Version {
 			file = downgrade(t, b, v)
@@ -302,7 +302,7 @@ func layout(file []byte) (hl, tl, dataStart int) {
 // or 3) writes it: each block stored as it is (version 1) or packed where
 // that is shorter (pack), compressed as Write compresses, its checksum
 // that of its bytes, and no kind byte before version 3.
-func downgrade(tb testing.TB, file []byte, v uint32) []byte {
+func downgrade(tb testing.TB, file []byte, v Format) []byte {
 	tb.Helper()
 	r, err := newReader(bytes.NewReader(file), int64(len(file)), "downgrade")
 	if err != nil {
@@ -540,9 +540,9 @@ func TestLengthsOutOfRange(t *testing.T) {
 			t.Errorf("got %v, want ErrCorrupt", err)
 		}
 	}
-	for _, v := range []uint32{0, Version + 1} {
+	for _, v := range []Format{0, Version + 1} {
 		b := bytes.Clone(orig)
-		binary.LittleEndian.PutUint32(b[8:], v)
+		binary.LittleEndian.PutUint32(b[8:], uint32(v))
 		if _, err := Open(writeBytes(t, t.TempDir(), b)); !errors.Is(err, ErrVersion) || errors.Is(err, ErrCorrupt) {
 			t.Errorf("version %d: got %v, want ErrVersion", v, err)
 		}

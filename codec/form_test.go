@@ -231,7 +231,7 @@ func TestKinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for v, want := range map[uint32]Kind{Version: k, 3: k, 2: Whole} {
+			for v, want := range map[Format]Kind{Version: k, 3: k, 2: Whole} {
 				file := b
 				if v != Version {
 					file = downgrade(t, b, v)

@@ -308,11 +308,11 @@ func (w *Writer) writeOut() error {
 // encodePrefix returns the bytes of a file of format version v before its
 // blocks: prefix, header head, block table (the entries' offsets set) and
 // checksum.
-func encodePrefix(v uint32, head []byte, entries []entry) []byte {
+func encodePrefix(f Format, head []byte, entries []entry) []byte {
 	dataStart := prefixLen + len(head) + len(entries)*entryLen + 4
 	meta := make([]byte, prefixLen, dataStart)
 	copy(meta, magic)
-	binary.LittleEndian.PutUint32(meta[8:], v)
+	binary.LittleEndian.PutUint32(meta[8:], uint32(f))
 	binary.LittleEndian.PutUint32(meta[12:], uint32(len(head)))
 	binary.LittleEndian.PutUint64(meta[16:], uint64(len(entries)*entryLen))
 	meta = append(meta, head...)

@@ -113,7 +113,7 @@ func TestWriterSameBytes(t *testing.T) {
 				}
 				check("Write", Write(path, h, data))
 				b, _ := os.ReadFile(path)
-				for v, want := range map[uint32]string{3: p.sha256v3, 2: p.sha256v2} {
+				for v, want := range map[Format]string{3: p.sha256v3, 2: p.sha256v2} {
 					if got := fmt.Sprintf("%x", sha256.Sum256(downgrade(t, b, v))); got != want {
 						t.Errorf("Write, as version %d: SHA-256 %s, want %s", v, got, want)
 					}

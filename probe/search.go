@@ -101,7 +101,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 // captures resolves a capture position of f's material as the generator
 // does (rules.Moves): from its successors, each probed in turn; under
 // the rules each successor's outcome is seen through the clock that
-// carries over the capture (table.RulesOutcome). The successors are
+// carries over the capture (rules.Entry.RulesOutcome). The successors are
 // probed with the flags fl. Under a cut other than exact, with
 // ValuesOnly and a class whose rules values need no distance, it stops
 // where the cut says (see cut), and so does the search of each successor.

@@ -298,11 +298,11 @@ func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) err
 	switch {
 	case st.Size() != size:
 		return bad("%d bytes", st.Size())
-	case headerCRC == 0 && r.Version() >= 3:
+	case headerCRC == 0 && r.Format().HeaderChecksum():
 		// Only manifests of version 1, over files of format 2, list no
 		// header checksum; one set back to version 1 must not turn the
 		// check off.
-		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("a file of format %d, listed in %s without its header checksum", r.Version(), codec.ManifestName)}
+		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("a file of format %d, listed in %s without its header checksum", r.Format(), codec.ManifestName)}
 	case headerCRC != 0 && r.HeaderCRC() != headerCRC:
 		return bad("header checksum %08x", r.HeaderCRC())
 	}
@@ -656,7 +656,7 @@ func Convert(path string, m index.Material) (bool, error) {
 	}
 	defer f.Close()
 	switch {
-	case f.Split && (f.values.Version() == codec.Version || f.Header().Rules != RulesFlags):
+	case f.Split && (f.values.Format() == codec.Version || f.Header().Rules != RulesFlags):
 		return false, nil
 	case !f.Split && (!f.Rule2 || f.Resolved):
 		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)

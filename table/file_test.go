@@ -494,7 +494,7 @@ func TestFormerVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, want := int(b[8]), []int{codec.Version, 1, 3}[i]; v != want {
+		if v, want := codec.Format(b[8]), []codec.Format{codec.Version, 1, 3}[i]; v != want {
 			t.Fatalf("%s: format version %d, want %d", path, v, want)
 		}
 		f, err := Open(path, m)

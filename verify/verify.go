@@ -25,10 +25,10 @@
 // capture positions hold no real value on disk), Verify generates the
 // moves with package draughts, reads every successor's entry and recomputes
 // the position's theoretical value, rules value, class distance and dtw as
-// package table defines them (rules.Minimax, table.RulesOutcome), then
+// package rules defines them (rules.Minimax, rules.Entry.RulesOutcome), then
 // compares them with what is stored. The header's stats are recomputed
 // too. Verify shares no code with the generator (package retro) beyond
-// the rules: packages draughts, index and table.
+// the rules and the files: packages draughts, index, rules and table.
 //
 // Memory: the tables read are decoded by blocks, their capture positions
 // resolved with package probe (the tables their captures lead to
