@@ -70,7 +70,7 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				var r rules.Entry
 				var err error
 				switch {
-				case all || p.HasCapture() || f.threats && rules.ForcedThreat(&p):
+				case all || f.r.Gap(&p, p.HasCapture()) != table.NoGap:
 					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
 				case f.short:
 					if r, _ = b.cols.Entry(i); r.Theory == rules.Draw {

@@ -59,7 +59,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	switch {
 	case f.mem.Load() != nil:
 		_, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, extras)
-	case f.from != nil || !f.resolved && p.HasCapture() || f.threats && rules.ForcedThreat(&p): // not stored
+	case f.from != nil || f.r.Gap(&p, p.HasCapture()) != table.NoGap: // not stored
 		if fl&StoredOnly != 0 {
 			return ErrNotStored
 		}

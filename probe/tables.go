@@ -68,7 +68,6 @@ type file struct {
 	resolved  bool        // capture positions hold their entries (table.Info)
 	marked    bool        // the value bytes mark FreshOnly (table.Info)
 	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
-	threats   bool        // forced threats are don't-cares on disk (table.Info)
 	alone     bool        // the directory holds the values alone (table.File.ValuesAlone)
 	layout    table.Layout
 	r         *table.File
@@ -239,9 +238,8 @@ func (f *file) open() (err error) {
 	if err != nil {
 		return err
 	}
-	f.x, f.class, f.rule2, f.resolved, f.marked, f.layout = index.New(f.m), f.r.Class, f.r.Rule2, f.r.Resolved, f.r.Marked, f.r.Layout
-	f.short = f.r.Short && f.class == rules.Rule2
-	f.threats, f.alone = f.r.Threats, f.r.ValuesAlone
+	f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), f.r.Class, f.r.TracksRule2(), f.r.Variant == table.Work, f.r.Layout
+	f.marked, f.short, f.alone = f.r.Slim.FreshMarks, f.r.ShortDistances(), f.r.ValuesAlone
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
 	f.blocks[values] = make([]atomic.Pointer[block], n)

@@ -99,7 +99,7 @@ func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 		return codec.ManifestEntry{}, false, err
 	}
 	defer f.Close()
-	if f.Resolved { // a work file, not a table
+	if f.Variant == table.Work { // a work file, not a table
 		return codec.ManifestEntry{}, false, nil
 	}
 	if !f.Split || !f.Layout.Distances() {

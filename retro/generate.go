@@ -536,7 +536,7 @@ func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 		return nil
 	}
 	defer f.Close()
-	if !f.Rule2 || f.Resolved || f.Marked || f.Short || f.Threats || // a slim directory's file (table.RulesSlim)
+	if f.Variant != table.Full || // a slim directory's file, a work file, or one before rule 2
 		extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
 		return nil
 	}

@@ -201,30 +201,16 @@ type Info struct {
 	// Class is the material's class under the file's rules: as rules.ClassOf,
 	// but NoClass for a Rule2 material where rule 2 is not tracked.
 	Class rules.Class
-	// Rule2 reports whether the rules value tracks rule 2 (RulesFlags,
-	// RulesFlagsPlain); files of the first version do not
-	// (RulesFlagsNo25Move).
-	Rule2 bool
+	// Variant is what the file is, by its rules flags.
+	Variant Variant
 	// Plain reports whether the file stores its mtc bytes plainly, not
 	// less the distance byte (files without RulesCompact); File's reads
 	// convert them.
 	Plain bool
-	// Resolved reports whether capture positions hold their real entries
-	// (RulesFlagsResolved), not don't-cares.
-	Resolved bool
-	// Marked reports whether the value bytes mark with FreshOnly the
-	// positions whose rules value only a fresh rule-2 count gives
-	// (RulesFreshMarks).
-	Marked bool
-	// Short reports whether the distance file leaves out the rule-2
-	// distances of at most ShortDistance plies (RulesShortDistances): those
-	// bytes are don't-cares, and a search finds the distance.
-	Short bool
-	// Threats reports whether the entries of forced threats are
-	// don't-cares (RulesForcedThreats), which a search over their moves
-	// finds (rules.ForcedThreat).
-	Threats bool
-	Stats   Stats
+	// Slim is what a slim directory's file leaves out or marks (Variant
+	// Slim); zero for another.
+	Slim  SlimFlags
+	Stats Stats
 }
 
 // Open opens the table of m whose value file (or whole table) is at path
@@ -273,7 +259,7 @@ func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, err
 		f.Close()
 		return nil, err
 	}
-	if f.Resolved {
+	if f.Variant == Work {
 		f.Close()
 		return nil, &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x, those of a work file of dtb gen, not of a table", f.Header().Rules)}
 	}
@@ -444,16 +430,13 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
-	t.Rule2, t.Class, t.Plain = TracksRule2(h.Rules), rules.ClassOf(m), h.Rules&RulesCompact == 0
-	t.Resolved = h.Rules&RulesCapturesDontCare == 0
-	t.Marked = h.Rules&RulesFreshMarks != 0
-	t.Short = h.Rules&RulesShortDistances != 0
-	t.Threats = h.Rules&RulesForcedThreats != 0
+	t.Variant, t.Class, t.Plain = variantOf(h.Rules), rules.ClassOf(m), h.Rules&RulesCompact == 0
+	t.Slim = SlimFlags{FreshMarks: h.Rules&RulesFreshMarks != 0, ShortDistances: h.Rules&RulesShortDistances != 0, ForcedThreats: h.Rules&RulesForcedThreats != 0}
 	t.Split = h.Kind == codec.Values
-	if !t.Rule2 && t.Class == rules.Rule2 {
+	if t.Variant == NoRule2 && t.Class == rules.Rule2 {
 		t.Class = rules.NoClass
 	}
-	if t.Threats && t.Class.Carries() {
+	if t.Slim.ForcedThreats && t.Class.Carries() {
 		return bad(codec.ErrCorrupt, "rules flags %#x: forced threats left out of a table of class %v, whose rules values need its distances", h.Rules, t.Class)
 	}
 	names := make([]string, len(h.Columns))
@@ -658,7 +641,7 @@ func Convert(path string, m index.Material) (bool, error) {
 	switch {
 	case f.Split && (f.values.Format() == codec.Version || f.Header().Rules != RulesFlags):
 		return false, nil
-	case !f.Split && (!f.Rule2 || f.Resolved):
+	case !f.Split && f.Variant != Full:
 		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)
 	}
 	w, err := NewWriter(path, m, f.Layout.Extra())

@@ -239,8 +239,8 @@ func TestResolvedWriter(t *testing.T) {
 		if resolved {
 			want = cols
 		}
-		if f.Resolved != resolved || !reflect.DeepEqual(got, want) {
-			t.Errorf("resolved %v: Info.Resolved %v, or the file holds other entries", resolved, f.Resolved)
+		if (f.Variant == Work) != resolved || !reflect.DeepEqual(got, want) {
+			t.Errorf("resolved %v: variant %v, or the file holds other entries", resolved, f.Variant)
 		}
 	}
 	if stats[0].Positions != index.New(m).Size() || stats[1] != (Stats{}) {
@@ -394,8 +394,8 @@ func TestPlainFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if !p.Plain || !p.Rule2 || f.Plain {
-		t.Fatalf("Plain %v and %v, Rule2 %v", p.Plain, f.Plain, p.Rule2)
+	if !p.Plain || !p.TracksRule2() || f.Plain {
+		t.Fatalf("Plain %v and %v, tracks rule 2 %v", p.Plain, f.Plain, p.TracksRule2())
 	}
 	got, err := p.ReadColumns()
 	if err != nil {
@@ -613,7 +613,7 @@ func TestRulesFlags(t *testing.T) {
 		f.Close()
 		h.Rules |= RulesForcedThreats
 		info, err := CheckHeader(path, h, m)
-		if (err == nil) != c.ok || err == nil && !info.Threats || err != nil && !errors.Is(err, codec.ErrCorrupt) {
+		if (err == nil) != c.ok || err == nil && (!info.Slim.ForcedThreats || info.Variant != Slim) || err != nil && !errors.Is(err, codec.ErrCorrupt) {
 			t.Errorf("%s with forced threats left out: %+v, %v; want accepted %v", m, info, err, c.ok)
 		}
 	}

@@ -101,7 +101,7 @@ func (v *verifier) entry(t *memTable, n int64) (rules.Entry, error) {
 // open opens the table of m at path for a check to read: a table of
 // kings alone is decoded whole, block by block, its capture positions
 // resolved with the prober, and the forced threats and short rule-2
-// distances of a slim directory's table (table.Info.Threats, Short);
+// distances of a slim directory's table (table.Info.Gap, ShortDistances);
 // another is decoded by blocks as they are read (block).
 func (v *verifier) open(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	t, err := v.openFile(path, m)
@@ -294,7 +294,7 @@ func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placeme
 // or of a forced threat or short rule-2 distance of a slim directory's
 // table.
 func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e rules.Entry, probed bool, err error) {
-	if theory, _ := cols.Values(j); capture || f.Threats && rules.ForcedThreat(&p) || f.Short && theory != rules.Draw {
+	if theory, _ := cols.Values(j); f.Gap(&p, capture) != table.NoGap || f.ShortDistances() && theory != rules.Draw {
 		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 		if err != nil {
 			return e, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)

@@ -451,8 +451,8 @@ func TestThreats(t *testing.T) {
 			continue
 		}
 		k, l := info(t, kept, m), info(t, left, m)
-		if k.Threats || !l.Threats {
-			t.Errorf("%s: forced threats left out %v with ThreatsKept, %v with ThreatsLeftOut", m, k.Threats, l.Threats)
+		if k.Slim.ForcedThreats || !l.Slim.ForcedThreats {
+			t.Errorf("%s: forced threats left out %v with ThreatsKept, %v with ThreatsLeftOut", m, k.Slim.ForcedThreats, l.Slim.ForcedThreats)
 		}
 		saving[m] = 1 - float64(size(t, left, m))/float64(size(t, kept, m))
 	}
@@ -467,7 +467,7 @@ func TestThreats(t *testing.T) {
 	defer slim.SetThreatSaving(threshold)()
 	paying := write(t, dir, slim.Options{})
 	for m, s := range saving {
-		if got, want := info(t, paying, m).Threats, s >= threshold; got != want {
+		if got, want := info(t, paying, m).Slim.ForcedThreats, s >= threshold; got != want {
 			t.Errorf("%s saves %.3f by leaving out forced threats: left out %v at threshold %.3f, want %v", m, s, got, threshold, want)
 		}
 	}
@@ -553,8 +553,8 @@ func columns(t *testing.T, dir string, m index.Material) table.Columns {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if info := f.Info; info.Short != (dir != tabletest.Rule2.Dir(t)) {
-		t.Fatalf("%s in %s: short distances %v", m, dir, info.Short)
+	if info := f.Info; info.Slim.ShortDistances != (dir != tabletest.Rule2.Dir(t)) {
+		t.Fatalf("%s in %s: short distances %v", m, dir, info.Slim.ShortDistances)
 	}
 	cols, err := f.ReadColumns()
 	if err != nil {

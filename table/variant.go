@@ -1,0 +1,80 @@
+package table
+
+import (
+	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/rules"
+)
+
+// A Variant is what a table file is, decoded from its rules flags once
+// (CheckHeader).
+type Variant uint8
+
+// The variants.
+const (
+	Full    Variant = iota // a table as dtb gen writes it (RulesFlags; RulesFlagsPlain before RulesCompact)
+	Work                   // the generator's work file: capture positions hold their entries (RulesFlagsResolved)
+	Slim                   // a slim directory's file (RulesFlags with some of RulesSlim; Info.Slim)
+	NoRule2                // written before rule 2 was tracked (RulesFlagsNo25Move)
+)
+
+func (v Variant) String() string {
+	return [...]string{"full", "work", "slim", "no rule 2"}[v]
+}
+
+// variantOf returns the variant of a file of known rules flags r.
+func variantOf(r uint32) Variant {
+	switch {
+	case r&RulesNo25Move != 0:
+		return NoRule2
+	case r&RulesCapturesDontCare == 0:
+		return Work
+	case r&RulesSlim != 0:
+		return Slim
+	}
+	return Full
+}
+
+// SlimFlags are what a slim directory's file leaves out or marks.
+type SlimFlags struct {
+	// FreshMarks: the value bytes mark with FreshOnly the positions whose
+	// rules value only a fresh rule-2 count gives (RulesFreshMarks).
+	FreshMarks bool
+	// ShortDistances: the distance file leaves out the rule-2 distances of
+	// at most ShortDistance plies (RulesShortDistances), which a search
+	// finds.
+	ShortDistances bool
+	// ForcedThreats: the entries of forced threats are left out
+	// (RulesForcedThreats), which a search over their moves finds
+	// (rules.ForcedThreat).
+	ForcedThreats bool
+}
+
+// A Gap is why a table file does not hold a position's entry.
+type Gap uint8
+
+// The gaps.
+const (
+	NoGap      Gap = iota // the entry is stored
+	CaptureGap            // a capture position, resolved by its captures (not in a work file)
+	ThreatGap             // a forced threat that a slim value file leaves out
+)
+
+// Gap returns why the file does not hold the entry of p, a position of
+// its table (White to move), a capture position if capture is set.
+func (i *Info) Gap(p *draughts.Position, capture bool) Gap {
+	switch {
+	case capture && i.Variant != Work:
+		return CaptureGap
+	case i.Slim.ForcedThreats && rules.ForcedThreat(p):
+		return ThreatGap
+	}
+	return NoGap
+}
+
+// ShortDistances reports whether the distance file leaves out the
+// rule-2 distances of at most ShortDistance plies of a win or loss,
+// which a search finds (SlimFlags.ShortDistances of a Rule2 material).
+func (i *Info) ShortDistances() bool { return i.Slim.ShortDistances && i.Class == rules.Rule2 }
+
+// TracksRule2 reports whether the rules values track rule 2.
+func (i *Info) TracksRule2() bool { return i.Variant != NoRule2 }
