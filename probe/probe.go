@@ -21,7 +21,7 @@
 // Probe is the one lookup. Its Result holds the entry exactly as the
 // generator (package retro) computed it, including for positions whose
 // side to move must capture: those hold no real value on disk
-// (table.RulesCapturesDontCare) and are resolved by a search over the
+// (table.CaptureGap) and are resolved by a search over the
 // captures, each capture's result probed in turn; a resolved table
 // (table.RulesFlagsResolved, such as the generator keeps for its own
 // lookups) holds them and needs no search. With it come the rules value
@@ -121,11 +121,11 @@ const ValuesOnly Flags = 2
 // StoredOnly makes a probe answer only positions whose entry a file
 // stores: a position that must capture (a don't-care on disk), a forced
 // threat that a slim directory's table leaves out (rules.ForcedThreat,
-// table.RulesForcedThreats) or a position
+// table.SlimFlags.ForcedThreats) or a position
 // of a table answered by a search (package slim) fails with ErrNotStored
 // instead of being searched, for an engine that searches
 // them itself; so does a win or loss of a table whose distance file
-// leaves out the short rule-2 distances (table.RulesShortDistances)
+// leaves out the short rule-2 distances (table.SlimFlags.ShortDistances)
 // wherever the probe needs its distance. A table preloaded into memory
 // (Preload) answers all its positions: none needs a search.
 const StoredOnly Flags = 4

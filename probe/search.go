@@ -208,7 +208,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 
 // exactDistance sets the distance of e, the entry of p read from f, a
 // table whose distance file leaves out the short rule-2 distances
-// (table.RulesShortDistances), to the exact one: the distance a search
+// (table.SlimFlags.ShortDistances), to the exact one: the distance a search
 // finds if it is at most table.ShortDistance plies (shortDistance), else
 // the byte read. With ValuesOnly, where the running count leaves at least
 // as many plies as the byte read and table.ShortDistance, neither the

@@ -54,7 +54,7 @@ func Position(pl index.Placement) draughts.Position {
 // crowning leaves it one. Its entry follows from its moves alone, each
 // leading to a capture position or into a material with more kings,
 // never to a position of its own table that needs a search: the value
-// files of a slim directory leave it out (table.RulesForcedThreats), and a
+// files of a slim directory leave it out (table.SlimFlags.ForcedThreats), and a
 // probe finds it by that search.
 func ForcedThreat(p *draughts.Position) bool {
 	q := *p

@@ -16,6 +16,6 @@
 // value file (KKvK.dtb, the value column) and, if it has other columns, a
 // distance file (KKvK.dtbd); Writer writes both, File reads them, Convert
 // makes them from a whole table of format 2. Files written before rule 2
-// was tracked (RulesNo25Move) are still read: their Rule2 materials have
+// was tracked (rulesNo25Move) are still read: their Rule2 materials have
 // no clock.
 package table

@@ -26,7 +26,7 @@ type Column int
 // The columns, in the order a file lists them.
 const (
 	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2),
-	// and FreshOnly in a marked value file (RulesFreshMarks).
+	// and FreshOnly in a marked value file (rulesFreshMarks).
 	ValueColumn Column = iota
 	// DistanceColumn, 1 byte: the distance, NoDistance for none; the
 	// tables of materials with a clock only (class A, B and Rule2).
@@ -91,7 +91,7 @@ func (c *Columns) Has(col Column) bool { return c[col] != nil }
 
 // Entry decodes entry i; ok is false for a value byte no entry has. A
 // theoretical draw has no distance, dtw or mtc, whatever their bytes say
-// (see RulesCompact).
+// (see rulesCompact).
 func (c *Columns) Entry(i int64) (e rules.Entry, ok bool) {
 	ok = c.EntryAt(&e, c[ValueColumn][i], i)
 	return e, ok
@@ -209,7 +209,7 @@ func valuesOf(v byte) (theory, ru rules.Value) {
 }
 
 // FreshOnly is the bit of the value byte that marks, in a marked value
-// file (RulesFreshMarks), a position of a Rule2 material won or lost under
+// file (rulesFreshMarks), a position of a Rule2 material won or lost under
 // the rules only with a fresh count: its rule-2 distance is rules.Rule2Plies, so
 // that a count one ply on draws it. A search through the table answers
 // its colour flip from the value file alone with it (package probe).

@@ -19,61 +19,61 @@ import (
 
 // Rules flags, stored in each file header.
 const (
-	RulesRepetition       = 1 << iota // theoretical value: repetition is a draw
-	RulesClassLimits                  // rules value: 16-move (class A) and 5-move (class B) limits
-	RulesNo25Move                     // the 25-move king rule (rule 2) is not tracked
-	RulesCapturesDontCare             // positions with a capture hold no real value on disk
-	Rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
-	RulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
-	RulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
-	RulesShortDistances               // rule-2 distances up to ShortDistance are don't-cares, found by a search
-	RulesForcedThreats                // the entries of forced threats (rules.ForcedThreat) are don't-cares, found by a search
+	rulesRepetition       = 1 << iota // theoretical value: repetition is a draw
+	rulesClassLimits                  // rules value: 16-move (class A) and 5-move (class B) limits
+	rulesNo25Move                     // the 25-move king rule (rule 2) is not tracked
+	rulesCapturesDontCare             // positions with a capture hold no real value on disk
+	rules25Move                       // rules value: the 25-move king rule (rule 2), distances in Rule2 materials
+	rulesCompact                      // a draw's distance, dtw and mtc bytes hold no value; the mtc byte is less the distance byte
+	rulesFreshMarks                   // the value byte marks with FreshOnly the positions a rule-2 count one ply on draws
+	rulesShortDistances               // rule-2 distances up to ShortDistance are don't-cares, found by a search
+	rulesForcedThreats                // the entries of forced threats (rules.ForcedThreat) are don't-cares, found by a search
 )
 
 // ShortDistance is the longest rule-2 distance that a table with
-// RulesShortDistances leaves out of its distance file: a search of that
+// rulesShortDistances leaves out of its distance file: a search of that
 // many plies finds it (package probe).
 const ShortDistance = 3
 
 // RulesFlags are the rules of the tables this version writes.
-const RulesFlags = RulesRepetition | RulesClassLimits | Rules25Move | RulesCapturesDontCare | RulesCompact
+const RulesFlags = rulesRepetition | rulesClassLimits | rules25Move | rulesCapturesDontCare | rulesCompact
 
 // RulesFlagsResolved are the rules of a resolved table (NewResolvedWriter):
 // RulesFlags, with the real entry of every capture position.
-const RulesFlagsResolved = RulesFlags &^ RulesCapturesDontCare
+const RulesFlagsResolved = RulesFlags &^ rulesCapturesDontCare
 
-// RulesFlagsPlain are the rules of the tables written with rule 2
-// before RulesCompact, which this version still reads: the same entries,
+// rulesFlagsPlain are the rules of the tables written with rule 2
+// before rulesCompact, which this version still reads: the same entries,
 // with real bytes in a draw's distance, dtw and mtc and the mtc byte
 // itself. File converts their mtc bytes as it reads them.
-const RulesFlagsPlain = RulesFlags &^ RulesCompact
+const rulesFlagsPlain = RulesFlags &^ rulesCompact
 
 // RulesFlagsNo25Move are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
-const RulesFlagsNo25Move = RulesRepetition | RulesClassLimits | RulesNo25Move | RulesCapturesDontCare
+const RulesFlagsNo25Move = rulesRepetition | rulesClassLimits | rulesNo25Move | rulesCapturesDontCare
 
-// RulesSlim are the rules flags that a slim directory's files add to
-// RulesFlags (package slim): RulesFreshMarks, RulesShortDistances (only
-// with RulesFreshMarks) and RulesForcedThreats.
-const RulesSlim = RulesFreshMarks | RulesShortDistances | RulesForcedThreats
+// rulesSlim are the rules flags that a slim directory's files add to
+// RulesFlags (package slim): rulesFreshMarks, rulesShortDistances (only
+// with rulesFreshMarks) and rulesForcedThreats.
+const rulesSlim = rulesFreshMarks | rulesShortDistances | rulesForcedThreats
 
 // knownRules lists the rules flags of the tables this version reads, but
-// for RulesSlim (knownRulesFlags).
-var knownRules = []uint32{RulesFlags, RulesFlagsResolved, RulesFlagsPlain, RulesFlagsNo25Move}
+// for rulesSlim (knownRulesFlags).
+var knownRules = []uint32{RulesFlags, RulesFlagsResolved, rulesFlagsPlain, RulesFlagsNo25Move}
 
 // knownRulesFlags reports whether this version reads the value file of a
 // table with the rules flags r.
 func knownRulesFlags(r uint32) bool {
-	if r&RulesSlim == 0 {
+	if r&rulesSlim == 0 {
 		return slices.Contains(knownRules, r)
 	}
-	return r&^RulesSlim == RulesFlags && (r&RulesShortDistances == 0 || r&RulesFreshMarks != 0)
+	return r&^rulesSlim == RulesFlags && (r&rulesShortDistances == 0 || r&rulesFreshMarks != 0)
 }
 
 // TracksRule2 reports whether the rules values of tables with the known
 // rules flags r track the 25-move king rule (rule 2).
-func TracksRule2(r uint32) bool { return r&Rules25Move != 0 }
+func TracksRule2(r uint32) bool { return r&rules25Move != 0 }
 
 // Extra lists the optional columns of a table.
 type Extra struct {
@@ -204,7 +204,7 @@ type Info struct {
 	// Variant is what the file is, by its rules flags.
 	Variant Variant
 	// Plain reports whether the file stores its mtc bytes plainly, not
-	// less the distance byte (files without RulesCompact); File's reads
+	// less the distance byte (files without rulesCompact); File's reads
 	// convert them.
 	Plain bool
 	// Slim is what a slim directory's file leaves out or marks (Variant
@@ -402,7 +402,7 @@ func checkDistanceHeader(path string, h, v codec.Header, l Layout) error {
 	switch {
 	case h.Kind != codec.Distances:
 		return bad("a %v, want a distance file", h.Kind)
-	case h.Material != v.Material || h.IndexVersion != v.IndexVersion || h.Rules != v.Rules&^RulesFreshMarks || h.Positions != v.Positions || h.BlockSize != v.BlockSize:
+	case h.Material != v.Material || h.IndexVersion != v.IndexVersion || h.Rules != v.Rules&^rulesFreshMarks || h.Positions != v.Positions || h.BlockSize != v.BlockSize:
 		return bad("material %q, index version %d, rules %#x, %d positions, blocks of %d; its value file says %q, %d, %#x, %d, %d",
 			h.Material, h.IndexVersion, h.Rules, h.Positions, h.BlockSize, v.Material, v.IndexVersion, v.Rules, v.Positions, v.BlockSize)
 	case !slices.Equal(h.Columns, want):
@@ -426,12 +426,12 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
 	case !knownRulesFlags(h.Rules):
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x with some of %#x", h.Rules, knownRules, RulesFlags, RulesSlim)
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x with some of %#x", h.Rules, knownRules, RulesFlags, rulesSlim)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
-	t.Variant, t.Class, t.Plain = variantOf(h.Rules), rules.ClassOf(m), h.Rules&RulesCompact == 0
-	t.Slim = SlimFlags{FreshMarks: h.Rules&RulesFreshMarks != 0, ShortDistances: h.Rules&RulesShortDistances != 0, ForcedThreats: h.Rules&RulesForcedThreats != 0}
+	t.Variant, t.Class, t.Plain = variantOf(h.Rules), rules.ClassOf(m), h.Rules&rulesCompact == 0
+	t.Slim = SlimFlags{FreshMarks: h.Rules&rulesFreshMarks != 0, ShortDistances: h.Rules&rulesShortDistances != 0, ForcedThreats: h.Rules&rulesForcedThreats != 0}
 	t.Split = h.Kind == codec.Values
 	if t.Variant == NoRule2 && t.Class == rules.Rule2 {
 		t.Class = rules.NoClass
@@ -675,14 +675,14 @@ func (w *Writer) copyFrom(f *File) error {
 // WriteSlim writes to path the table of f, of a material without a
 // class clock or with a rule-2 count, as a slim directory holds it
 // (package slim): unless threats is set, the entries of its forced
-// threats left out (RulesForcedThreats: rules.ForcedThreat), which a search
-// over their moves finds; for a Rule2 material its value bytes marked (RulesFreshMarks),
+// threats left out (rulesForcedThreats: rules.ForcedThreat), which a search
+// over their moves finds; for a Rule2 material its value bytes marked (rulesFreshMarks),
 // each with FreshOnly set where the distance file gives a win or loss at
 // rules.Rule2Plies, so that a search through the table answers its colour
 // flip with fresh clocks from the value file alone. If distances is set
 // it writes the distance file too, for a Rule2 material with the rule-2
 // distances of at most ShortDistance plies left out
-// (RulesShortDistances). The entries are f's; the files are written
+// (rulesShortDistances). The entries are f's; the files are written
 // atomically (codec.Write), the distance file first.
 func WriteSlim(f *File, path string, distances, threats bool) error {
 	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
@@ -690,12 +690,12 @@ func WriteSlim(f *File, path string, distances, threats bool) error {
 	}
 	flags := uint32(RulesFlags)
 	if !threats {
-		flags |= RulesForcedThreats
+		flags |= rulesForcedThreats
 	}
 	if f.Class == rules.Rule2 {
-		flags |= RulesFreshMarks
+		flags |= rulesFreshMarks
 		if distances {
-			flags |= RulesShortDistances
+			flags |= rulesShortDistances
 		}
 	}
 	w, err := newWriter(path, f.Material, f.Layout.Extra(), flags, distances)

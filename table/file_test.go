@@ -333,8 +333,8 @@ func BenchmarkWriterAdd(b *testing.B) {
 	}
 }
 
-// TestPlainFile reads a table as the version before RulesCompact wrote
-// it (rules flags RulesFlagsPlain: a draw's distance, dtw and mtc bytes
+// TestPlainFile reads a table as the version before rulesCompact wrote
+// it (rules flags rulesFlagsPlain: a draw's distance, dtw and mtc bytes
 // 255, 0xFFFF and 255, the mtc byte itself): it has the entries of the
 // compact file of the same table, in the whole and block by block.
 func TestPlainFile(t *testing.T) {
@@ -384,7 +384,7 @@ func TestPlainFile(t *testing.T) {
 		}
 		plain[f.Layout[MTCColumn]][i] = mtc
 	}
-	h.Rules = RulesFlagsPlain
+	h.Rules = rulesFlagsPlain
 	path := filepath.Join(dir, "plain.dtb")
 	if err := codec.Write(path, h, plain); err != nil {
 		t.Fatal(err)
@@ -572,7 +572,7 @@ func TestConvertFormat3(t *testing.T) {
 
 // TestRulesFlags checks which rules flags a value file may have: those of
 // a build and of the earlier versions, and a build's with the flags of a
-// slim directory (RulesSlim), short distances only with marks, and
+// slim directory (rulesSlim), short distances only with marks, and
 // forced threats left out of no table of class A or B.
 func TestRulesFlags(t *testing.T) {
 	for _, c := range []struct {
@@ -581,15 +581,15 @@ func TestRulesFlags(t *testing.T) {
 	}{
 		{RulesFlags, true},
 		{RulesFlagsResolved, true},
-		{RulesFlagsPlain, true},
+		{rulesFlagsPlain, true},
 		{RulesFlagsNo25Move, true},
-		{RulesFlags | RulesForcedThreats, true},
-		{RulesFlags | RulesFreshMarks | RulesForcedThreats, true},
-		{RulesFlags | RulesSlim, true},
-		{RulesFlags | RulesShortDistances, false},
-		{RulesFlagsResolved | RulesForcedThreats, false},
-		{RulesFlagsPlain | RulesFreshMarks, false},
-		{RulesFlags | RulesForcedThreats<<1, false},
+		{RulesFlags | rulesForcedThreats, true},
+		{RulesFlags | rulesFreshMarks | rulesForcedThreats, true},
+		{RulesFlags | rulesSlim, true},
+		{RulesFlags | rulesShortDistances, false},
+		{RulesFlagsResolved | rulesForcedThreats, false},
+		{rulesFlagsPlain | rulesFreshMarks, false},
+		{RulesFlags | rulesForcedThreats<<1, false},
 	} {
 		if got := knownRulesFlags(c.rules); got != c.known {
 			t.Errorf("rules flags %#x: known %v, want %v", c.rules, got, c.known)
@@ -611,7 +611,7 @@ func TestRulesFlags(t *testing.T) {
 		}
 		h := f.Header()
 		f.Close()
-		h.Rules |= RulesForcedThreats
+		h.Rules |= rulesForcedThreats
 		info, err := CheckHeader(path, h, m)
 		if (err == nil) != c.ok || err == nil && (!info.Slim.ForcedThreats || info.Variant != Slim) || err != nil && !errors.Is(err, codec.ErrCorrupt) {
 			t.Errorf("%s with forced threats left out: %+v, %v; want accepted %v", m, info, err, c.ok)

@@ -11,9 +11,9 @@ type Variant uint8
 
 // The variants.
 const (
-	Full    Variant = iota // a table as dtb gen writes it (RulesFlags; RulesFlagsPlain before RulesCompact)
+	Full    Variant = iota // a table as dtb gen writes it (RulesFlags; rulesFlagsPlain before rulesCompact)
 	Work                   // the generator's work file: capture positions hold their entries (RulesFlagsResolved)
-	Slim                   // a slim directory's file (RulesFlags with some of RulesSlim; Info.Slim)
+	Slim                   // a slim directory's file (RulesFlags with some of rulesSlim; Info.Slim)
 	NoRule2                // written before rule 2 was tracked (RulesFlagsNo25Move)
 )
 
@@ -24,11 +24,11 @@ func (v Variant) String() string {
 // variantOf returns the variant of a file of known rules flags r.
 func variantOf(r uint32) Variant {
 	switch {
-	case r&RulesNo25Move != 0:
+	case r&rulesNo25Move != 0:
 		return NoRule2
-	case r&RulesCapturesDontCare == 0:
+	case r&rulesCapturesDontCare == 0:
 		return Work
-	case r&RulesSlim != 0:
+	case r&rulesSlim != 0:
 		return Slim
 	}
 	return Full
@@ -37,14 +37,14 @@ func variantOf(r uint32) Variant {
 // SlimFlags are what a slim directory's file leaves out or marks.
 type SlimFlags struct {
 	// FreshMarks: the value bytes mark with FreshOnly the positions whose
-	// rules value only a fresh rule-2 count gives (RulesFreshMarks).
+	// rules value only a fresh rule-2 count gives (rulesFreshMarks).
 	FreshMarks bool
 	// ShortDistances: the distance file leaves out the rule-2 distances of
-	// at most ShortDistance plies (RulesShortDistances), which a search
+	// at most ShortDistance plies (rulesShortDistances), which a search
 	// finds.
 	ShortDistances bool
 	// ForcedThreats: the entries of forced threats are left out
-	// (RulesForcedThreats), which a search over their moves finds
+	// (rulesForcedThreats), which a search over their moves finds
 	// (rules.ForcedThreat).
 	ForcedThreats bool
 }

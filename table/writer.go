@@ -28,10 +28,10 @@ var batch = 1 << 16
 // A Writer from NewResolvedWriter passes every entry on as given, the
 // real entries of capture positions included, and counts no stats. One
 // of WriteSlim fills the entries of forced threats (rules.ForcedThreat) as
-// those of capture positions (RulesForcedThreats), finding both itself;
+// those of capture positions (rulesForcedThreats), finding both itself;
 // for a Rule2 material it marks the value bytes (FreshOnly) and, where it
 // writes a distance file, fills the rule-2 distances of at most
-// ShortDistance plies as don't-cares too (RulesShortDistances): the
+// ShortDistance plies as don't-cares too (rulesShortDistances): the
 // distance byte of the entry before (0 in entry 0, a draw's there too),
 // the mtc byte changed to keep the mtc.
 //
@@ -49,7 +49,7 @@ type Writer struct {
 	layout   Layout
 	buf      Columns  // entry 0: the last entry passed on; 1 to n: the held ones
 	caps     []uint64 // bit j: entry j+1 of buf is a capture position's
-	threats  []uint64 // bit j: entry j+1 of buf is a forced threat's; nil without RulesForcedThreats
+	threats  []uint64 // bit j: entry j+1 of buf is a forced threat's; nil without rulesForcedThreats
 	n        int      // entries held
 	next     int64    // index of the first entry held
 	stats    Stats
@@ -121,7 +121,7 @@ func newWriter(path string, m index.Material, x Extra, flags uint32, distances b
 		}
 	}
 	if len(dist) > 0 && distances {
-		h.Kind, h.Columns, h.Meta, h.Rules = codec.Distances, nil, nil, flags&^RulesFreshMarks
+		h.Kind, h.Columns, h.Meta, h.Rules = codec.Distances, nil, nil, flags&^rulesFreshMarks
 		for col := DistanceColumn; col < NumColumns; col++ {
 			if l.Has(col) {
 				w.at[col] = len(h.Columns)
@@ -143,7 +143,7 @@ func newWriter(path string, m index.Material, x Extra, flags uint32, distances b
 	}
 	k := min(int64(batch), ix.Size())
 	w.buf, w.caps = MakeColumns(m, k+1, x), make([]uint64, (k+63)/64)
-	if flags&RulesForcedThreats != 0 {
+	if flags&rulesForcedThreats != 0 {
 		w.threats = make([]uint64, len(w.caps))
 	}
 	return w, nil
@@ -252,13 +252,13 @@ func (w *Writer) countAndFill() {
 		}
 		e, _ := w.buf.Entry(j)
 		w.stats.Add(w.class, e, capture, func() string { return rules.Position(w.x.Unrank(i)).FEN() })
-		if w.rules&RulesFreshMarks != 0 {
+		if w.rules&rulesFreshMarks != 0 {
 			w.buf.MarkFreshOnly(j)
 		}
-		short := w.rules&RulesShortDistances != 0 && w.class == rules.Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
+		short := w.rules&rulesShortDistances != 0 && w.class == rules.Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
 		switch {
 		case i == 0:
-			if short || e.Theory == rules.Draw && w.rules&RulesShortDistances != 0 {
+			if short || e.Theory == rules.Draw && w.rules&rulesShortDistances != 0 {
 				// The fills copy it on: 0 keeps every fill byte low,
 				// so a running count rarely needs the search.
 				w.buf.setDistanceByte(j, 0)
@@ -275,7 +275,7 @@ func (w *Writer) countAndFill() {
 
 // findThreats marks the capture positions and the forced threats among
 // the held entries, in caps and threats, on every core: a table with
-// RulesForcedThreats leaves out both, and WriteSlim marks no capture.
+// rulesForcedThreats leaves out both, and WriteSlim marks no capture.
 func (w *Writer) findThreats() {
 	n := int64(w.n)
 	clear(w.threats)

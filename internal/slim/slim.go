@@ -62,7 +62,7 @@ type Options struct {
 }
 
 // Threats says which value files of a slim directory leave out the
-// entries of their forced threats (table.RulesForcedThreats).
+// entries of their forced threats (table.SlimFlags.ForcedThreats).
 type Threats int
 
 const (

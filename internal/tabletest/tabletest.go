@@ -160,7 +160,7 @@ func FirstVersion(tb testing.TB, dir string, m index.Material) {
 			tb.Fatalf("%s has no distance column", m)
 		}
 		for i := range mtc {
-			mtc[i] += dist[i] // the mtc itself, not less the distance (table.RulesCompact)
+			mtc[i] += dist[i] // the mtc itself, not less the distance (rules flag 32, docs/format.md)
 		}
 		h.Rules, cols[table.DistanceColumn] = table.RulesFlagsNo25Move, nil
 	})
