@@ -11,13 +11,13 @@ const (
 	NoClass Class = iota
 	ClassA        // three pieces, at least one a king, against a lone king: 32 plies
 	ClassB        // two kings, king and man, or one king against a lone king: 10 plies
-	// Rule2 is no class of the rules but is counted like one: a material
-	// of neither class where both sides have a king, the only ones where
-	// the count of the 25-move king rule (rule 2) can reach 50 plies. Every
-	// man move and capture restarts the count, so it never carries over
-	// into another material or level; classes A and B start only with a
-	// capture or a man move, so their clocks and the count never run at
-	// once, and their limits are shorter.
+	// Rule2 is no class of the rules but is counted like one. It is a
+	// material of neither class where both sides have a king: the only
+	// ones where the count of the 25-move king rule (rule 2) can reach 50
+	// plies. Every man move and capture restarts the count, so it never
+	// carries over into another material or level. Classes A and B start
+	// only with a capture or a man move, so their clocks and the count
+	// never run at once.
 	Rule2
 )
 

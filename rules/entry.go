@@ -7,19 +7,18 @@ import "encoding/json"
 type Entry struct {
 	Rules  Value // under the rules, clocks as they stand when the material arose
 	Theory Value // when only repetition draws
-	// Distance is the distance of a position whose material has a clock
-	// (class A, class B or Rule2; see Class): the least budget in plies
-	// under which it is won (or lost); -1 for a position drawn under every
-	// budget or without a clock. Beyond MaxDistance it is that.
+	// Distance is the least budget in plies under which the position is
+	// won (or lost), where its material has a clock (see Class). It is -1
+	// for a position drawn under every budget, or without a clock. It is
+	// at most MaxDistance.
 	Distance int
 	// DTW is the theoretical number of plies until the loser has no move;
 	// -1 for a draw or where the table has no dtw column.
 	DTW int
 	// MTC (moves to conversion) is the number of plies until the next man
-	// move or capture in a theoretical win or loss, the winner converting
-	// as soon as it can while keeping the win and the loser delaying it
-	// (0 where the loser has no move); -1 for a draw or where the table
-	// has no mtc column.
+	// move or capture in a theoretical win or loss. The winner converts as
+	// soon as it can while keeping the win; the loser delays it. It is 0
+	// where the loser has no move, -1 for a draw or without an mtc column.
 	MTC int
 }
 
@@ -27,26 +26,24 @@ type Entry struct {
 // is this.
 const MaxDistance = 254
 
-// NewEntry returns the entry of a position of class c from its outcomes:
-// theoretical (its distance is the dtw) and under the rules (its distance
-// is the distance of c's clock; without a clock it has none). A win or
-// loss whose distance exceeds the budget of c is a draw under the rules,
-// with the distance kept for clocks that start lower. The mtc is left
-// out (-1).
+// NewEntry returns the entry of a position of class c from its outcomes.
+// The theoretical outcome's distance is the dtw. The rules outcome's
+// distance is that of c's clock, if c has one. A win or loss beyond c's
+// budget is a draw under the rules; its distance is kept for clocks that
+// start lower. The mtc is left out (-1).
 func NewEntry(c Class, theory, rules Outcome) Entry {
 	e := Entry{Theory: theory.Value, DTW: theory.DTW(), MTC: -1}
 	e.Rules, e.Distance = c.Rules(rules)
 	return e
 }
 
-// Moves computes the entry of a position of class c from its moves, as
-// the generator solves it and as the prober and the verifier recompute
-// it: the winner chooses the shortest win, the loser the longest loss
-// (see Minimax), under the rules as in theory. A quiet king move keeps
-// the clock running (AddKingMove); a capture or man move converts
-// (AddConversion). A capture position, whose every move leaves its table,
-// is resolved so: the generator and the prober resolve the capture
-// positions that a table file holds as don't-cares.
+// Moves computes the entry of a position of class c from its moves. The
+// generator solves positions so, and the prober and the verifier
+// recompute them so. The winner chooses the shortest win, the loser the
+// longest loss (see Minimax), under the rules as in theory. A quiet king
+// move keeps the clock running (AddKingMove). A capture or man move
+// converts (AddConversion). Capture positions, which a table file holds
+// as don't-cares, are resolved this way too.
 type Moves struct {
 	class              Class
 	theory, rules, mtc Minimax
@@ -126,10 +123,10 @@ func (e Entry) TheoryOutcome() Outcome { return Outcome{Value: e.Theory, Dist: m
 
 // RulesOutcome returns the outcome under the rules of a successor with
 // entry e and class to, seen from a position of class from after a
-// capture or a man move. A clock that runs on (inside class A, inside
-// class B) keeps the successor's distance; a clock that drops from A to B
-// carries min(budget-1, 10), so only distances up to 10 count; otherwise
-// (the count of rule 2 among them) the successor starts afresh and its
+// capture or a man move. A clock that runs on, inside class A or inside
+// class B, keeps the successor's distance. A clock that drops from A to
+// B carries min(budget-1, 10), so only distances up to 10 count. In any
+// other case the successor starts afresh (the rule-2 count too), and its
 // rules value holds at distance 0.
 func (e Entry) RulesOutcome(from, to Class) Outcome {
 	if !from.Carries() || !to.Carries() {
@@ -142,10 +139,9 @@ func (e Entry) RulesOutcome(from, to Class) Outcome {
 }
 
 // Rule2Cursed reports whether rule 2 itself turns e, the entry of a
-// position of class c, from a theoretical win or loss into a draw: c is
-// Rule2 and the rule-2 distance exceeds Rule2Plies, so that even a fresh
-// count runs out first. (Under the rules such a win is a draw, such a loss
-// a draw saved by the count.)
+// position of class c, from a theoretical win or loss into a draw. That
+// is so where c is Rule2 and the rule-2 distance exceeds Rule2Plies: even
+// a fresh count runs out first.
 func (e Entry) Rule2Cursed(c Class) bool {
 	return c == Rule2 && e.Theory != Draw && e.Distance > Rule2Plies
 }
@@ -173,10 +169,10 @@ func (e Entry) MTCOutcome() Outcome { return Outcome{Value: e.Theory, Dist: max(
 
 // RulesWith returns the value under the rules of a position of class c
 // with entry e when its clock has budget plies left (for Rule2, 50 minus
-// the plies on the count): with r >= d plies left a position at distance
-// d has its theoretical value, with fewer it is drawn (docs/rules.md). A
-// negative budget, or one of c's full budget or more, is a full clock:
-// the value is e.Rules. Without a clock the value is e.Rules.
+// the plies on the count). With at least d plies left, a position at
+// distance d has its theoretical value; with fewer it is drawn
+// (docs/rules.md). A negative budget, or c's full budget or more, is a
+// full clock, and the value is e.Rules. So it is without a clock.
 func (e Entry) RulesWith(c Class, budget int) Value {
 	if c == NoClass || budget < 0 || budget >= c.Budget() {
 		return e.Rules

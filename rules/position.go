@@ -51,10 +51,10 @@ func Position(pl index.Placement) draughts.Position {
 
 // ForcedThreat reports whether p, whose side to move has no capture, is a
 // forced threat: the other side has a capture, and every move of p but a
-// crowning leaves it one. Its entry follows from its moves alone, each
-// leading to a capture position or into a material with more kings,
-// never to a position of its own table that needs a search: the value
-// files of a slim directory leave it out (table.SlimFlags.ForcedThreats), and a
+// crowning leaves it one. Its entry follows from its moves alone. Each
+// leads to a capture position or into a material with more kings, never
+// to a position of its own table that needs a search. So the value files
+// of a slim directory leave it out (table.SlimFlags.ForcedThreats), and a
 // probe finds it by that search.
 func ForcedThreat(p *draughts.Position) bool {
 	q := *p

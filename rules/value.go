@@ -1,7 +1,7 @@
 // Package rules owns what a stored value means under the rules of
-// international draughts (docs/rules.md), apart from how a table file
-// holds it (package table): the values, the move-limit classes of a
-// material and how their clocks carry over a move, the Entry of a
+// international draughts (docs/rules.md). Package table owns how a file
+// holds it. This package has the values, the move-limit classes of a
+// material and how their clocks carry over a move, and the Entry of a
 // position and how it follows from its moves.
 //
 //	c := rules.ClassOf(m)                 // class A, class B, rule 2 or none
@@ -19,14 +19,14 @@
 //
 // # Entries
 //
-// Every entry has a theoretical value (only repetition draws) and a rules
-// value (the 16-move and 5-move limits of class A and B materials and the
-// 25-move king rule, their clocks as they stand when the material arose).
-// A material with a clock (Class: class A, class B, or Rule2 where both
-// sides have a king) also has a distance: the least budget in plies under
-// which the position is won (or lost). The dtw is the theoretical
-// distance in plies until the loser has no move, the mtc the plies until
-// the next man move or capture.
+// Every entry has a theoretical value, where only repetition draws. It
+// also has a rules value, under the 16-move and 5-move limits of class A
+// and B and the 25-move king rule, with the clocks as they stand when the
+// material arose. A material with a clock (Class) also has a distance:
+// the least budget in plies under which the position is won (or lost).
+// The dtw is the theoretical distance in plies until the loser has no
+// move. The mtc is the number of plies until the next man move or
+// capture.
 package rules
 
 import (
@@ -84,11 +84,11 @@ type Outcome struct {
 	Dist  int
 }
 
-// Minimax combines the outcomes of a position's moves, each for the side
-// to move after the move, into the position's own: a win if some move
-// reaches a loss (by the shortest such), a loss if every move reaches a
-// win (by the longest; at distance 0 with no move), a draw otherwise. The
-// zero value has seen no move.
+// Minimax combines the outcomes of a position's moves into the
+// position's own; each is for the side to move after the move. The
+// position is a win if some move reaches a loss (by the shortest such),
+// a loss if every move reaches a win (by the longest; at distance 0 with
+// no move), a draw otherwise. The zero value has seen no move.
 type Minimax struct {
 	win   int  // 1 + the least distance of a lost successor; 0 if none
 	loss  int  // 1 + the greatest distance of a won successor

@@ -620,18 +620,17 @@ func Write(path string, m index.Material, cols Columns, captures []uint64) (Stat
 // entries are not those of a current table.
 var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a work file")
 
-// Convert rewrites the table of m at path, a whole table (formats 1 and
-// 2) or the value and distance files of a build of an older format
-// version (3), as the value file at path and its distance file of the
-// current version, without solving: the entries as they are (the mtc
-// bytes of a plain file made compact, the bytes of don't-cares as a
-// fresh build writes them) and the stats of its header. The files are
-// those a build writes for the same table, byte for byte. It reports
-// whether it converted the table: one of the current version, or split
-// files a build does not write (a slim directory's, a resolved copy), is
-// left as it is. A whole table built before rule 2 was tracked, or a
-// resolved copy, is refused: its entries are not those of a current
-// table.
+// Convert rewrites the table of m at path in the current format version,
+// without solving. The table is a whole table (formats 1 and 2) or the
+// value and distance files of format 3. It becomes a value file at path
+// and its distance file: byte for byte those that a build writes for the
+// same table. The entries are kept as they are; the mtc bytes of a plain
+// file are made compact, and don't-cares are filled as a build fills
+// them. Convert reports whether it converted the table. One of the
+// current version is left as it is, and so are the split files that a
+// build does not write (a slim directory's, a resolved copy). A whole
+// table built before rule 2 was tracked, or a resolved copy, is refused:
+// its entries are not those of a current table.
 func Convert(path string, m index.Material) (bool, error) {
 	f, err := Open(path, m)
 	if err != nil {
@@ -672,18 +671,17 @@ func (w *Writer) copyFrom(f *File) error {
 	return w.Close()
 }
 
-// WriteSlim writes to path the table of f, of a material without a
-// class clock or with a rule-2 count, as a slim directory holds it
-// (package slim): unless threats is set, the entries of its forced
-// threats left out (rulesForcedThreats: rules.ForcedThreat), which a search
-// over their moves finds; for a Rule2 material its value bytes marked (rulesFreshMarks),
-// each with FreshOnly set where the distance file gives a win or loss at
-// rules.Rule2Plies, so that a search through the table answers its colour
-// flip with fresh clocks from the value file alone. If distances is set
-// it writes the distance file too, for a Rule2 material with the rule-2
-// distances of at most ShortDistance plies left out
-// (rulesShortDistances). The entries are f's; the files are written
-// atomically (codec.Write), the distance file first.
+// WriteSlim writes to path the table of f as a slim directory holds it
+// (package slim). The material has no class clock, or a rule-2 count.
+// Unless threats is set, the entries of its forced threats are left out
+// (rules.ForcedThreat), for a search over their moves to find. For a Rule2
+// material the value bytes are marked: FreshOnly is set where the
+// distance file gives a win or loss at rules.Rule2Plies. A search
+// through the table then answers its colour flip with fresh clocks from
+// the value file alone. If distances is set, WriteSlim writes the
+// distance file too, without the rule-2 distances of at most
+// ShortDistance plies. The files are written atomically (codec.Write),
+// the distance file first.
 func WriteSlim(f *File, path string, distances, threats bool) error {
 	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
 		return fmt.Errorf("%s: not the value file of a table that dtb gen builds of a material without a class clock (rules flags %#x)", f.path, f.Header().Rules)

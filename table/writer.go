@@ -64,11 +64,11 @@ func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	return newWriter(path, m, x, RulesFlags, true)
 }
 
-// NewResolvedWriter is NewWriter for a resolved table: one whose capture
-// positions hold their real entries (RulesFlagsResolved), so that a
-// prober reads them without a search, in one whole file at path,
-// compressed at codec.Fastest, with the stats of its header left zero. It is larger than the table
-// NewWriter writes and quicker to write and to probe: the generator
+// NewResolvedWriter is NewWriter for a resolved table, whose capture
+// positions hold their real entries (RulesFlagsResolved): a prober reads
+// them without a search. It writes one whole file at path, compressed at
+// codec.Fastest, the stats of its header left zero. The file is larger
+// than NewWriter's, and quicker to write and to probe. The generator
 // keeps such a copy of a table it built while later tables read it.
 func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
 	return newWriter(path, m, x, RulesFlagsResolved, true)
