@@ -12,6 +12,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
@@ -124,19 +125,31 @@ func checkTables(t *testing.T, st *store, mats []index.Material, dtw, mtc bool, 
 	return bad
 }
 
-// generatedDir is the directory of the tables generated, removed by
-// TestMain.
+// generatedDir is the directory of the tables generated outside the
+// cache, removed by TestMain.
 var generatedDir string
 
-// generated builds the tables up to 4 pieces with dtw and mtc in a
-// temporary directory once per test binary and returns it.
+// generated returns the directory of the tables up to 4 pieces with dtw
+// and mtc that Generate builds: tabletest.Four's set of the machine's
+// cache (package testcache, which this package's tests cannot reach
+// through tabletest), or a temporary directory of this test binary
+// where the cache is off. The tests must not change it.
 var generated = sync.OnceValues(func() (string, error) {
+	o := Options{Pieces: 4, DTW: true, MTC: true}
+	build := func(dir string) error {
+		o := o
+		o.Dir = dir
+		return Generate(context.Background(), o)
+	}
+	if root := testcache.Root(); root != "" {
+		return testcache.Dir(root, testcache.Key(o, ""), build) // the key of tabletest.Four
+	}
 	dir, err := os.MkdirTemp("", "dtb-retro-test")
 	if err != nil {
 		return "", err
 	}
 	generatedDir = dir
-	return dir, Generate(context.Background(), Options{Pieces: 4, Dir: dir, DTW: true, MTC: true})
+	return dir, build(dir)
 })
 
 func TestMain(m *testing.M) {

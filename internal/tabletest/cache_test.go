@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/retro"
 )
 
@@ -36,8 +37,8 @@ func TestCache(t *testing.T) {
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
 		t.Errorf("a changed file of the cached set was kept: %q", got)
 	}
-	t.Setenv(CacheEnv, "off")
+	t.Setenv(testcache.Env, "off")
 	if off := two().Dir(t); strings.HasPrefix(off, cache) {
-		t.Errorf("with %s=off, set built in the cache: %s", CacheEnv, off)
+		t.Errorf("with %s=off, set built in the cache: %s", testcache.Env, off)
 	}
 }

@@ -23,12 +23,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -54,22 +54,7 @@ var (
 // Golden is the directory of the golden tables, every table up to 3
 // pieces with the dtw column (testdata/README.md), from the directory of
 // any package of the module.
-var Golden = filepath.Join(root(), "testdata", "golden")
-
-// root returns the module's root directory: the nearest directory above
-// the working directory (a test's package) whose go.mod is the module's,
-// not that of a module nested in it (internal/explore/browser).
-func root() string {
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/dtb-draughts/dtb\n") {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
-	}
-}
+var Golden = filepath.Join(testcache.ModuleRoot(), "testdata", "golden")
 
 // Tables are tables that the tests build once, on first use, with
 // Options (its Dir is ignored): in the machine's cache (Cache), or in a
@@ -103,8 +88,13 @@ func (t *Tables) Dir(tb testing.TB) string {
 // Build is Dir for an example, which has no testing.TB.
 func (t *Tables) Build() (string, error) {
 	t.once.Do(func() {
-		if root := cacheRoot(); root != "" {
-			t.dir, t.err = t.cached(root)
+		if root := testcache.Root(); root != "" {
+			o, only := t.Options, ""
+			if o.Only != nil {
+				o.Only, only = nil, o.Only.String()
+			}
+			o.Progress, o.Done = nil, nil
+			t.dir, t.err = testcache.Dir(root, testcache.Key(o, only), t.generate)
 			return
 		}
 		if t.dir, t.err = os.MkdirTemp("", "dtb-test-tables"); t.err != nil {

@@ -1,4 +1,19 @@
-package tabletest
+// Package testcache keeps what tests build, such as sets of tables, once
+// per machine and version of the module's sources, as Go's build cache
+// keeps a package:
+//
+//	if root := testcache.Root(); root != "" {
+//		dir, err := testcache.Dir(root, testcache.Key(options), build)
+//	}
+//
+// A folder of the user's cache directory holds a folder per version of
+// the sources (every non-test Go file, go.sum and the Go version), and in
+// it a folder per key, beside the SHA-256 sums of its files. Callers that
+// want a key at once wait on a lock of its folder; one whose files differ
+// from their sums (a test changed them) is built again; versions unused
+// for a day are removed when another is built. DTB_TEST_CACHE=off turns
+// the cache off (Root returns "").
+package testcache
 
 import (
 	"bytes"
@@ -16,33 +31,23 @@ import (
 	"github.com/dtb-draughts/dtb/internal/dirlock"
 )
 
-// The machine's cache of test tables: a set is built once for every test
-// binary and every run of the tests, as long as the sources that build
-// it are the same, as Go's build cache keeps a package. A folder of the
-// user's cache directory holds a folder per version of the module's
-// sources (every non-test Go file, go.sum and the Go version), and in it
-// a folder per set, named by its options, beside the SHA-256 sums of its
-// files: a set whose files differ from its sums (a test broke the rule
-// of Dir) is built again. DTB_TEST_CACHE=off builds every set in the
-// test binary instead.
-
-// CacheEnv is the variable that turns the cache off.
-const CacheEnv = "DTB_TEST_CACHE"
+// Env is the variable that turns the cache off.
+const Env = "DTB_TEST_CACHE"
 
 // staleAfter is how long a version of the sources unused stays cached.
 const staleAfter = 24 * time.Hour
 
-// cacheRoot returns the folder of the current sources' sets, or "" for
-// no cache.
-func cacheRoot() string {
-	if os.Getenv(CacheEnv) == "off" {
+// Root returns the folder of the current sources' keys, or "" for no
+// cache.
+func Root() string {
+	if os.Getenv(Env) == "off" {
 		return ""
 	}
 	user, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
-	key, err := sourcesKey(root())
+	key, err := sourcesKey(ModuleRoot())
 	if err != nil {
 		return ""
 	}
@@ -77,16 +82,21 @@ func sourcesKey(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], err
 }
 
-// cached returns the set's folder in the cache root, building it there
-// first if it is not there intact.
-func (t *Tables) cached(root string) (string, error) {
-	o, only := t.Options, ""
-	if o.Only != nil {
-		o.Only, only = nil, o.Only.String()
+// Key returns the key of what parts describe, such as the options of a
+// build: their values, printed.
+func Key(parts ...any) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%+v\n", p)
 	}
-	o.Progress, o.Done = nil, nil
-	sum := sha256.Sum256(fmt.Appendf(nil, "%+v %s", o, only))
-	dir := filepath.Join(root, hex.EncodeToString(sum[:8]))
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// Dir returns the folder of key in root, a Root, building it with build
+// first where it is not there intact. build writes into the empty folder
+// it is given.
+func Dir(root, key string, build func(dir string) error) (string, error) {
+	dir := filepath.Join(root, key)
 	lockDir := dir + ".lock"
 	if err := os.MkdirAll(lockDir, 0o755); err != nil {
 		return "", err
@@ -108,7 +118,10 @@ func (t *Tables) cached(root string) (string, error) {
 			return "", err
 		}
 	}
-	if err := t.generate(tmp); err != nil {
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return "", err
+	}
+	if err := build(tmp); err != nil {
 		return "", err
 	}
 	sums, err := sumFiles(tmp)
@@ -172,6 +185,21 @@ func removeStale(parent, keep string) {
 		path := filepath.Join(parent, e.Name())
 		if info, err := e.Info(); err == nil && path != keep && time.Since(info.ModTime()) > staleAfter {
 			os.RemoveAll(path)
+		}
+	}
+}
+
+// ModuleRoot returns the module's root directory: the nearest directory above
+// the working directory (a test's package) whose go.mod is the module's,
+// not that of a module nested in it (internal/explore/browser).
+func ModuleRoot() string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/dtb-draughts/dtb\n") {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
 		}
 	}
 }
