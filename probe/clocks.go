@@ -125,19 +125,19 @@ type RootMove struct {
 	// the rules with the running clocks.
 	Value rules.Value
 	// Entry is the entry the position would have if Move were its only
-	// move (rules.Moves), for the side that plays it: the values of the
-	// position after Move negated, and the distances counted from before
-	// the move. Distance counts the clock of the position Move is played
-	// from (Class): the least plies left on it under which Move wins (or
-	// loses): one ply more than the distance after a move that keeps the
-	// clock running, 1 for a move that restarts or leaves it (a capture
-	// or man move under rule 2, a move out of class A or B), so that the
-	// best move's distance is the position's own; -1 where the position
-	// has no clock. DTW and MTC are one ply longer than after the move;
-	// a move that leaves the opponent without a move or a piece has dtw 1
-	// whether or not the table has a dtw column, and a capture or man
+	// move (rules.Moves), for the side that plays it. Its values are those
+	// of the position after Move, negated; its distances count from
+	// before the move. Distance counts the clock of the position Move is
+	// played from (Class): the least plies left on it under which Move
+	// wins (or loses). It is one ply more than the distance after a move
+	// that keeps the clock running, and 1 for a move that restarts or
+	// leaves it (a capture or man move under rule 2, a move out of class
+	// A or B). So the best move's distance is the position's own. It is
+	// -1 where the position has no clock. DTW and MTC are one ply longer
+	// than after the move. A move that leaves the opponent without a move
+	// or a piece has dtw 1, with or without a dtw column. A capture or man
 	// move in a won or lost line has mtc 1 where the table has an mtc
-	// column, as has a move that takes the last piece.
+	// column, and so has a move that takes the last piece.
 	Entry rules.Entry
 	// Class is the class of the position Move is played from under its
 	// table's rules (Tables.Class): the clock Entry.Distance counts.
@@ -226,14 +226,14 @@ func (t *Tables) rootClass(p *draughts.Position) (rules.Class, error) {
 	return class, err
 }
 
-// rank orders root moves best first, as RootMoves returns them: by
-// Value (wins first), then a win by the least distance on the clock of
-// the position the move is played from and a loss by the greatest, so
-// that the winner's first move makes progress under every clock (a
-// conversion where the clock would otherwise run on; along a won line
-// the distance falls by one a ply until a conversion); ties by the dtw
-// and then the mtc the same way (a win of unknown length last, a loss
-// of unknown length first), then by theoretical value.
+// rank orders root moves best first, as RootMoves returns them. It
+// orders by Value, wins first. Among wins, the least distance on the
+// clock of the position the move is played from comes first; among
+// losses, the greatest. So the winner's first move makes progress under
+// every clock: along a won line the distance falls by one a ply until a
+// conversion. Ties go by the dtw, then by the mtc, the same way (a win
+// of unknown length last, a loss of unknown length first), then by
+// theoretical value.
 func rank(a, b RootMove) int {
 	if a.Value != b.Value {
 		return cmp.Compare(b.Value, a.Value)

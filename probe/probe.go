@@ -105,29 +105,27 @@ type Flags uint8
 // near the root.
 const CacheOnly Flags = 1
 
-// ValuesOnly makes a probe with fresh clocks read the value files alone
-// (and the distance column of class A and B, whose rules values need
-// it): its Entry's DTW and MTC are -1, and its Distance outside class A
-// and B, except where the search of a capture position finds them. With
-// running clocks it reads the distance column. It never reads dtw or
-// mtc. A search probes with it: a directory may then hold value files
-// without their distance files, and the cache holds value blocks and
-// the few distance columns of class A and B alone. A table whose
-// directory holds its values alone (a slim directory written without
-// distances, table.File.ValuesAlone) is always probed so; a probe of it
-// with running clocks fails, saying so, as does RootMoves.
+// ValuesOnly makes a probe with fresh clocks read the value files alone,
+// and the distance column of class A and B, whose rules values need it.
+// Its Entry's DTW and MTC are then -1, and so is its Distance outside
+// class A and B, unless the search of a capture position finds them.
+// With running clocks it reads the distance column. It never reads dtw
+// or mtc. A search probes with it: its directory may hold value files
+// alone, and the cache holds value blocks and the few distance columns
+// of class A and B. A table whose directory holds its values alone
+// (table.File.ValuesAlone) is always probed so. A probe of it with
+// running clocks fails, saying so, and so does RootMoves.
 const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
-// stores: a position that must capture (a don't-care on disk), a forced
-// threat that a slim directory's table leaves out (rules.ForcedThreat,
-// table.SlimFlags.ForcedThreats) or a position
-// of a table answered by a search (package slim) fails with ErrNotStored
-// instead of being searched, for an engine that searches
-// them itself; so does a win or loss of a table whose distance file
-// leaves out the short rule-2 distances (table.SlimFlags.ShortDistances)
-// wherever the probe needs its distance. A table preloaded into memory
-// (Preload) answers all its positions: none needs a search.
+// stores, for an engine that searches the others itself. The others fail
+// with ErrNotStored instead of being searched. They are the positions
+// that must capture (don't-cares on disk), the forced threats that a slim
+// directory's table leaves out (rules.ForcedThreat), and the positions
+// of a table answered by a search (package slim). So is a win or loss
+// whose short rule-2 distance the distance file leaves out
+// (table.SlimFlags.ShortDistances), where the probe needs the distance.
+// A table preloaded into memory (Preload) answers all its positions.
 const StoredOnly Flags = 4
 
 // WithDistances makes a probe read the distances of a table whose

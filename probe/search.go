@@ -7,13 +7,13 @@ import (
 )
 
 // A cut bounds the search of a position whose values only matter to its
-// caller, with ValuesOnly, below a theoretical and a rules value (for the
-// side to move): once the moves searched reach both, the other moves
-// cannot change what the caller computes (the caller's own best so far,
-// seen from the other side), so the search stops, and the entry it
-// returns holds values no higher than the position's, without distances
-// that mean anything. This is the cut of alpha-beta search on the
-// caller's best. Entries found under a cut are never returned by Probe.
+// caller, with ValuesOnly. It holds a theoretical and a rules value, for
+// the side to move. Once the moves searched reach both, the other moves
+// cannot change what the caller computes: the caller's own best so far,
+// seen from the other side. So the search stops. The entry it returns
+// then holds values no higher than the position's, and no distances that
+// mean anything. This is the cut of alpha-beta search on the caller's
+// best. Probe never returns an entry found under a cut.
 type cut struct{ theory, rules rules.Value }
 
 // exact is the cut of a search that must find the position's entry.
