@@ -1,6 +1,6 @@
 // Package tabletest gives the tests of the packages that read table
 // directories the tables they need, each set built once per machine and
-// version of the sources (see cache.go), and makes the files they must
+// version of the sources (package testcache), and makes the files they must
 // cope with.
 //
 //	func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) } // removes the sets built outside the cache
