@@ -57,7 +57,7 @@ var (
 var Golden = filepath.Join(testcache.ModuleRoot(), "testdata", "golden")
 
 // Tables are tables that the tests build once, on first use, with
-// Options (its Dir is ignored): in the machine's cache (Cache), or in a
+// Options (its Dir is ignored): in the machine's cache (package testcache), or in a
 // temporary directory of the test binary.
 type Tables struct {
 	Options retro.Options
