@@ -88,11 +88,11 @@ func (b *groupBuild) run(ctx context.Context) error {
 		return err
 	}
 	// A unit that does not fit in the solver's share (a kings-only group
-	// is one unit) takes the store's share too, as much as it goes over,
-	// but for the tables the group reads, directly or to resolve the
-	// capture positions of a table read from its file, whose lookups from
-	// files would be slower: the store spills the others to the group's
-	// folder and reads them back once the group's tables are written.
+	// is one unit) takes as much of the store's share as it goes over.
+	// The store keeps the tables the group reads, directly or to resolve
+	// the capture positions of a table read from its file: lookups from
+	// files would be slower. It spills the others to the group's folder
+	// and reads them back once the group's tables are written.
 	var dropped []spill
 	restore := func() {}
 	over := b.solverNeed() - budget(b.o.Mem).solver()

@@ -174,12 +174,14 @@ func (a *analysis) raise(d uint32) {
 	}
 }
 
-// The analyses of a unit, by the outcome an external successor (reached
-// by a capture, a crowning or a man move) counts with: theory, its
-// theoretical outcome (at distance 0 without dtw: then only the values
-// matter); rules, its outcome under the rules seen from the unit's class;
-// mtc, its theoretical value at distance 0, so that the distance found is
-// the mtc (the plies to the next capture or man move).
+// The analyses of a unit differ in the outcome that an external
+// successor (reached by a capture, a crowning or a man move) counts
+// with. In the theory analysis it is its theoretical outcome, at
+// distance 0 without dtw (then only the values matter). In the rules
+// analysis it is its outcome under the rules, seen from the unit's
+// class. In the mtc analysis it is its theoretical value at distance 0,
+// so that the distance found is the mtc: the plies to the next capture
+// or man move.
 const (
 	theoryAnalysis = iota
 	rulesAnalysis
@@ -487,13 +489,13 @@ func (a *analysis) start(id int64, o rules.Outcome, kingMoves int, capture bool)
 }
 
 // shared returns the analysis whose result the rules analysis shares, -1
-// if none. Where the class's clock does not carry over a capture or man
-// move (see rules.Entry.RulesOutcome) and every external successor looked
-// up (a position's are looked up until its outcomes are final) has the
-// same value under the rules as in theory, the rules analysis counts them
-// as the theory analysis does without dtw, and as the mtc analysis does;
-// outside Rule2 materials, where the rules distances mean nothing, it
-// then shares the theoretical result in any case.
+// if none. Sharing needs two things. The class's clock does not carry
+// over a capture or man move (see rules.Entry.RulesOutcome). And every
+// external successor looked up has the same value under the rules as in
+// theory (a position's are looked up until its outcomes are final). Then
+// the rules analysis counts them as the theory analysis does without
+// dtw, and as the mtc analysis does. Outside Rule2 materials, where the
+// rules distances mean nothing, it then shares the theoretical result.
 func (s *solver) shared() int {
 	switch {
 	case s.differ.Load() || s.class.Carries():
