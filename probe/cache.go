@@ -15,7 +15,7 @@ import (
 // cache keeps blocks within a byte budget, each column of 1 byte an entry
 // as a runs.Column, read in place (a 64 Ki-position block of a 5-piece
 // value column in about 1.4 KB): a block of values as that, a block of
-// distances or extras as a table.Runs (a dtw column, 2 bytes an entry,
+// distances or extras as a distRuns (a dtw column, 2 bytes an entry,
 // decoded). Each file has a slot per block and part (file.blocks), so a
 // probe whose block is cached takes no lock: it loads the slot and marks
 // the block used. A miss reads and decodes the block outside any lock,
@@ -76,7 +76,7 @@ var columns = [numParts][2]table.Column{distances: {table.DistanceColumn, table.
 // whole table decoded (cols).
 type block struct {
 	value   runs.Column
-	dist    table.Runs
+	dist    distRuns
 	cols    table.Columns
 	size    int64                  // bytes, the block's fixed part included
 	slot    *atomic.Pointer[block] // the file's slot that holds it
@@ -90,15 +90,15 @@ type block struct {
 func read(f *file, p part, n int64) (*block, error) {
 	b := &block{size: int64(unsafe.Sizeof(block{}))}
 	if p != values {
-		dist, err := f.r.ReadDistanceRuns(int(n), columns[p][0], columns[p][1])
+		dist, err := readDistRuns(f.r, int(n), columns[p][0], columns[p][1])
 		if err != nil {
 			return nil, err
 		}
 		b.dist = dist
-		b.size += dist.Size()
+		b.size += dist.size()
 		return b, nil
 	}
-	value, err := f.r.ReadValueRuns(int(n))
+	value, err := f.r.ReadRuns(int(n), table.ValueColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -192,8 +192,8 @@ func (c *cache) counted(f *file, p part, n int64, b *block) {
 		d.value = b.value.Decoded(positions)
 		d.size += d.value.Size()
 	} else {
-		d.dist = b.dist.Decoded(positions)
-		d.size += d.dist.Size()
+		d.dist = b.dist.decoded(positions)
+		d.size += d.dist.size()
 	}
 	d.used.Store(true)
 	c.mu.Lock()
@@ -211,7 +211,7 @@ func (c *cache) counted(f *file, p part, n int64, b *block) {
 
 // noDistances is the distances of a block read without them: none, so
 // that its entries hold the values alone. It is never written.
-var noDistances table.Runs
+var noDistances distRuns
 
 // stored sets *e to the values stored for entry i of f, and the columns
 // of its parts up to last (see part), reading their blocks unless
@@ -230,7 +230,7 @@ func (t *Tables) stored(e *rules.Entry, f *file, i int64, cachedOnly bool, last 
 		}
 		t.cache.count(f, values, n, b, j)
 		v = b.value.At(j)
-		var parts [numParts]*table.Runs
+		var parts [numParts]*distRuns
 		for p := distances; p < numParts; p++ {
 			parts[p] = &noDistances
 			if p <= last && f.blocks[p] != nil {
@@ -242,7 +242,7 @@ func (t *Tables) stored(e *rules.Entry, f *file, i int64, cachedOnly bool, last 
 				parts[p] = &b.dist
 			}
 		}
-		ok = table.EntryAt(e, v, j, parts[distances], parts[extras])
+		ok = entryAt(e, v, j, parts[distances], parts[extras])
 	}
 	fresh = v&table.FreshOnly != 0
 	if !ok || fresh && !f.marked {

@@ -15,7 +15,6 @@ import (
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
-	"github.com/dtb-draughts/dtb/table"
 )
 
 // TestPlay plays games from positions each table calls won, lost or
@@ -167,14 +166,11 @@ func playTable(t *testing.T, tables *probe.Tables, m index.Material) int {
 // longest returns the longest wins of m's table its header names: by
 // distance, dtw and mtc.
 func longest(t *testing.T, tables *probe.Tables, m index.Material) []draughts.Position {
-	h, err := tables.Header(m)
+	info, err := tables.Info(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := table.HeaderStats(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := info.Stats
 	var ps []draughts.Position
 	for _, f := range []string{s.LongestDistanceFEN, s.LongestDTWFEN, s.LongestMTCFEN} {
 		if f != "" {

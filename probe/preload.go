@@ -35,7 +35,7 @@ func (t *Tables) Preload(m index.Material) error {
 				return err
 			}
 		}
-		b.cols = table.MakeColumns(m, f.x.Size(), f.layout.Extra())
+		b.cols = f.layout.MakeColumns(f.x.Size())
 		err = t.resolve(f, b, true)
 	case f.resolved:
 		b.cols, err = f.r.ReadColumns()

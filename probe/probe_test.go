@@ -586,14 +586,17 @@ func TestResolvedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	captures := 0
+	cols, marks := table.NewLayout(m, table.Extra{DTW: true}).MakeColumns(x.Size()), make([]uint64, (x.Size()+63)/64)
 	for i := range x.Size() {
 		p := rules.Position(x.Unrank(i))
 		if p.HasCapture() {
 			captures++
+			marks[i/64] |= 1 << (i % 64)
 		}
-		if err := w.Add(mustProbe(t, golden, p), p.HasCapture()); err != nil {
-			t.Fatal(err)
-		}
+		cols.Set(i, mustProbe(t, golden, p))
+	}
+	if err := w.AddColumns(&cols, marks); err != nil {
+		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/dtb-draughts/dtb/table"
+
 	"github.com/dtb-draughts/dtb/runs"
 )
 
@@ -94,7 +96,7 @@ func BenchmarkRuns(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				k := s.blocks[i%len(s.blocks)]
-				if _, err := k.f.r.ReadValueRuns(k.n); err != nil {
+				if _, err := k.f.r.ReadRuns(k.n, table.ValueColumn); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -137,7 +139,7 @@ func newSample(b *testing.B, files []*file, rng *rand.Rand) *sample {
 	var sizes []int // the positions of each form
 	for _, f := range files {
 		for k := range len(f.blocks[values]) {
-			r, err := f.r.ReadValueRuns(k)
+			r, err := f.r.ReadRuns(k, table.ValueColumn)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -178,14 +178,32 @@ func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
 // a search through its colour flip has none: an error wrapping
 // ErrNotStored.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
-	f, err := t.file(m, false)
+	f, err := t.storedFile(m)
 	if err != nil {
 		return codec.Header{}, err
 	}
-	if f.from != nil {
-		return codec.Header{}, fmt.Errorf("%s: %w in this slim directory: a search through %s answers it (the directory dtb gen built has its file)", m, ErrNotStored, f.from.m)
-	}
 	return f.r.Header(), nil
+}
+
+// storedFile returns the opened table of m, an error wrapping ErrNotStored
+// for one answered by a search through its colour flip.
+func (t *Tables) storedFile(m index.Material) (*file, error) {
+	f, err := t.file(m, false)
+	if err == nil && f.from != nil {
+		err = fmt.Errorf("%s: %w in this slim directory: a search through %s answers it (the directory dtb gen built has its file)", m, ErrNotStored, f.from.m)
+	}
+	return f, err
+}
+
+// Info returns what the header of the table of m says beyond the codec's:
+// its class, columns, variant and stats. A table answered by a search
+// through its colour flip has none: an error wrapping ErrNotStored.
+func (t *Tables) Info(m index.Material) (table.Info, error) {
+	f, err := t.storedFile(m)
+	if err != nil {
+		return table.Info{}, err
+	}
+	return f.r.Info, nil
 }
 
 // file returns the opened table of m, opening it unless cachedOnly is

@@ -408,7 +408,7 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 	defer w.Abort()
 	w.SetCompression(codec.Fastest) // read once or twice: see codec.Fastest
 	batch := min(u.positions(), writeBatch)
-	cols := table.MakeColumns(b.g.tables[0].Material(), batch, b.extra)
+	cols := table.NewLayout(b.g.tables[0].Material(), b.extra).MakeColumns(batch)
 	capture := make([]byte, batch)
 	for base := int64(0); base < u.positions(); base += batch {
 		k := min(batch, u.positions()-base)
@@ -495,7 +495,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	m, k := x.Material(), x.KingPlacements()
 	s := &solved{x: x, class: b.class, state: onDisk, path: filepath.Join(b.o.Dir, table.FileName(m))}
 	if keep {
-		s.state, s.cols = solvedInMemory, table.MakeColumns(m, x.Size(), b.extra)
+		s.state, s.cols = solvedInMemory, table.NewLayout(m, b.extra).MakeColumns(x.Size())
 		lookupColumns(&s.cols, s.class)
 	}
 	w, err := table.NewWriter(s.path, m, b.extra)

@@ -59,7 +59,7 @@ func BenchmarkFill(b *testing.B) {
 			u := &unit{name: name}
 			var results [numAnalyses]*result
 			results[theoryAnalysis], results[rulesAnalysis] = res, res
-			cols := table.MakeColumns(m, n, table.Extra{})
+			cols := table.NewLayout(m, table.Extra{}).MakeColumns(n)
 			capture := make([]byte, n)
 			for b.Loop() {
 				if err := gb.fill(u, &cols, capture, results, 0, 0, n); err != nil {

@@ -140,7 +140,7 @@ func TestStoreShrink(t *testing.T) {
 func TestTableStates(t *testing.T) {
 	m, _ := index.ParseMaterial("KvK")
 	x := index.New(m)
-	cols := table.MakeColumns(m, x.Size(), table.Extra{})
+	cols := table.NewLayout(m, table.Extra{}).MakeColumns(x.Size())
 	for from := range stateNames {
 		for to := range stateNames {
 			s := &solved{x: x, state: tableState(from)}

@@ -6,7 +6,7 @@
 //	f, err := table.Open("tables/KKvK.dtb", m) // checks the header against m
 //	cols, err := f.ReadColumns()               // every entry, decoded bytes
 //	e, ok := cols.Entry(i)                     // e.Rules, e.Theory, e.Distance, e.DTW
-//	vals, err := f.ReadValues(b)               // block b of the value file alone
+//	vals, err := f.ReadBlock(b, table.ValueColumn) // block b of the value file alone
 //
 // A table holds the positions of one material with White to move, ranked
 // by package index (rules.Placement). It stores the values of every

@@ -3,17 +3,15 @@ package table
 import (
 	"encoding/binary"
 
-	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/rules"
-	"github.com/dtb-draughts/dtb/runs"
 )
 
 // NoDistance marks an entry without a class distance in the distance
 // column: drawn under every budget.
 const NoDistance = rules.MaxDistance + 1
 
-// NoDTW marks a draw in the dtw column.
-const NoDTW = 0xffff
+// noDTW marks a draw in the dtw column.
+const noDTW = 0xffff
 
 // NoMTC marks a draw in the mtc column.
 const NoMTC = 255
@@ -31,7 +29,7 @@ const (
 	// DistanceColumn, 1 byte: the distance, NoDistance for none; the
 	// tables of materials with a clock only (class A, B and Rule2).
 	DistanceColumn
-	// DTWColumn, 2 bytes little-endian: the dtw, NoDTW for a draw;
+	// DTWColumn, 2 bytes little-endian: the dtw, noDTW for a draw;
 	// optional.
 	DTWColumn
 	// MTCColumn, 1 byte: the mtc, NoMTC for a draw, less the distance
@@ -65,12 +63,6 @@ func (c Column) Width() int { return columnWidths[c] }
 // column the table lacks is nil. Entry i of a Columns is at byte
 // i*Width() of each column.
 type Columns [NumColumns][]byte
-
-// MakeColumns returns zeroed columns for n entries of a table of m, with
-// the optional columns of x.
-func MakeColumns(m index.Material, n int64, x Extra) Columns {
-	return NewLayout(m, x).MakeColumns(n)
-}
 
 // MakeColumns returns zeroed columns of l for n entries.
 func (l Layout) MakeColumns(n int64) Columns {
@@ -113,7 +105,7 @@ func (c *Columns) EntryAt(e *rules.Entry, v byte, i int64) (ok bool) {
 			mtc = int(d[i])
 		}
 	}
-	return entryOf(e, v, dist, dtw, mtc)
+	return DecodeEntry(e, v, dist, dtw, mtc)
 }
 
 // decided reports whether the value byte v is of a theoretical win or
@@ -123,10 +115,12 @@ func decided(v byte) bool {
 	return theory != rules.Draw
 }
 
-// entryOf sets *e to the entry of value byte v whose other columns hold
-// the bytes dist, dtw and mtc as stored, each -1 where the table lacks
-// the column (or v is of a theoretical draw), and reports ok as EntryAt.
-func entryOf(e *rules.Entry, v byte, dist, dtw, mtc int) (ok bool) {
+// DecodeEntry sets *e to the entry of value byte v whose other columns
+// hold the bytes dist, dtw and mtc as stored, each -1 where the table
+// lacks the column. It reports ok as EntryAt. The other columns matter
+// only where e.Theory is not a draw: with -1 for each, DecodeEntry
+// decodes the values alone.
+func DecodeEntry(e *rules.Entry, v byte, dist, dtw, mtc int) (ok bool) {
 	e.Distance, e.DTW, e.MTC = -1, -1, -1
 	e.Theory, e.Rules = valuesOf(v)
 	if e.Theory == rules.Draw {
@@ -135,7 +129,7 @@ func entryOf(e *rules.Entry, v byte, dist, dtw, mtc int) (ok bool) {
 	if dist >= 0 && dist != NoDistance {
 		e.Distance = dist
 	}
-	if dtw >= 0 && dtw != NoDTW {
+	if dtw >= 0 && dtw != noDTW {
 		e.DTW = dtw
 	}
 	if mtc >= 0 {
@@ -144,57 +138,6 @@ func entryOf(e *rules.Entry, v byte, dist, dtw, mtc int) (ok bool) {
 		}
 	}
 	return e.Theory <= rules.Win && e.Rules <= rules.Win
-}
-
-// Runs holds some columns of a block besides the value as the prober
-// keeps them (File.ReadDistanceRuns): each 1-byte column as runs, read in
-// place (package runs), the 2-byte dtw column as its bytes.
-type Runs struct {
-	cols [NumColumns]runs.Column // the 1-byte columns where has says
-	has  [NumColumns]bool
-	dtw  []byte
-}
-
-// Decoded returns r, the columns of a block of n positions, with each
-// 1-byte column decoded, a byte a position (runs.Column.Decoded).
-func (r *Runs) Decoded(n int) Runs {
-	d := *r
-	for col := range d.cols {
-		if d.has[col] {
-			d.cols[col] = r.cols[col].Decoded(n)
-		}
-	}
-	return d
-}
-
-// Size returns the bytes r holds beyond its fixed part.
-func (r *Runs) Size() int64 {
-	n := int64(len(r.dtw))
-	for _, c := range r.cols {
-		n += c.Size()
-	}
-	return n
-}
-
-// EntryAt is Columns.EntryAt of a block whose value byte at i is v and
-// whose other columns are those of parts, which the prober reads apart
-// (File.ReadDistanceRuns): each column from a part that has it.
-func EntryAt(e *rules.Entry, v byte, i int, parts ...*Runs) (ok bool) {
-	dist, dtw, mtc := -1, -1, -1
-	if decided(v) {
-		for _, r := range parts {
-			if r.has[DistanceColumn] {
-				dist = int(r.cols[DistanceColumn].At(i))
-			}
-			if r.has[DTWColumn] {
-				dtw = int(binary.LittleEndian.Uint16(r.dtw[2*i:]))
-			}
-			if r.has[MTCColumn] {
-				mtc = int(r.cols[MTCColumn].At(i))
-			}
-		}
-	}
-	return entryOf(e, v, dist, dtw, mtc)
 }
 
 // Values decodes the values of entry i, theoretical and under the rules:
@@ -215,12 +158,9 @@ func valuesOf(v byte) (theory, ru rules.Value) {
 // its colour flip from the value file alone with it (package probe).
 const FreshOnly = 1 << 4
 
-// FreshOnly reports whether entry i is marked FreshOnly.
-func (c *Columns) FreshOnly(i int64) bool { return c[ValueColumn][i]&FreshOnly != 0 }
-
-// MarkFreshOnly marks entry i FreshOnly if it is a win or loss under the
+// markFreshOnly marks entry i FreshOnly if it is a win or loss under the
 // rules at rule-2 distance rules.Rule2Plies (its distance column read).
-func (c *Columns) MarkFreshOnly(i int64) {
+func (c *Columns) markFreshOnly(i int64) {
 	if _, ru := c.Values(i); ru != rules.Draw && c[DistanceColumn][i] == rules.Rule2Plies {
 		c[ValueColumn][i] |= FreshOnly
 	}
@@ -261,9 +201,9 @@ func (c *Columns) setDistance(i int64, d int) {
 
 func (c *Columns) setDTW(i int64, d int) {
 	if col := c[DTWColumn]; col != nil {
-		n := uint16(NoDTW)
+		n := uint16(noDTW)
 		if d >= 0 {
-			n = uint16(min(d, NoDTW-1))
+			n = uint16(min(d, noDTW-1))
 		}
 		binary.LittleEndian.PutUint16(col[2*i:], n)
 	}

@@ -71,10 +71,6 @@ func knownRulesFlags(r uint32) bool {
 	return r&^rulesSlim == RulesFlags && (r&rulesShortDistances == 0 || r&rulesFreshMarks != 0)
 }
 
-// TracksRule2 reports whether the rules values of tables with the known
-// rules flags r track the 25-move king rule (rule 2).
-func TracksRule2(r uint32) bool { return r&rules25Move != 0 }
-
 // Extra lists the optional columns of a table.
 type Extra struct {
 	DTW bool // the dtw column
@@ -87,8 +83,8 @@ const IndexVersion = 1
 // StatsKey is the meta key of the stats (JSON) in a table file header.
 const StatsKey = "stats"
 
-// HeaderStats returns the stats in the header h of a table file.
-func HeaderStats(h codec.Header) (Stats, error) {
+// headerStats returns the stats in the header h of a table file.
+func headerStats(h codec.Header) (Stats, error) {
 	var s Stats
 	err := json.Unmarshal([]byte(h.Meta[StatsKey]), &s)
 	return s, err
@@ -161,13 +157,6 @@ func (l Layout) Width() int {
 	return n
 }
 
-// HasColumn reports whether the table of header h, of its value file or
-// whole table, has the column col.
-func HasColumn(h codec.Header, col Column) bool {
-	return slices.ContainsFunc(h.Columns, func(c codec.Column) bool { return c.Name == col.Name() }) ||
-		h.Meta[DistancesKey] != "" && slices.Contains(strings.Split(h.Meta[DistancesKey], ","), col.Name())
-}
-
 // A File is a table opened for reading, its header checked: a value file
 // and its distance file (format 3), opened when first read, or a whole
 // table (formats 1 and 2). A File is safe for concurrent use.
@@ -226,7 +215,7 @@ func Open(path string, m index.Material) (*File, error) {
 		return nil, err
 	}
 	f := &File{values: r, path: path, Material: m, distPath: DistancePath(path)}
-	if f.Info, err = CheckHeader(path, r.Header(), m); err != nil {
+	if f.Info, err = checkHeader(path, r.Header(), m); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -411,9 +400,9 @@ func checkDistanceHeader(path string, h, v codec.Header, l Layout) error {
 	return nil
 }
 
-// CheckHeader checks h, the header of the value file or whole table at
+// checkHeader checks h, the header of the value file or whole table at
 // path, against material m as Open does, and returns what it says.
-func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
+func checkHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	var t Info
 	bad := func(kind error, format string, args ...any) (Info, error) {
 		return Info{}, &codec.FileError{Path: path, Kind: kind, Reason: "header: " + fmt.Sprintf(format, args...)}
@@ -459,7 +448,7 @@ func CheckHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	if want := layout(t.Class, l.Extra()); l != want || len(names) != len(columnList(l)) {
 		return bad(codec.ErrCorrupt, "columns %v, want %v", names, columnList(want))
 	}
-	stats, err := HeaderStats(h)
+	stats, err := headerStats(h)
 	if err != nil {
 		return bad(codec.ErrCorrupt, "no valid %q: %v", StatsKey, err)
 	}
@@ -496,124 +485,81 @@ func columnList(l Layout) []string {
 
 // ReadColumns decodes every entry of the table.
 func (f *File) ReadColumns() (Columns, error) {
-	return f.read(ValueColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadColumn(n) })
+	return f.read(nil, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadColumn(n) })
 }
 
-// ReadBlock decodes the entries of block b (BlockSize entries from entry
-// b*BlockSize on, fewer in the last block).
-func (f *File) ReadBlock(b int) (Columns, error) {
-	return f.read(ValueColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
+// ReadBlock decodes the columns cols of block b (BlockSize entries from
+// entry b*BlockSize on, fewer in the last block): every column of the
+// table if cols is empty. A column the table lacks is left out. The
+// value column alone reads the value file alone.
+func (f *File) ReadBlock(b int, cols ...Column) (Columns, error) {
+	return f.read(cols, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
 
-// ReadValues decodes the value column of block b: all a search with fresh
-// clocks needs, from the value file alone.
-func (f *File) ReadValues(b int) (Columns, error) {
-	return f.read(ValueColumn, DistanceColumn, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
-}
-
-// ReadValueRuns reads the value column of block b as the prober keeps
-// it (codec.Reader.ReadRuns).
-func (f *File) ReadValueRuns(b int) (runs.Column, error) {
-	return f.values.ReadRuns(f.at[ValueColumn], b)
-}
-
-// ReadDistances decodes the columns of block b besides the value (none
-// for a table without them), from the distance file.
-func (f *File) ReadDistances(b int) (Columns, error) {
-	return f.read(DistanceColumn, NumColumns, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
-}
-
-// ReadDistanceRuns reads the columns from first up to end of block b,
-// columns besides the value, as the prober keeps them (Runs): a block of
-// a 1-byte column stored as tokens is parsed, not decoded
-// (codec.Reader.ReadRuns). The columns the file lacks are left out.
-func (f *File) ReadDistanceRuns(b int, first, end Column) (Runs, error) {
-	var r Runs
-	if f.Plain { // its mtc bytes are made relative as they are decoded
-		cols, err := f.ReadDistances(b)
-		if err != nil {
-			return Runs{}, err
-		}
-		for col := first; col < end; col++ {
-			r.has[col] = cols.Has(col)
-			if !r.has[col] {
-				continue
-			}
-			if col.Width() == 1 {
-				r.cols[col] = runs.Compact(cols[col], nil)
-			} else {
-				r.dtw = cols[col]
-			}
-		}
-		return r, nil
+// ReadRuns reads column col of block b, a column of one byte an entry,
+// as runs (package runs). A block stored as tokens is parsed, not
+// decoded. The prober's cache keeps blocks in this form.
+func (f *File) ReadRuns(b int, col Column) (runs.Column, error) {
+	if col.Width() != 1 || f.at[col] < 0 {
+		return runs.Column{}, fmt.Errorf("%s: no column %s of one byte an entry", f.path, col.Name())
 	}
-	for col := first; col < end; col++ {
-		n := f.at[col]
-		if n < 0 {
-			continue
-		}
-		d, err := f.distances()
-		if err == nil && col.Width() == 1 {
-			r.cols[col], err = d.ReadRuns(n, b)
-		} else if err == nil {
-			r.dtw, err = d.ReadBlock(n, b, nil)
-		}
+	if f.Plain && col != ValueColumn { // its mtc bytes are converted as they are decoded
+		cols, err := f.ReadBlock(b, col)
 		if err != nil {
-			return Runs{}, err
+			return runs.Column{}, err
 		}
-		r.has[col] = true
+		return runs.Compact(cols[col], nil), nil
 	}
-	return r, nil
+	r, err := f.reader(col)
+	if err != nil {
+		return runs.Column{}, err
+	}
+	return r.ReadRuns(f.at[col], b)
 }
 
-// read returns the columns from first up to end that read(r, n) decodes
-// for each, column n of the file of r, the mtc bytes of a plain file
-// converted.
-func (f *File) read(first, end Column, read func(r *codec.Reader, n int) ([]byte, error)) (Columns, error) {
+// reader returns the reader of the file that holds column col.
+func (f *File) reader(col Column) (*codec.Reader, error) {
+	if col == ValueColumn {
+		return f.values, nil
+	}
+	return f.distances()
+}
+
+// read returns the columns cols (all if none) that read(r, n) decodes
+// for each, column n of the file of r. The mtc bytes of a plain file are
+// converted, which reads its distance column too.
+func (f *File) read(cols []Column, read func(r *codec.Reader, n int) ([]byte, error)) (Columns, error) {
+	var want [NumColumns]bool
+	for _, col := range cols {
+		want[col] = true
+	}
+	if len(cols) == 0 {
+		want = [NumColumns]bool{true, true, true, true}
+	}
+	plainMTC := f.Plain && want[MTCColumn] && f.at[MTCColumn] >= 0
 	var c Columns
-	for col := first; col < end; col++ {
+	for col := range NumColumns {
 		n := f.at[col]
-		if n < 0 {
+		if n < 0 || !want[col] && !(plainMTC && col == DistanceColumn) {
 			continue
 		}
-		r := f.values
-		if col != ValueColumn {
-			var err error
-			if r, err = f.distances(); err != nil {
-				return Columns{}, err
-			}
+		r, err := f.reader(col)
+		if err == nil {
+			c[col], err = read(r, n)
 		}
-		b, err := read(r, n)
 		if err != nil {
 			return Columns{}, err
 		}
-		c[col] = b
 	}
-	if f.Plain && c.Has(MTCColumn) {
+	if plainMTC {
 		for i := range c[MTCColumn] {
 			c[MTCColumn][i] -= c.mtcBase(int64(i))
 		}
+		if !want[DistanceColumn] {
+			c[DistanceColumn] = nil
+		}
 	}
 	return c, nil
-}
-
-// Write writes the table of m to path atomically (see codec.Write) with a
-// Writer: its entries cols, every position's, and returns its stats. The
-// entries of the positions marked in captures (bit i%64 of word i/64 for
-// position i) are don't-cares (see Writer). cols is not modified.
-func Write(path string, m index.Material, cols Columns, captures []uint64) (Stats, error) {
-	w, err := NewWriter(path, m, Extra{DTW: cols.Has(DTWColumn), MTC: cols.Has(MTCColumn)})
-	if err != nil {
-		return Stats{}, err
-	}
-	if err := w.AddColumns(&cols, captures); err != nil {
-		w.Abort()
-		return Stats{}, err
-	}
-	if err := w.Close(); err != nil {
-		return Stats{}, err
-	}
-	return w.Stats(), nil
 }
 
 // ErrOtherRules is wrapped by the error of Convert for a table whose

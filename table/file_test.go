@@ -21,7 +21,7 @@ import (
 // a real table has them, and capture bits for about a quarter of them.
 func testEntries(m index.Material, x Extra) (Columns, []uint64) {
 	n := index.New(m).Size()
-	cols := MakeColumns(m, n, x)
+	cols := NewLayout(m, x).MakeColumns(n)
 	captures := make([]uint64, (n+63)/64)
 	rng := rand.New(rand.NewPCG(uint64(n), 2))
 	class := rules.ClassOf(m)
@@ -44,7 +44,7 @@ func testEntries(m index.Material, x Extra) (Columns, []uint64) {
 }
 
 // BenchmarkWrite writes the table of KKMvK (2.5 M positions, class A,
-// with the dtw column) with Write; its MB/s are M positions/s.
+// with the dtw column) with write; its MB/s are M positions/s.
 func BenchmarkWrite(b *testing.B) {
 	m, _ := index.ParseMaterial("KKMvK")
 	cols, captures := testEntries(m, Extra{DTW: true})
@@ -52,7 +52,7 @@ func BenchmarkWrite(b *testing.B) {
 	b.SetBytes(int64(len(cols[ValueColumn])))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Write(path, m, cols, captures); err != nil {
+		if _, err := write(path, m, cols, captures); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -129,7 +129,7 @@ func TestWriter(t *testing.T) {
 		{"entries", func(w *Writer) error {
 			for i := range x.Size() {
 				e, _ := cols.Entry(i)
-				if err := w.Add(e, isSet(captures, i)); err != nil {
+				if err := w.add(e, isSet(captures, i)); err != nil {
 					return err
 				}
 			}
@@ -144,7 +144,7 @@ func TestWriter(t *testing.T) {
 				}
 				if hi < x.Size() { // and one entry on its own
 					e, _ := cols.Entry(hi)
-					if err := w.Add(e, isSet(captures, hi)); err != nil {
+					if err := w.add(e, isSet(captures, hi)); err != nil {
 						return err
 					}
 					hi++
@@ -259,21 +259,21 @@ func TestWriterErrors(t *testing.T) {
 		write func(w *Writer) error
 		want  string
 	}{
-		{"few", func(w *Writer) error { return w.Add(e, false) }, "1 entries, want 2450"},
+		{"few", func(w *Writer) error { return w.add(e, false) }, "1 entries, want 2450"},
 		{"many", func(w *Writer) error {
 			if err := w.AddColumns(&cols, captures); err != nil {
 				return err
 			}
-			return w.Add(e, false)
+			return w.add(e, false)
 		}, "more than 2450 entries"},
 		{"many columns", func(w *Writer) error {
-			if err := w.Add(e, false); err != nil {
+			if err := w.add(e, false); err != nil {
 				return err
 			}
 			return w.AddColumns(&cols, captures)
 		}, "more than 2450 entries"},
 		{"no dtw", func(w *Writer) error {
-			c := MakeColumns(m, 10, Extra{DTW: true})
+			c := NewLayout(m, Extra{DTW: true}).MakeColumns(10)
 			return w.AddColumns(&c, captures)
 		}, "columns do not fit the table's [value distance]"},
 		{"short", func(w *Writer) error {
@@ -323,7 +323,7 @@ func BenchmarkWriterAdd(b *testing.B) {
 		}
 		for i := range n {
 			e, _ := cols.Entry(i)
-			if err := w.Add(e, isSet(captures, i)); err != nil {
+			if err := w.add(e, isSet(captures, i)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -343,7 +343,7 @@ func TestPlainFile(t *testing.T) {
 	cols, captures := testEntries(m, x)
 	dir := t.TempDir()
 	compact := filepath.Join(dir, "compact.dtb")
-	if _, err := Write(compact, m, cols, captures); err != nil {
+	if _, err := write(compact, m, cols, captures); err != nil {
 		t.Fatal(err)
 	}
 	f, err := Open(compact, m)
@@ -373,7 +373,7 @@ func TestPlainFile(t *testing.T) {
 			dist = byte(e.Distance)
 		}
 		plain[f.Layout[DistanceColumn]][i] = dist
-		dtw := uint16(NoDTW)
+		dtw := uint16(noDTW)
 		if e.DTW >= 0 {
 			dtw = uint16(e.DTW)
 		}
@@ -429,7 +429,7 @@ func TestPlainFile(t *testing.T) {
 	if mtcs == 0 {
 		t.Error("no entry has an mtc")
 	}
-	// Converted, it is the compact table as Write writes it.
+	// Converted, it is the compact table as a Writer writes it.
 	if ok, err := Convert(path, m); !ok || err != nil {
 		t.Fatalf("Convert: %v, %v", ok, err)
 	}
@@ -442,38 +442,56 @@ func TestPlainFile(t *testing.T) {
 	}
 }
 
-// checkRuns checks that the columns of every block of f as the prober
-// keeps them (ReadValueRuns, ReadDistanceRuns of the distance column and
-// of the others apart) give the entries of want, every entry of f.
+// checkRuns checks that each column of every block of f, read alone
+// (ReadBlock of one column) and as runs (ReadRuns, and those decoded),
+// holds the bytes of want, every entry of f: the bytes that mean
+// something, those of the value column and of the theoretical wins and
+// losses (see DecodeEntry).
 func checkRuns(t *testing.T, f *File, want Columns) {
 	t.Helper()
 	size := int64(f.Header().BlockSize)
 	for b := range int((int64(len(want[ValueColumn])) + size - 1) / size) {
-		v, err := f.ReadValueRuns(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Read apart, as the prober reads them: the distance, then dtw and mtc.
-		d, err := f.ReadDistanceRuns(b, DistanceColumn, DTWColumn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := f.ReadDistanceRuns(b, DTWColumn, NumColumns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := int(min(size, int64(len(want[ValueColumn]))-int64(b)*size))
-		// And decoded, as the prober keeps a block it probes often.
-		vd, dd, xd := v.Decoded(n), d.Decoded(n), x.Decoded(n)
-		for j := range n {
-			i := int64(b)*size + int64(j)
-			var e, ed rules.Entry
-			ok := EntryAt(&e, v.At(j), j, &d, &x)
-			if w, wok := want.Entry(i); e != w || ok != wok {
-				t.Fatalf("%s block %d as runs: entry %d = %+v, %v, want %+v, %v", f.path, b, i, e, ok, w, wok)
+		lo := int64(b) * size
+		n := min(size, int64(len(want[ValueColumn]))-lo)
+		for col := range NumColumns {
+			if !f.Layout.Has(col) {
+				continue
 			}
-			if EntryAt(&ed, vd.At(j), j, &dd, &xd); ed != e {
-				t.Fatalf("%s block %d decoded: entry %d = %+v, want %+v", f.path, b, i, ed, e)
+			w := int64(col.Width())
+			wantBlock := want[col][lo*w : (lo+n)*w]
+			got, err := f.ReadBlock(b, col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := range got {
+				if Column(c) != col && got[c] != nil {
+					t.Fatalf("%s block %d: ReadBlock of the %s column read the %s column too", f.path, b, col.Name(), Column(c).Name())
+				}
+			}
+			if len(got[col]) != len(wantBlock) {
+				t.Fatalf("%s block %d: ReadBlock of the %s column has %d bytes, want %d", f.path, b, col.Name(), len(got[col]), len(wantBlock))
+			}
+			means := func(j int) bool {
+				theory, _ := want.Values(lo + int64(j))
+				return col == ValueColumn || theory != rules.Draw
+			}
+			for j := range int(n) {
+				if means(j) && !bytes.Equal(got[col][int64(j)*w:int64(j+1)*w], wantBlock[int64(j)*w:int64(j+1)*w]) {
+					t.Fatalf("%s block %d: ReadBlock of the %s column differs at %d", f.path, b, col.Name(), j)
+				}
+			}
+			if w != 1 {
+				continue
+			}
+			r, err := f.ReadRuns(b, col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := r.Decoded(int(n))
+			for j := range int(n) {
+				if means(j) && (r.At(j) != wantBlock[j] || d.At(j) != wantBlock[j]) {
+					t.Fatalf("%s block %d: the %s column as runs has %d at %d (decoded %d), want %d", f.path, b, col.Name(), r.At(j), j, d.At(j), wantBlock[j])
+				}
 			}
 		}
 	}
@@ -602,7 +620,7 @@ func TestRulesFlags(t *testing.T) {
 		m, _ := index.ParseMaterial(c.material)
 		cols, captures := testEntries(m, Extra{})
 		path := filepath.Join(t.TempDir(), FileName(m))
-		if _, err := Write(path, m, cols, captures); err != nil {
+		if _, err := write(path, m, cols, captures); err != nil {
 			t.Fatal(err)
 		}
 		f, err := Open(path, m)
@@ -612,9 +630,28 @@ func TestRulesFlags(t *testing.T) {
 		h := f.Header()
 		f.Close()
 		h.Rules |= rulesForcedThreats
-		info, err := CheckHeader(path, h, m)
+		info, err := checkHeader(path, h, m)
 		if (err == nil) != c.ok || err == nil && (!info.Slim.ForcedThreats || info.Variant != Slim) || err != nil && !errors.Is(err, codec.ErrCorrupt) {
 			t.Errorf("%s with forced threats left out: %+v, %v; want accepted %v", m, info, err, c.ok)
 		}
 	}
+}
+
+// write writes the table of m to path atomically (see codec.Write) with a
+// Writer: its entries cols, every position's, and returns its stats. The
+// entries of the positions marked in captures (bit i%64 of word i/64 for
+// position i) are don't-cares (see Writer). cols is not modified.
+func write(path string, m index.Material, cols Columns, captures []uint64) (Stats, error) {
+	w, err := NewWriter(path, m, Extra{DTW: cols.Has(DTWColumn), MTC: cols.Has(MTCColumn)})
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := w.AddColumns(&cols, captures); err != nil {
+		w.Abort()
+		return Stats{}, err
+	}
+	if err := w.Close(); err != nil {
+		return Stats{}, err
+	}
+	return w.Stats(), nil
 }

@@ -11,7 +11,7 @@ import (
 
 func TestColumns(t *testing.T) {
 	m, _ := index.ParseMaterial("KKvK")
-	c := MakeColumns(m, 3, Extra{DTW: true, MTC: true})
+	c := NewLayout(m, Extra{DTW: true, MTC: true}).MakeColumns(3)
 	entries := []rules.Entry{
 		{Rules: rules.Win, Theory: rules.Win, Distance: 7, DTW: 7, MTC: 3},
 		{Rules: rules.Draw, Theory: rules.Loss, Distance: -1, DTW: 20, MTC: 20},
@@ -35,11 +35,11 @@ func TestColumns(t *testing.T) {
 		t.Error("Entry accepts value 3")
 	}
 	m, _ = index.ParseMaterial("KKKKvM")
-	if c := MakeColumns(m, 1, Extra{}); c.Has(DistanceColumn) || c.Has(DTWColumn) || c.Has(MTCColumn) || !c.Has(ValueColumn) {
+	if c := NewLayout(m, Extra{}).MakeColumns(1); c.Has(DistanceColumn) || c.Has(DTWColumn) || c.Has(MTCColumn) || !c.Has(ValueColumn) {
 		t.Error("KKKKvM: want the value column alone")
 	}
 	m, _ = index.ParseMaterial("KKKKvK") // rule 2: both sides have a king
-	if c := MakeColumns(m, 1, Extra{MTC: true}); !c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(MTCColumn) {
+	if c := NewLayout(m, Extra{MTC: true}).MakeColumns(1); !c.Has(DistanceColumn) || c.Has(DTWColumn) || !c.Has(MTCColumn) {
 		t.Error("KKKKvK: want the value, distance and mtc columns")
 	}
 }
@@ -53,7 +53,7 @@ func TestSetOutcomes(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		class := rules.ClassOf(m)
 		for _, extra := range []Extra{{}, {DTW: true}, {MTC: true}, {DTW: true, MTC: true}} {
-			set, got := MakeColumns(m, 1, extra), MakeColumns(m, 1, extra)
+			set, got := NewLayout(m, extra).MakeColumns(1), NewLayout(m, extra).MakeColumns(1)
 			for _, v := range []rules.Value{rules.Loss, rules.Draw, rules.Win} {
 				for _, d := range dists {
 					for _, rd := range dists {

@@ -6,7 +6,7 @@ import (
 )
 
 // A Variant is what a table file is, decoded from its rules flags once
-// (CheckHeader).
+// (checkHeader).
 type Variant uint8
 
 // The variants.

@@ -142,7 +142,7 @@ func newWriter(path string, m index.Material, x Extra, flags uint32, distances b
 		}
 	}
 	k := min(int64(batch), ix.Size())
-	w.buf, w.caps = MakeColumns(m, k+1, x), make([]uint64, (k+63)/64)
+	w.buf, w.caps = NewLayout(m, x).MakeColumns(k+1), make([]uint64, (k+63)/64)
 	if flags&rulesForcedThreats != 0 {
 		w.threats = make([]uint64, len(w.caps))
 	}
@@ -153,9 +153,9 @@ func (w *Writer) errorf(format string, args ...any) error {
 	return fmt.Errorf("write %s: %s", w.path, fmt.Sprintf(format, args...))
 }
 
-// Add adds the entry e of the next position, a capture position if
+// add adds the entry e of the next position, a capture position if
 // capture is set.
-func (w *Writer) Add(e rules.Entry, capture bool) error {
+func (w *Writer) add(e rules.Entry, capture bool) error {
 	if w.next+int64(w.n) == w.x.Size() {
 		return w.errorf("more than %d entries", w.x.Size())
 	}
@@ -253,7 +253,7 @@ func (w *Writer) countAndFill() {
 		e, _ := w.buf.Entry(j)
 		w.stats.Add(w.class, e, capture, func() string { return rules.Position(w.x.Unrank(i)).FEN() })
 		if w.rules&rulesFreshMarks != 0 {
-			w.buf.MarkFreshOnly(j)
+			w.buf.markFreshOnly(j)
 		}
 		short := w.rules&rulesShortDistances != 0 && w.class == rules.Rule2 && e.Distance >= 0 && e.Distance <= ShortDistance
 		switch {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
@@ -229,12 +228,11 @@ func (v *verifier) streams(m index.Material) bool {
 	if _, ok := v.entries[m]; !ok || m.Men() != 0 || m == m.Flip() || v.o.Memory <= 0 {
 		return false
 	}
-	h, err := v.pt.Header(m)
+	info, err := v.pt.Info(m)
 	if err != nil {
 		return false // the check reports it
 	}
-	l := table.NewLayout(m, extraOf(h))
-	return wholeBytes(m, l)+wholeBytes(m.Flip(), l) > v.o.Memory
+	return wholeBytes(m, info.Layout)+wholeBytes(m.Flip(), info.Layout) > v.o.Memory
 }
 
 // wholeBytes returns about the bytes that the table of m, of kings alone
@@ -242,11 +240,6 @@ func (v *verifier) streams(m index.Material) bool {
 func wholeBytes(m index.Material, l table.Layout) int64 {
 	orbits := index.OrbitCount(m)
 	return orbits*int64(l.Width()) + orbits/8 + index.New(m).Size()/7
-}
-
-// extraOf returns the optional columns of the table of header h.
-func extraOf(h codec.Header) table.Extra {
-	return table.Extra{DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
 }
 
 // close closes t's file.
@@ -341,7 +334,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 // searchedTable returns the table of m of a slim directory, answered by
 // a search through its colour flip, without its entries.
 func (v *verifier) searchedTable(m index.Material) (*memTable, error) {
-	h, err := v.pt.Header(v.searched[m]) // its layout: the table it is searched through has the same
+	info, err := v.pt.Info(v.searched[m]) // its layout: the table it is searched through has the same
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +342,7 @@ func (v *verifier) searchedTable(m index.Material) (*memTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memTable{m: m, x: index.New(m), class: class, layout: table.NewLayout(m, extraOf(h)), blockSize: parallel.Chunk}, nil
+	return &memTable{m: m, x: index.New(m), class: class, layout: info.Layout, blockSize: parallel.Chunk}, nil
 }
 
 // captureTables returns the tables that the captures from m's positions

@@ -164,7 +164,7 @@ func (fl *statsCmd) run(e *env, args []string) error {
 	var rows []statsRow
 	var searched []index.Material
 	for _, m := range t.Materials() {
-		h, err := t.Header(m)
+		info, err := t.Info(m)
 		if errors.Is(err, probe.ErrNotStored) {
 			searched = append(searched, m)
 			continue
@@ -172,13 +172,10 @@ func (fl *statsCmd) run(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		s, err := table.HeaderStats(h)
-		if err != nil {
-			return fmt.Errorf("%s: no valid %q in the header: %v", table.FileName(m), table.StatsKey, err)
-		}
-		rows = append(rows, statsRow{m: m, Stats: s,
-			distance: table.HasColumn(h, table.DistanceColumn), dtw: table.HasColumn(h, table.DTWColumn),
-			mtc: table.HasColumn(h, table.MTCColumn), rule2: table.TracksRule2(h.Rules)})
+		l := info.Layout
+		rows = append(rows, statsRow{m: m, Stats: info.Stats,
+			distance: l.Has(table.DistanceColumn), dtw: l.Has(table.DTWColumn),
+			mtc: l.Has(table.MTCColumn), rule2: info.TracksRule2()})
 	}
 	if len(searched) > 0 {
 		fmt.Fprintf(e.stderr, "dtb stats: %d tables answered by a search through their colour flips (dtb slim) are not listed: %v\n", len(searched), searched)

@@ -26,7 +26,7 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 		t.Fatal(err)
 	}
 	n := index.New(m).Size()
-	cols := table.MakeColumns(m, n, x)
+	cols := table.NewLayout(m, x).MakeColumns(n)
 	for i := range n {
 		e, ok := set[i]
 		if !ok {
@@ -35,7 +35,15 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 		cols.Set(i, e)
 	}
 	path := filepath.Join(dir, table.FileName(m))
-	if _, err := table.Write(path, m, cols, make([]uint64, (n+63)/64)); err != nil {
+	w, err := table.NewWriter(path, m, x)
+	if err == nil {
+		if err = w.AddColumns(&cols, make([]uint64, (n+63)/64)); err != nil {
+			w.Abort()
+		} else {
+			err = w.Close()
+		}
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -33,7 +33,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/parallel"
@@ -181,14 +180,15 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 			if side == draughts.Black {
 				tm = m.Flip()
 			}
-			h, err := t.Header(tm)
+			info, err := t.Info(tm)
 			if err != nil {
 				return nil, err
 			}
-			row := Row{Material: m, Side: side, Class: fileClass(tm, h.Rules),
-				Distance: table.HasColumn(h, table.DistanceColumn), DTW: table.HasColumn(h, table.DTWColumn), MTC: table.HasColumn(h, table.MTCColumn)}
+			l := info.Layout
+			row := Row{Material: m, Side: side, Class: info.Class,
+				Distance: l.Has(table.DistanceColumn), DTW: l.Has(table.DTWColumn), MTC: l.Has(table.MTCColumn)}
 			x := index.New(tm)
-			if q.Rule2Cursed && (row.Class != rules.Rule2 || !hasRule2Cursed(h)) {
+			if q.Rule2Cursed && (row.Class != rules.Rule2 || info.Stats.Rule2CursedWins+info.Stats.Rule2BlessedLosses == 0) {
 				// Nothing to select: rule 2 decides no position here.
 				res.Rows = append(res.Rows, row)
 				base += x.Size()
@@ -229,30 +229,6 @@ func (q *Query) Run(ctx context.Context, t *probe.Tables, threads int) (*Result,
 		}
 	}
 	return res, nil
-}
-
-// hasRule2Cursed reports whether the stats in the header h of a table
-// file may count positions that rule 2 itself turns into draws: false
-// only if they parse and count none. The generator counts them from the
-// entries it writes, and dtb verify checks the count, so a table whose
-// header counts none need not be scanned for them.
-func hasRule2Cursed(h codec.Header) bool {
-	s, err := table.HeaderStats(h)
-	if err != nil {
-		return true
-	}
-	return s.Rule2CursedWins+s.Rule2BlessedLosses > 0
-}
-
-// fileClass returns the class of material m in a table file with the
-// rules flags flags: as rules.ClassOf, but no class for a Rule2 material
-// in a file that does not track rule 2.
-func fileClass(m index.Material, flags uint32) rules.Class {
-	c := rules.ClassOf(m)
-	if c == rules.Rule2 && !table.TracksRule2(flags) {
-		return rules.NoClass
-	}
-	return c
 }
 
 // match returns the position whose table entry is tp (White to move in

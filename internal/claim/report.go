@@ -245,9 +245,9 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	mats := t.Materials()
 	dtw, rule2 := true, true
 	for _, m := range mats {
-		h, err := t.Header(m)
-		dtw = dtw && err == nil && table.HasColumn(h, table.DTWColumn)
-		rule2 = rule2 && err == nil && table.TracksRule2(h.Rules)
+		info, err := t.Info(m)
+		dtw = dtw && err == nil && info.Layout.Has(table.DTWColumn)
+		rule2 = rule2 && err == nil && info.TracksRule2()
 	}
 	with := "with"
 	if !dtw {

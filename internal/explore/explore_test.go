@@ -345,12 +345,12 @@ func TestLongestLines(t *testing.T) {
 	for _, dir := range dirs {
 		tables := open(t, dir)
 		for _, m := range tables.Materials() {
-			h, err := tables.Header(m)
+			info, err := tables.Info(m)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := table.HeaderStats(h)
-			if err != nil || rules.ClassOf(m) != rules.NoClass || s.LongestDTWFEN == "" {
+			s := info.Stats
+			if rules.ClassOf(m) != rules.NoClass || s.LongestDTWFEN == "" {
 				continue
 			}
 			line, err := explore.BestLine(tables, fen(t, s.LongestDTWFEN), probe.Clocks{}, 0)
