@@ -5,22 +5,22 @@ import (
 	"sync"
 )
 
-// A layout is the meaning of the 256 tokens of a column with a palette of
-// k values: tokens 0 to lits-1 are literals of w positions (lits = k^w),
-// and each palette number v has the run tokens lits+v*nlens to
-// lits+(v+1)*nlens-1, of lens[0] to lens[nlens-1] positions; the tokens
-// from lits+k*nlens on mean nothing.
+// A layout gives the meaning of the 256 tokens for a palette of k values.
+// Tokens 0 to lits-1 are literals of w positions, where lits = k^w.
+// Palette number v has the run tokens lits+v*nlens to lits+(v+1)*nlens-1.
+// Its run token lits+v*nlens+j covers lens[j] positions.
+// Tokens from lits+k*nlens on mean nothing.
 type layout struct {
-	adv  [256]uint32   // the positions a token covers; 0 for a token that means nothing
+	adv  [256]uint32   // the positions a token covers; 0 if it means nothing
 	num  [256][8]uint8 // num[c][d]: the palette number of position min(d, 7) of token c
 	w    int           // the positions of a literal; at most 7
 	pow  [7]int        // the weight of a literal's digit d < w: k^d
-	lits int           // the literal tokens
-	lens []int         // the run lengths, ascending, lens[0] = w+1
-	// least[n]: the index in lens of the longest run of at most n
-	// positions, n from lens[0] to topRun.
+	lits int           // the number of literal tokens
+	lens []int         // the run lengths, ascending; lens[0] = w+1
+	// least[n] is the index in lens of the longest run of at most n
+	// positions. It serves n from lens[0] to topRun.
 	least []uint8
-	k     int // the values of the palette
+	k     int // the palette size
 }
 
 // topRun is about the longest run of a token (see newLayout).
@@ -38,12 +38,12 @@ func layoutOf(k int) *layout {
 	return s.l
 }
 
-// runLengths returns the run lengths of a palette of k values whose
-// literals cover w positions, nlens of them: from w+1 geometrically to
-// topRun, each rounded to the nearest integer, and at least one more
-// than the one before. TestLengths checks that no length lies within
-// 1e-6 of a half, so that any pow accurate to a few ulps gives the same
-// lengths (format.md specifies them by this formula).
+// runLengths returns nlens run lengths, before rounding, for literals of
+// w positions. They grow geometrically from w+1 to topRun. newLayout
+// rounds each to the nearest integer, at least one more than the one
+// before. TestLengths checks that no length lies within 1e-6 of a half.
+// So any pow accurate to a few ulps gives the same lengths. The format
+// (docs/format.md) specifies them by this formula.
 func runLengths(w, nlens int) []float64 {
 	q := math.Pow(float64(topRun)/float64(w+1), 1/float64(max(nlens-1, 1)))
 	x := make([]float64, nlens)
@@ -53,11 +53,10 @@ func runLengths(w, nlens int) []float64 {
 	return x
 }
 
-// newLayout returns the layout of a palette of k values: literals of as
-// many positions w as keep k^w at most 128 (at most 7), so that the other
-// tokens, at least half, are runs; the run lengths of each value grow
-// from w+1 geometrically to topRun (measured on the 4-piece value
-// columns: a top of 1024 codes them in fewer bytes than 256 or 65536).
+// newLayout returns the layout of a palette of k values. A literal covers
+// the most positions w that keep k^w at most 128, so w is at most 7. At
+// least half the tokens are then runs. The run lengths of each value grow
+// geometrically from w+1 to topRun.
 func newLayout(k int) *layout {
 	l := &layout{w: 1, lits: k, pow: [7]int{1}, k: k}
 	for l.lits*k <= 128 {

@@ -1,53 +1,50 @@
-// Package runs codes a column of bytes that takes few distinct values,
-// such as a block of a table's value column, as a stream of one-byte
-// tokens, runs of one value or literals of a few positions, and reads
-// any position of it in place. The tokens are a block's stored form in
-// the table files (package codec; docs/format.md, section 4.3) and what
-// the prober's cache keeps (package probe), so a block read from a file
-// is looked up without being decoded:
+// Package runs codes a column of bytes with few distinct values as
+// one-byte tokens, and reads any position of it in place. A token is a
+// run of one value or a literal of a few positions. A block of a table's
+// value column is such a column. Its tokens are the block's stored form
+// in the table files (package codec; docs/format.md, section 4.3). The
+// prober's cache keeps them too (package probe). So a block read from a
+// file is looked up without being decoded:
 //
 //	form, ok := runs.Append(nil, block) // the stored form, if it is shorter than block
 //	c, err := runs.Parse(form, len(block))
 //	v := c.At(i) // block[i]
 //	b, err := runs.Expand(nil, form, len(block)) // block
 //
-// Compact makes a Column from the bytes themselves, for a block stored in
+// Compact makes a Column from a block's bytes, for a block stored in
 // another form.
 //
 // # The form
 //
-// The stored form of a column of n bytes (at most MaxPositions) with k
-// distinct values (2 <= k <= MaxPalette) is
+// Take a column of n bytes, at most MaxPositions, with k distinct values,
+// 2 <= k <= MaxPalette. Its stored form is
 //
 //	t   the tokens, one byte each
 //	k   the palette: the k values, ascending
 //	1   k
 //	1   0
 //
-// Position by position, a token stands for the next positions: with the
-// palette numbers (a value's index in the palette) that layoutOf(k) gives
-// it, a literal for w positions, the digits of one number in base k, the
-// first position the lowest digit; a run for lens[j] positions of one
-// palette number. A long run takes a few tokens, a short one goes into
-// literals. Runs end at or before n; a literal may pass n only as the last
-// token, and its digits past n are 0.
+// Each token stands for the next positions of the column. Tokens hold
+// palette numbers: a value's index in the palette. Their meaning comes
+// from layoutOf(k). A literal stands for w positions. It is one number in
+// base k, a digit a position, the first position the lowest digit. A run
+// stands for lens[j] positions of one palette number. A long run takes a
+// few tokens; a short one goes into literals. Runs end at or before n.
+// Only the last token may pass n, and only if it is a literal. Its digits
+// past n are 0.
 //
 // # The column
 //
-// A Column holds the tokens in groups of markEvery, the marks of the
-// groups, each the position where the group's first token starts, side
-// by side, and a directory that gives for every 1<<shift positions the
-// group that holds them: At(i) reads the directory at i>>shift, searches
-// the marks of the few groups between that entry and the next, then
-// scans the tokens of one group, each a lookup of how many positions it
-// covers. Parse makes the marks and the directory in one pass over the
-// tokens, which it checks on the way. A column of one value is kept as
-// that value (uniform), one whose tokens would take as many bytes as it
-// has positions as its bytes (raw).
-//
-// Measured with the prober's BenchmarkRuns on the slim tables of 2 to 5
-// pieces (dtb slim), a Column takes a byte per 24 positions of the
-// 4-piece value columns and 47 of the 5-piece ones.
+// A Column holds the tokens in groups of markEvery. The mark of a group
+// is the position where its first token starts. The marks lie side by
+// side. A directory gives, for every 1<<shift positions, the group that
+// holds them. At(i) reads the directory at i>>shift. It then searches the
+// marks of the few groups between that entry and the next. Last it scans
+// the tokens of one group. A table lookup gives the positions each token
+// covers. Parse checks the tokens and makes the marks and the directory
+// in one pass. A column of one value is kept as that value (uniform). A
+// column whose tokens would take as many bytes as it has positions keeps
+// its bytes (raw).
 package runs
 
 import (
@@ -61,39 +58,37 @@ import (
 const (
 	// MaxPalette is the most distinct values of a stored form.
 	MaxPalette = 128
-	// MaxPositions is the most positions of a stored form: a Column's
+	// MaxPositions is the most positions of a stored form. A Column's
 	// marks are 16-bit positions.
 	MaxPositions = 1 << 16
 )
 
-// ErrForm is the error of Parse and Expand for bytes that are not the
-// stored form of a column of the length given.
+// ErrForm is the error of Parse and Expand. They return it for bytes
+// that are not the stored form of a column of the length given.
 var ErrForm = errors.New("bad run form")
 
 // A Column is a column of bytes in the form a lookup reads in place.
 type Column struct {
-	// data holds the directory, the marks (group g's is the position
-	// where its first token starts; directory and marks 2 bytes
-	// little-endian each), the tokens (group g is tokens g*markEvery to
-	// (g+1)*markEvery-1), then the values of the palette from the fifth
-	// on; or the column's bytes in the raw form, nil in the uniform form.
+	// data holds the directory, the marks, the tokens, then the values of
+	// the palette from the fifth on. Directory entries and marks take 2
+	// bytes each, little-endian. Group g's mark is the position where its
+	// first token starts. Group g is tokens g*markEvery to
+	// (g+1)*markEvery-1. In the raw form data holds the column's bytes. In
+	// the uniform form it is nil.
 	data  []byte
 	lay   *layout // layoutOf(palette size), nil in the raw and uniform forms
-	pal   [4]byte // the first values of the palette; pal[0] is every position's in the uniform form
+	pal   [4]byte // the first palette values; in the uniform form, every position's is pal[0]
 	marks int32   // where the marks start in data, after the directory
 	codes int32   // where the tokens start
 	more  int32   // where the values past pal start, after the tokens
 	shift uint8   // entry q of the directory is the group that holds position q<<shift
 }
 
-// markEvery is the number of tokens from one mark to the next, and
-// marksPerDir about the marks from one entry of the directory to the
-// next: a lookup scans fewer than markEvery tokens after a search of
-// about marksPerDir marks. The prober's BenchmarkRuns chose them, against
-// the positions a byte of the 4- and 5-piece value columns and the time
-// of a lookup in the 3-piece ones: 8 and 2 take 20 and 25 positions a
-// byte, 42 ns; 16 and 2 23 and 29, 56 ns; 16 and 8 25 and 32, 66 ns (on
-// a busy machine).
+// markEvery is the number of tokens from one mark to the next.
+// marksPerDir is about the number of marks from one directory entry to
+// the next. A lookup searches about marksPerDir marks, then scans fewer
+// than markEvery tokens. The prober's BenchmarkRuns chose them. It weighs
+// the positions a byte against the time of a lookup.
 const (
 	markEvery   = 16
 	marksPerDir = 2
@@ -129,11 +124,11 @@ func (c *Column) At(i int) byte {
 // Size returns the bytes c holds beyond its fixed part.
 func (c *Column) Size() int64 { return int64(len(c.data)) }
 
-// numMarks returns the marks of nt tokens.
+// numMarks returns the number of marks of nt tokens.
 func numMarks(nt int) int { return (nt + markEvery - 1) / markEvery }
 
-// lastAtMost returns the last of the first n marks whose value is at
-// most x; the first one's must be.
+// lastAtMost returns the index of the last of the first n marks that is
+// at most x. The marks ascend, and the first must be at most x.
 func lastAtMost(marks []byte, n int, x uint16) int {
 	lo := 0
 	for n > 1 {
@@ -149,11 +144,11 @@ func lastAtMost(marks []byte, n int, x uint16) int {
 // forms holds a stored form while Compact makes a Column of it.
 var forms = sync.Pool{New: func() any { return new([]byte) }}
 
-// Compact returns the column b in the form a lookup reads: tokens, or
-// uniform, or raw where the tokens would take as many bytes. values, if
-// not nil, are its distinct values, ascending (codec.Reader gives them
-// for a packed block), which spare a pass over it. The result does not
-// refer to b.
+// Compact returns the column b in the form a lookup reads. The form is
+// tokens, or uniform, or raw where the tokens would take as many bytes.
+// If values is not nil, it holds b's distinct values, ascending. They
+// spare a pass over b; codec.Reader gives them for a packed block. The
+// result does not refer to b.
 func Compact(b []byte, values []byte) Column {
 	if len(b) == 0 {
 		return Column{data: []byte{}}
@@ -178,10 +173,10 @@ func Compact(b []byte, values []byte) Column {
 	return Column{data: slices.Clone(b)}
 }
 
-// Append appends to dst the stored form of the column b and reports true,
-// or returns dst and false where b has fewer than 2 or more than
-// MaxPalette values, more than MaxPositions bytes, or a stored form no
-// shorter than itself.
+// Append appends to dst the stored form of the column b and reports
+// true. It returns dst and false where b has no stored form shorter than
+// itself. That holds where b has fewer than 2 or more than MaxPalette
+// values, or more than MaxPositions bytes.
 func Append(dst, b []byte) ([]byte, bool) {
 	if len(b) == 0 || len(b) > MaxPositions {
 		return dst, false
@@ -209,9 +204,10 @@ func appendForm(dst, b, pal []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// Parse returns the column whose stored form is form, n bytes, or
-// ErrForm if form is not one: its tokens, or raw where they would take as
-// many bytes. The result does not refer to form.
+// Parse returns the column of n bytes whose stored form is form. It
+// returns ErrForm if form is not one. The column keeps the tokens, or is
+// raw where they would take as many bytes. The result does not refer to
+// form.
 func Parse(form []byte, n int) (Column, error) {
 	if err := checkPalette(form, n); err != nil {
 		return Column{}, err
@@ -228,7 +224,7 @@ func Parse(form []byte, n int) (Column, error) {
 }
 
 // Expand appends to dst the n bytes of the column whose stored form is
-// form, or returns ErrForm if form is not one.
+// form. It returns dst and ErrForm if form is not one.
 func Expand(dst, form []byte, n int) ([]byte, error) {
 	if err := check(form, n); err != nil {
 		return dst, err
@@ -237,14 +233,15 @@ func Expand(dst, form []byte, n int) ([]byte, error) {
 	return expand(dst, tokens, pal, lay, n), nil
 }
 
-// expand appends to dst the n bytes that tokens stand for, with the
-// palette pal and its layout lay.
+// expand appends to dst the n bytes that tokens stand for. The palette is
+// pal, its layout lay.
 func expand(dst, tokens, pal []byte, lay *layout, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	out := dst[start:]
-	// word[c]: the bytes token c stands for, the first in the low byte,
-	// 8 of them, of which its first adv[c] count; written 8 at a time.
+	// word[c] holds the first 8 bytes token c stands for, the first in
+	// the low byte. Only its first adv[c] bytes count. It is written 8
+	// bytes at a time.
 	var word [256]uint64
 	for c := range lay.lits + len(pal)*len(lay.lens) {
 		for d := 7; d >= 0; d-- {
@@ -259,9 +256,8 @@ func expand(dst, tokens, pal []byte, lay *layout, n int) []byte {
 			p = next
 			continue
 		}
-		// A long run, or a token near the end: 8 bytes at a time, then
-		// byte by byte (a run's bytes are all alike, so the shifts keep
-		// them).
+		// A long run or a token near the end: 8 bytes at a time, then byte
+		// by byte. A run's bytes are all alike, so the shifts keep them.
 		end := min(next, n)
 		for ; p+8 <= end; p += 8 {
 			binary.LittleEndian.PutUint64(out[p:], w)
@@ -274,9 +270,9 @@ func expand(dst, tokens, pal []byte, lay *layout, n int) []byte {
 	return dst
 }
 
-// Decoded returns c, a column of n positions, with its bytes decoded, a
-// byte a position: a lookup then reads its position without a scan. A
-// column without tokens is returned as it is.
+// Decoded returns c, a column of n positions, decoded to a byte a
+// position. A lookup in it reads its position without a scan. A column
+// without tokens is returned as it is.
 func (c *Column) Decoded(n int) Column {
 	lay := c.lay
 	if lay == nil {
@@ -295,9 +291,9 @@ func split(form []byte) (tokens, pal []byte, lay *layout) {
 }
 
 // check returns ErrForm unless form is the stored form of a column of n
-// bytes: a palette of 2 to MaxPalette values, ascending (checkPalette);
-// tokens that mean something and cover the n positions, runs ending at
-// or before n (checkEnd).
+// bytes. Its palette holds 2 to MaxPalette values, ascending
+// (checkPalette). Its tokens all mean something and cover the n
+// positions. Its runs end at or before n (checkEnd).
 func check(form []byte, n int) error {
 	if err := checkPalette(form, n); err != nil {
 		return err
@@ -315,7 +311,8 @@ func check(form []byte, n int) error {
 }
 
 // checkPalette returns ErrForm unless n is a column's length and form
-// ends in a palette of 2 to MaxPalette values, ascending, after a token.
+// ends in a palette. The palette holds 2 to MaxPalette values, ascending.
+// At least one token comes before it.
 func checkPalette(form []byte, n int) error {
 	if n < 1 || n > MaxPositions || len(form) < 4 || form[len(form)-1] != 0 {
 		return ErrForm
@@ -333,10 +330,10 @@ func checkPalette(form []byte, n int) error {
 	return nil
 }
 
-// checkEnd returns ErrForm unless tokens, each of which means something,
-// covering p positions, cover the n positions of a column: positions only
-// grow, so the last token alone may pass n, and must start before it; a
-// run may not pass it.
+// checkEnd returns ErrForm unless tokens cover the n positions of a
+// column. The caller has checked that each token means something.
+// Together they cover p positions. Positions only grow, so only the last
+// token may pass n. It must start before n. A run may not pass n.
 func checkEnd(tokens []byte, lay *layout, p, n int) error {
 	if p < n {
 		return ErrForm
@@ -347,12 +344,14 @@ func checkEnd(tokens []byte, lay *layout, p, n int) error {
 	return nil
 }
 
-// index returns the column of n bytes whose stored form form has passed
-// checkPalette (or is Append's), or ErrForm where its tokens do not cover
-// the n positions (checkEnd): its tokens in groups after their marks,
-// and the directory, with one entry past the last, shift such that
-// marksPerDir marks or so lie between two. One pass over the tokens
-// checks them, sets the marks and fills the directory.
+// index returns the column of n bytes whose stored form is form, as
+// tokens. The form has passed checkPalette or is Append's. The error is
+// ErrForm where a token means nothing or the tokens do not cover the n
+// positions (checkEnd). The column holds the tokens in groups after their
+// marks, and the directory. The directory has one entry past the last
+// position's, for At to read as the next. Its shift puts about
+// marksPerDir marks between two entries. One pass over the tokens checks
+// them, sets the marks and fills the directory.
 func index(form []byte, n int) (Column, error) {
 	tokens, pal, lay := split(form)
 	nt := len(tokens)
@@ -369,8 +368,8 @@ func index(form []byte, n int) (Column, error) {
 	dir, marks := c.data[:c.marks], c.data[c.marks:c.codes]
 	copy(c.data[c.codes:], tokens)
 	copy(c.data[c.more:], more)
-	// Entry q of the directory is the group whose positions hold q<<shift
-	// (the entries past the last position, the last group).
+	// Entry q of the directory is the group that holds position q<<shift.
+	// The entries past the last position hold the last group.
 	q, p := 0, 0
 	for g := range nm {
 		binary.LittleEndian.PutUint16(marks[2*g:], uint16(p))
@@ -410,9 +409,9 @@ func palette(b []byte, buf *[256]byte) []byte {
 	return pal
 }
 
-// runEnd returns the end of the run of b that starts at i: the first
-// position after i whose byte differs, or len(b). It compares 8 bytes at
-// a time.
+// runEnd returns the end of the run of b that starts at i. That is the
+// first position after i whose byte differs, or len(b). It compares 8
+// bytes at a time.
 func runEnd(b []byte, i int) int {
 	pat := uint64(b[i]) * 0x0101010101010101
 	j := i + 1
@@ -427,10 +426,10 @@ func runEnd(b []byte, i int) int {
 	return j
 }
 
-// encode appends to codes the tokens of the column b, a byte a position,
-// whose bytes have the palette numbers num: at each position the tokens
-// of the longest run lengths that fit the run from there, then, from what
-// is left of it (shorter than any run token) on, a literal.
+// encode appends to codes the tokens of the column b, a byte a position.
+// The palette number of byte v is num[v]. At each position it codes the
+// run from there with the longest run tokens that fit. What is left of
+// the run, shorter than any run token, starts a literal.
 func encode(b []byte, num *[256]uint8, lay *layout, codes []byte) []byte {
 	w, lits, nlens, pow := lay.w, lay.lits, len(lay.lens), &lay.pow
 	lens, least := lay.lens, lay.least
@@ -447,8 +446,9 @@ func encode(b []byte, num *[256]uint8, lay *layout, codes []byte) []byte {
 				continue
 			}
 		}
-		// A literal from p: its digits, those past the end 0, each times
-		// its weight apart, so that no digit waits for another.
+		// A literal from p. Its digits past the end are 0. Each digit is
+		// multiplied by its weight on its own, so no digit waits for
+		// another.
 		c := 0
 		for d, v := range b[p:min(p+w, len(b))] {
 			c += int(num[v]) * pow[d]
