@@ -2,37 +2,38 @@
 //
 //	err := retro.Generate(ctx, retro.Options{Pieces: 4, Dir: "tables"})
 //
-// Generate solves every material of 2..Pieces pieces in dependency order
-// (fewer pieces first, then fewer men, so that every capture and crowning
-// leads to a table already solved) and writes one file per material with
-// package codec, atomically, plus the manifest, which lists exactly the
-// valid tables of the directory however the run ends. Tables already in
-// the directory and valid are kept instead of solved, so an interrupted
-// run resumes where it stopped; they are loaded only where a group still
-// to build reads them (see survey), and a file the manifest lists with its
-// size and CRC-32C as they are is not decoded to check it (see catalog).
+// Generate solves every material of 2..Pieces pieces in dependency order.
+// Fewer pieces come first, then fewer men, so every capture and crowning
+// leads to a table already solved. Generate writes one file per material
+// with package codec, atomically. It also writes the manifest, which lists
+// exactly the valid tables of the directory however the run ends. Valid
+// tables already in the directory are kept instead of solved. So an
+// interrupted run resumes where it stopped. Kept tables are loaded only
+// where a group still to build reads them (see survey). A file whose size
+// and CRC-32C match the manifest is not decoded to check it (see catalog).
 //
-// A scheduler (make, ninja, Slurm: see package plan) runs the build as
-// units instead: Units lists them with their dependencies, BuildUnit
-// builds one from the tables of those it depends on, several at once in
-// one directory, and WriteManifest writes the manifest at the end.
+// A scheduler (make, ninja, Slurm: see package plan) can run the build as
+// units instead. Units lists them with their dependencies. BuildUnit
+// builds one from the tables of the units it depends on. Several may run
+// at once in one directory. WriteManifest writes the manifest at the end.
 //
 //	units, err := retro.Units(retro.Options{Pieces: 4})
 //	err = retro.BuildUnit(ctx, units[0].ID, retro.Options{Dir: "tables"})
 //	err = retro.WriteManifest("tables")
 //
 // A material and its colour flip (a group) are solved together, since a
-// quiet move leads from one to the other, in parts that fit the memory
-// budget Options.Mem: the units of the solver (see unit; a scheduler's
-// Unit is still a whole group). Each is solved by a min-max retrograde
-// analysis (see solve), once for the theoretical value (with its distance
-// to the end of the game if Options.DTW is set), once under the rules,
-// where the class A and B move limits and the count of rule 2 make the
-// distance of a position the least budget under which it is won or lost,
-// and once for the mtc; analyses whose inputs agree share one solve. A
-// group of kings alone is solved on the orbits of the board's symmetries
-// (index.Orbits), a quarter of its positions. Finished units wait in the
-// output directory's work folder until the group's tables are written.
+// quiet move leads from one to the other. The solver splits a group into
+// units that fit the memory budget Options.Mem (see unit). A scheduler's
+// Unit is still a whole group. Each unit is solved by min-max retrograde
+// analysis (see solve). One analysis finds the theoretical value. It finds
+// the distance to the end of the game too if Options.DTW is set. Another
+// finds the value under the rules. There the class A and B move limits
+// and the count of rule 2 apply. A position's distance is then the least
+// budget under which it is won or lost. A third finds the mtc. Analyses
+// whose inputs agree share one solve. A group of kings alone is solved on
+// the orbits of the board's symmetries (index.Orbits), a quarter of its
+// positions. Finished units wait in the output directory's work folder
+// until the group's tables are written.
 //
 // # Outline
 //
@@ -62,10 +63,10 @@
 //	      catalog.write                 catalog.go: the manifest (Generate's), however the run ends
 //
 // A table the store knows is in one of the states of tableState (store.go).
-// BuildUnit builds only its unit's group and needs the tables of the
-// groups it reads in the directory. EstimateOf (estimate.go) is the
-// pre-flight of dtb gen and dtb plan: the tables, time and memory a build
-// takes.
+// BuildUnit builds only its unit's group. The tables of the groups it
+// reads must be in the directory. EstimateOf (estimate.go) is the
+// pre-flight of dtb gen and dtb plan. It gives the tables, time and memory
+// a build takes.
 package retro
 
 import (
@@ -85,55 +86,54 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Options configure Generate and BuildUnit: configuration only; the
-// state of a run is a builder's.
+// Options configure Generate and BuildUnit. The state of a run is a
+// builder's.
 type Options struct {
 	Pieces  int             // build every material of 2..Pieces pieces
 	Only    *index.Material // if set, build only this material and what it depends on
 	Dir     string          // output directory, created if missing
 	Threads int             // 0 means runtime.NumCPU()
 	DTW     bool            // also store the theoretical distance of every position
-	// DTWPieces, if DTW is not set, stores the theoretical distance in
-	// the tables of at most DTWPieces pieces only: their captures lead
-	// to tables of fewer pieces, which have it too.
+	// DTWPieces, without DTW, stores the theoretical distance in the
+	// tables of at most DTWPieces pieces. Their captures lead to tables
+	// of fewer pieces, which have it too.
 	DTWPieces int
 	MTC       bool // also store the moves to conversion of every position
-	// Mem bounds the memory of the solver: a group is solved in units
-	// sized so that a unit, the blocks it reads of the finished level
-	// above it, the tables held in memory and the prober's cache fit in
-	// Mem together (see unitPositions). 0 means no bound: one unit per
-	// level.
+	// Mem bounds the memory of the solver (see unitPositions). A unit and
+	// the blocks it reads of the finished level above it must fit in Mem.
+	// So must the tables held in memory and the prober's cache. A group is
+	// solved in units sized to fit. 0 means no bound: one unit per level.
 	Mem int64
-	// KeepWork keeps the finished units of each group in the work folder
-	// after its tables are written.
+	// KeepWork keeps each group's finished units in the work folder after
+	// its tables are written.
 	KeepWork bool
 
 	// Progress, if set, is called after every table and during long
-	// solves, by Generate and BuildUnit.
+	// solves.
 	Progress func(Progress)
 	// Done, if set, is called once for each table, built or kept.
 	Done func(Report)
 }
 
-// A builder is the state of one Generate or BuildUnit: its
+// A builder is the state of one Generate or BuildUnit. It holds the
 // configuration, which groups it builds, and what it knows of the
 // directory's files.
 type builder struct {
 	Options
-	// unit, if set, is the one unit the run builds (BuildUnit's): the
+	// unit, if set, is the one unit the run builds (BuildUnit's). The
 	// groups it reads must be in the directory already. Generate builds
 	// every group whose tables are missing.
 	unit string
-	// cat, if set, keeps the manifest of the directory (Generate's): it
-	// vouches for the files it lists, and is written after each group.
+	// cat, if set, keeps the manifest of the directory (Generate's). It
+	// vouches for the files it lists. It is written after each group.
 	cat *catalog
 	// valid holds the table files checked in this run.
 	valid map[string]bool
 }
 
 // checked reports whether the table file at path, open as f, is
-// undamaged: as the manifest or an earlier check in this run says, else
-// by decoding every block.
+// undamaged. The manifest or an earlier check in this run may vouch for
+// it. Otherwise checked decodes every block.
 func (r *builder) checked(path string, f *table.File) bool {
 	if r.cat != nil && r.cat.vouches(path) || r.valid[path] {
 		return true
@@ -149,8 +149,8 @@ func (r *builder) checked(path string, f *table.File) bool {
 }
 
 // testHookUnitDone, if set, is called after each unit is solved or read
-// back, with the unit's name and whether it was solved; an error stops
-// the build there (a crash point for the tests).
+// back. It gets the unit's name and whether it was solved. An error stops
+// the build there: a crash point for the tests.
 var testHookUnitDone func(name string, solved bool) error
 
 // extra returns the optional columns o asks for in the table of m.
@@ -187,11 +187,11 @@ type Report struct {
 	Elapsed  time.Duration // time spent on its group (shared by a material and its flip)
 }
 
-// Generate builds the tables described by o. However it ends (done,
-// failed or cancelled), it leaves a manifest that lists exactly the valid
-// tables in o.Dir, and it starts by removing the temporary files an
-// interrupted run left there: rerunning it resumes and repairs. One
-// Generate at a time may write to a directory.
+// Generate builds the tables described by o. Done, failed or cancelled,
+// it leaves a manifest that lists exactly the valid tables in o.Dir. It
+// starts by removing the temporary files an interrupted run left there.
+// So rerunning it resumes and repairs. One Generate at a time may write
+// to a directory. Generate refuses a slim directory.
 func Generate(ctx context.Context, o Options) (err error) {
 	if err := checkPieces(o); err != nil {
 		return err
@@ -211,13 +211,13 @@ func Generate(ctx context.Context, o Options) (err error) {
 	if entries, err := codec.ReadManifest(o.Dir); err == nil && slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
 		return fmt.Errorf("%s is a slim directory (dtb slim wrote it): build in another directory, then write the slim tables from there", o.Dir)
 	}
-	// Resolved copies left by an interrupted run are not trusted: their
+	// Resolved copies left by an interrupted run are not trusted. Their
 	// tables are read from their files.
 	if err := codec.RemoveTemps(o.Dir, append(table.TempGlobs, filepath.Join(WorkDir, "*.dtb*"))...); err != nil {
 		return err
 	}
 	// Whole tables (formats 1 and 2) become value and distance files
-	// without solving, as Convert makes them; those of format 3 are read
+	// without solving, as Convert makes them. Tables of format 3 are read
 	// as they are.
 	if err := convertTables(ctx, o.Dir, nil, true); err != nil {
 		return err
@@ -235,12 +235,12 @@ func Generate(ctx context.Context, o Options) (err error) {
 	return nil
 }
 
-// ours reports whether r builds the group of m if its tables are
-// missing, and reports its progress and tables.
+// ours reports whether the group of m is r's. The builder builds such a
+// group if its tables are missing, and reports its progress and tables.
 func (r *builder) ours(m index.Material) bool { return r.unit == "" || UnitID(m) == r.unit }
 
-// lock takes the lock of the directory dir by take, or says which dtb
-// gen holds it, building what.
+// lock takes the lock of the directory dir by take. If another dtb gen
+// holds it, the error names that gen as building what.
 func lock(dir, what string, take func(string) (*dirlock.Lock, error)) (*dirlock.Lock, error) {
 	l, err := take(dir)
 	var held *dirlock.HeldError
@@ -254,8 +254,8 @@ func lock(dir, what string, take func(string) (*dirlock.Lock, error)) (*dirlock.
 	return nil, fmt.Errorf("%s is building %s", who, what)
 }
 
-// totals returns the progress of r before it starts: the tables of mats
-// that r builds and their positions.
+// totals returns the progress of r before it starts. It counts the
+// tables of mats that r builds, and their positions.
 func (r *builder) totals(mats []index.Material) Progress {
 	var p Progress
 	for _, m := range mats {
@@ -267,10 +267,10 @@ func (r *builder) totals(mats []index.Material) Progress {
 	return p
 }
 
-// run builds the groups of mats in order, those that r.ours names and
-// whose tables are not in the directory and valid, loading into a store
-// the tables that a group still to build reads, and forgetting each once
-// no group left reads it.
+// run builds the groups of mats in order. It builds those that r.ours
+// names and whose tables are not in the directory and valid. It loads
+// into a store the tables that a group still to build reads. It forgets
+// each table once no group left reads it.
 func (r *builder) run(ctx context.Context, mats []index.Material) error {
 	if r.Threads <= 0 {
 		r.Threads = runtime.NumCPU()
@@ -346,12 +346,12 @@ func (r *builder) run(ctx context.Context, mats []index.Material) error {
 	return forgetUnread(st, mats, last, len(mats)-1) // after kept groups too
 }
 
-// survey finds the groups of mats whose tables are in r.Dir and valid
-// (kept, by each of their materials) and the materials whose tables a
-// group still to build reads, directly or through the capture positions
-// of a table it reads (load: see reach). Only the tables kept that load
-// names are loaded. A group that r does not build is looked for only if
-// load names it.
+// survey finds the groups of mats whose tables are in r.Dir and valid.
+// It returns them in kept, by each of their materials. It also returns
+// in load the materials whose tables a group still to build reads (see
+// reach). The group reads them directly or through the capture positions
+// of a table it reads. Only the kept tables that load names are loaded.
+// A group that r does not build is looked for only if load names it.
 func survey(mats []index.Material, r *builder) (kept map[index.Material][]*solved, load map[index.Material]bool) {
 	kept = map[index.Material][]*solved{}
 	find := func(m index.Material) {
@@ -378,9 +378,9 @@ func survey(mats []index.Material, r *builder) (kept map[index.Material][]*solve
 	return kept, load
 }
 
-// lastUses returns, for each material of mats, the position in mats of the
-// last group that reads it (the group of a material and its flip stands at
-// the first of the two), 0 if none does.
+// lastUses returns, for each material of mats, the position in mats of
+// the last group that reads it. It is 0 if none does. The group of a
+// material and its flip stands at the first of the two.
 func lastUses(mats []index.Material) map[index.Material]int {
 	first := map[index.Material]int{}
 	for i, m := range mats {
@@ -400,8 +400,9 @@ func lastUses(mats []index.Material) map[index.Material]int {
 	return last
 }
 
-// forgetUnread removes from st the tables of mats[:i+1] that no group after the
-// i-th reads (last is lastUses(mats)), and their resolved copies.
+// forgetUnread removes from st the tables of mats[:i+1] that no group
+// after the i-th reads. Their resolved copies go too. The map last is
+// lastUses(mats).
 func forgetUnread(st *store, mats []index.Material, last map[index.Material]int, i int) error {
 	for _, d := range mats[:i+1] {
 		if last[d] <= i {
@@ -432,11 +433,11 @@ func plan(o Options) ([]index.Material, error) {
 	return mats, nil
 }
 
-// successors returns the materials one move away from m, by either side:
-// captures of any number of pieces, with or without a crowning, and plain
-// crownings; captures that end the game are left out. The table a
-// successor is looked up in is its colour flip when Black is to move, so
-// callers take the flips too.
+// successors returns the materials one move away from m, by either side.
+// The moves are captures of any number of pieces, with or without a
+// crowning, and plain crownings. Captures that end the game are left out.
+// A successor with Black to move is looked up in its colour flip's table.
+// So callers take the flips too.
 func successors(m index.Material) []index.Material {
 	var out []index.Material
 	for _, side := range []index.Material{m, m.Flip()} { // White moves in side
@@ -458,9 +459,10 @@ func successors(m index.Material) []index.Material {
 	return out
 }
 
-// reach returns the materials whose tables the tables of ms read: their
-// successors and the successors' flips, and so on down, since a table
-// read from its file resolves its capture positions from its successors.
+// reach returns the materials whose tables the tables of ms read. These
+// are their successors and the successors' flips, and so on down. It goes
+// down because a table read from its file resolves its capture positions
+// from its successors.
 func reach(ms []index.Material) map[index.Material]bool {
 	r := map[index.Material]bool{}
 	var visit func(m index.Material)
@@ -481,7 +483,7 @@ func reach(ms []index.Material) map[index.Material]bool {
 }
 
 // loadKept puts the group's tables into st and reports true if they are
-// all in r.Dir and valid; otherwise it leaves st as it was.
+// all in r.Dir and valid. Otherwise it leaves st as it was.
 func loadKept(st *store, g *group, r *builder) (bool, error) {
 	loaded := make([]*solved, len(g.tables))
 	for t, x := range g.tables {
@@ -498,10 +500,10 @@ func loadKept(st *store, g *group, r *builder) (bool, error) {
 }
 
 // buildGroup loads the group's tables from r.Dir if they are all there and
-// valid, and solves and writes them otherwise, calling progress (if not
-// nil) as each unit starts and ends. readLater, if set, reports whether a
-// group built later reads the table of m (see groupBuild). It reports
-// whether it solved.
+// valid. Otherwise it solves and writes them. It calls progress, if not
+// nil, as each unit starts and ends. readLater, if set, reports whether a
+// group built later reads the table of m (see groupBuild). buildGroup
+// reports whether it solved.
 func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater func(m index.Material) bool, progress func(unit string, done int64)) (bool, error) {
 	if loaded, err := loadKept(st, g, r); err != nil || loaded {
 		if err == nil { // units left by a run stopped after the tables were written
@@ -517,18 +519,20 @@ func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater 
 	return true, nil
 }
 
-// loadTable reads the table of x from path if it is there, valid and has what r
-// asks for, its entries if st can hold them; it returns nil otherwise.
+// loadTable reads the table of x from path if it is there, valid and has
+// what r asks for. It returns nil otherwise. It keeps the entries if st
+// can hold them.
 func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
 	return readTable(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra(x.Material()))))
 }
 
-// readTable reads the table of x from path if it is there, valid, written
-// under this version's rules and has the optional columns r asks for,
-// with its stats from the header, and with its entries if keep is set
-// (its capture positions unresolved: see solved), else only
-// checking every block unless r.vouches for the file; it returns nil
-// otherwise.
+// readTable reads the table of x from path, with its stats from the
+// header. It returns nil if the file is missing or invalid. It returns
+// nil too if the file is not a full table (table.Full) under this
+// version's rules. The same goes for a file that lacks an optional column
+// r asks for. If keep is set it reads the entries too, their capture
+// positions unresolved (see solved). Else it only checks the file with
+// r.checked.
 func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
 	extra := r.extra(x.Material())
 	f, err := table.Open(path, x.Material())

@@ -14,21 +14,21 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// A group is the set of tables whose positions reach each other by quiet
-// moves: a material M and its colour flip (one table when M is symmetric).
-// A quiet move from a position of M (White to move) leads to a position of
-// M with Black to move, which the flip table holds; so every quiet move
-// goes from one table of the group to the other, and every capture and
-// crowning leaves the group for a table solved earlier. A group is solved
-// in units (see unit).
+// A group is the tables whose positions reach each other by quiet moves.
+// It holds a material M and its colour flip. A symmetric M makes a group
+// of one table. A quiet move from a position of M (White to move) leads to
+// a position of M with Black to move. The flip table holds that position.
+// So every quiet move goes from one table of the group to the other.
+// Every capture and crowning leaves the group for a table solved earlier.
+// A group is solved in units (see unit).
 //
-// A group of kings alone is solved on orbits (index.Orbits): the board's
+// A group of kings alone is solved on orbits (index.Orbits). The board's
 // symmetries keep its positions' values, so one position of each orbit
-// stands for all; the tables are written whole.
+// stands for all. Its tables are written whole.
 type group struct {
 	tables []*index.Index // [M] or [M, flip(M)]
 	// orbits are the orbits of each table of a group of kings alone,
-	// once made (see makeOrbits); nil for a group with men.
+	// once made (see makeOrbits). They are nil for a group with men.
 	orbits []*index.Orbits
 }
 
@@ -40,12 +40,12 @@ func newGroup(m index.Material) *group {
 	return g
 }
 
-// kingsAlone reports whether the group's positions have kings alone,
-// so that it is solved on orbits.
+// kingsAlone reports whether the group's positions have kings alone.
+// Such a group is solved on orbits.
 func (g *group) kingsAlone() bool { return g.tables[0].Material().Men() == 0 }
 
-// makeOrbits makes the orbits of the tables of a group of kings alone
-// on up to threads goroutines, if not made yet.
+// makeOrbits makes the orbits of the tables of a group of kings alone,
+// if not made yet. It uses up to threads goroutines.
 func (g *group) makeOrbits(threads int) {
 	if g.kingsAlone() && g.orbits == nil {
 		for _, x := range g.tables {
@@ -66,26 +66,28 @@ func (g *group) size() int64 {
 // other returns the table of the group holding the successors of table t.
 func (g *group) other(t int) int { return len(g.tables) - 1 - t }
 
-// exits gives solve the outcomes of the moves that leave a unit: the
-// captures and crownings, into tables solved before, and where the other
-// man moves lead, into the finished units of the level above.
+// exits gives solve the outcomes of the moves that leave a unit.
+// Captures and crownings lead into tables solved before. The other man
+// moves lead into the finished units of the level above.
 type exits interface {
-	// outcomes returns the outcomes, theoretical and under the rules,
-	// for its side to move, of the position q that a capture or a
-	// crowning leads to (Black to move, in a table solved before).
+	// outcomes returns the outcomes of the position q that a capture or
+	// a crowning leads to. The position has Black to move and lies in a
+	// table solved before. The outcomes are for its side to move: the
+	// theoretical one and the one under the rules.
 	outcomes(q draughts.Position) [2]rules.Outcome
 	// manMoves appends to buf the quiet moves of the men of block j of
-	// the unit, as its men alone allow them: a position of the block
-	// makes those whose square its kings leave free.
+	// the unit. It ignores kings: a position of the block makes those
+	// whose square its kings leave free.
 	manMoves(j int64, buf []manMove) ([]manMove, error)
 }
 
-// A manMove is a quiet move of a man of a block's positions: its square
-// to, a bitboard bit, must be free of kings. One that crowns leaves the
-// group; any other leads to the level above, to the positions of the
-// same men after the move in one block of a finished unit: in cols,
-// ranked by x, men their men (as x places them), and their kings those
-// of the position the move is made from, turned and recoloured.
+// A manMove is a quiet move of a man of a block's positions. Its square
+// to, a bitboard bit, must be free of kings. A move that crowns leaves
+// the group. Any other leads to the level above, to the positions of the
+// same men after the move. These lie in one block of a finished unit, in
+// cols, ranked by x. The placement men holds their men, as x places
+// them. Their kings are those of the position the move is made from,
+// turned and recoloured.
 type manMove struct {
 	move  draughts.Move
 	to    uint64
@@ -95,8 +97,8 @@ type manMove struct {
 	cols  table.Columns
 }
 
-// at returns the index in m.cols of the position that m, a man move that
-// does not crown, leads to from p, a position of its block.
+// at returns the index in m.cols of the position that m leads to from p.
+// The move m must not crown. The position p lies in m's block.
 func (m *manMove) at(p *draughts.Position) int64 {
 	pl := m.men // Black to move after the move: its table turns and recolours the kings
 	pl.WhiteKings = draughts.MirrorSet(draughts.SquareSet(p.Black & p.Kings))
@@ -105,12 +107,12 @@ func (m *manMove) at(p *draughts.Position) int64 {
 }
 
 // result is the solution of a unit under one rating of the external
-// successors: the words of its analysis, which give every local id its
-// value for the side to move and its distance in plies (0 for draws,
-// and for all where dist is unset: no one reads them). A result that
-// another analysis follows is spilled to the work folder, by position
-// (see groupBuild.spill), and read back a batch at a time as the unit
-// is written (resultFile).
+// successors. The words of its analysis give every local id its value
+// for the side to move and its distance in plies. The distance is 0 for
+// draws, and for every id where dist is unset: no one reads those. A
+// result that another analysis follows is spilled to the work folder, by
+// position (see groupBuild.spill). It is read back a batch at a time as
+// the unit is written (resultFile).
 type result struct {
 	words words // by local id; nil once spilled
 	dist  bool
@@ -125,8 +127,8 @@ func (r *result) word(id, i int64) word {
 	return r.words.get(id)
 }
 
-// outcome returns the outcome of w, a word of r: its value, and its
-// distance where r has distances (else 0).
+// outcome returns the outcome of w, a word of r. It has w's value, and
+// w's distance where r has distances (else 0).
 func (r *result) outcome(w word) rules.Outcome {
 	o := rules.Outcome{Value: w.value()}
 	if r.dist && o.Value != rules.Draw {
@@ -138,29 +140,30 @@ func (r *result) outcome(w word) rules.Outcome {
 // analysis is the state of one retrograde analysis of a unit.
 type analysis struct {
 	words words
-	// moves counts each position's quiet moves not yet known to lose,
-	// while a wide analysis runs; nil in a packed one, whose words hold
-	// the counts (see word).
+	// moves counts each position's quiet moves not yet known to lose, in
+	// a wide analysis. It is nil in a packed one, whose words hold the
+	// counts (see word).
 	moves counts
-	// pending marks the lines (lineSize local ids) that hold a pending
-	// position: undecided, to be decided at some distance, as a win is
-	// known or every move loses (its word is winning or losing). A pass
-	// goes through the lines marked when it starts (now) and marks next
-	// those that hold a position pending still, or pended by the pass.
+	// now and next mark the lines (lineSize local ids) that hold a
+	// pending position. A pending position is undecided but will be
+	// decided at some distance. Either a win is known, or every move
+	// loses. Its word is winning or losing. A pass goes through the lines
+	// marked when it starts (now). It marks next those that still hold a
+	// pending position, or one pended by the pass.
 	now, next []uint64
 	horizon   atomic.Uint32 // greatest finite distance seen so far
 }
 
-// lineSize is the local ids of a line of pending positions: a 64th of
-// a bit a position.
+// lineSize is the local ids of a line of pending positions. The marks
+// thus take a 64th of a bit a position.
 const lineSize = 64
 
 // newLines returns a bit set of the lines of n local ids.
 func newLines(n int64) []uint64 { return make([]uint64, (n+lineSize*64-1)/(lineSize*64)) }
 
-// pend marks the line of position id pending, from any goroutine.
-// A line is often pended more than once: the bit is tested first, a
-// plain load, so that only the first pays for a locked instruction.
+// pend marks the line of position id pending. Any goroutine may call it.
+// A line is often pended more than once. So the bit is tested first, by a
+// plain load. Only the first pend then pays for a locked instruction.
 func (a *analysis) pend(id int64) {
 	line := id / lineSize
 	w, bit := &a.next[line/64], uint64(1)<<(line%64)
@@ -169,19 +172,20 @@ func (a *analysis) pend(id int64) {
 	}
 }
 
+// raise raises the horizon to d if d is greater, from any goroutine.
 func (a *analysis) raise(d uint32) {
 	for h := a.horizon.Load(); d > h && !a.horizon.CompareAndSwap(h, d); h = a.horizon.Load() {
 	}
 }
 
 // The analyses of a unit differ in the outcome that an external
-// successor (reached by a capture, a crowning or a man move) counts
-// with. In the theory analysis it is its theoretical outcome, at
-// distance 0 without dtw (then only the values matter). In the rules
-// analysis it is its outcome under the rules, seen from the unit's
-// class. In the mtc analysis it is its theoretical value at distance 0,
-// so that the distance found is the mtc: the plies to the next capture
-// or man move.
+// successor counts with. An external successor is reached by a capture,
+// a crowning or a man move. In the theory analysis it counts with its
+// theoretical outcome. Without dtw that outcome is at distance 0: only
+// the values matter. In the rules analysis it counts with its outcome
+// under the rules, seen from the unit's class. In the mtc analysis it
+// counts with its theoretical value at distance 0. The distance found is
+// then the mtc: the plies to the next capture or man move.
 const (
 	theoryAnalysis = iota
 	rulesAnalysis
@@ -189,10 +193,10 @@ const (
 	numAnalyses
 )
 
-// exitOutcome returns the outcome an external successor with outcomes o
-// (theoretical and under the rules, as exits.outcomes gives them) counts
-// with in analysis k, dtw telling whether theoretical distances are
-// wanted.
+// exitOutcome returns the outcome that an external successor counts with
+// in analysis k. Its outcomes o are theoretical and under the rules, as
+// exits.outcomes gives them. The flag dtw tells whether theoretical
+// distances are wanted.
 func exitOutcome(o [2]rules.Outcome, k int, dtw bool) rules.Outcome {
 	if k == mtcAnalysis || k == theoryAnalysis && !dtw {
 		return rules.Outcome{Value: o[0].Value}
@@ -201,22 +205,22 @@ func exitOutcome(o [2]rules.Outcome, k int, dtw bool) rules.Outcome {
 }
 
 // solve computes the value and distance of every position of the unit in
-// each analysis: theory, rules, and mtc if extra.MTC is set, the outcomes
-// of the moves that leave the unit from x. Each is a min-max retrograde
-// analysis in which the winner goes for the shortest win and the loser
-// for the longest loss, and positions that reach neither are draws
-// (repetition); results is indexed by analysis.
+// each analysis. The analyses are theory, rules, and mtc if extra.MTC is
+// set. The outcomes of the moves that leave the unit come from x. Each
+// analysis is a min-max retrograde analysis. The winner goes for the
+// shortest win and the loser for the longest loss. Positions that reach
+// neither are draws (repetition). The results are indexed by analysis.
 //
 // The analyses run one after the other, each from a first pass of its
-// own, so that the unit holds the state of one at a time: a result that
-// another analysis follows goes to spill, which writes it to the work
-// folder. The mtc analysis that follows the theory analysis with dtw
-// starts from what the theory analysis' first pass found of its
-// external successors (solver.ahead), so that they are looked up once.
-// Analyses whose external successors count alike share one result:
-// without extra.DTW the theory analysis counts them as the mtc analysis
-// does, and the rules analysis may share either (see solver.shared), as
-// the theory analysis' first pass finds.
+// own. So the unit holds the state of one analysis at a time. A result
+// that another analysis follows goes to spill, which writes it to the
+// work folder. With dtw, the mtc analysis follows the theory analysis.
+// It starts from what the theory analysis' first pass found of its
+// external successors (solver.ahead). So they are looked up once.
+// Analyses whose external successors count alike share one result.
+// Without extra.DTW the theory analysis counts them as the mtc analysis
+// does. The rules analysis may share either (see solver.shared). The
+// theory analysis' first pass finds which.
 func solve(ctx context.Context, u *unit, x exits, class rules.Class, extra table.Extra, threads int, spill func(*result) (*result, error)) (results [numAnalyses]*result, err error) {
 	s := &solver{u: u, x: x, class: class, extra: extra}
 	order := []int{theoryAnalysis}
@@ -256,8 +260,8 @@ func solve(ctx context.Context, u *unit, x exits, class rules.Class, extra table
 	return results, nil
 }
 
-// A solver holds the analysis of a unit at work while solve computes
-// them.
+// A solver holds the analysis at work while solve computes a unit's
+// analyses.
 type solver struct {
 	u     *unit
 	x     exits
@@ -266,23 +270,24 @@ type solver struct {
 	k     int       // the analysis at work
 	a     *analysis // its state
 	// ahead, if set, holds for each position the outcome of its moves
-	// that leave the unit in the mtc analysis, which the first pass of
-	// the theory analysis finds along (see exitValues).
+	// that leave the unit, in the mtc analysis. The first pass of the
+	// theory analysis finds it along the way (see exitValues).
 	ahead exitValues
-	// differ is set once an external successor has a value under the
-	// rules other than its theoretical one.
+	// differ is set once an external successor's value under the rules
+	// differs from its theoretical one.
 	differ atomic.Bool
 }
 
-// exitValues holds an outcome of the moves that leave the unit for each
-// position, in 2 bits, as a packed analysis counts them (at distance 0:
-// a win or loss in one ply, a draw, or a loss in none where there is no
-// such move), 32 to a uint64: a chunk of a walk owns whole words.
+// exitValues holds, for each position, an outcome of the moves that leave
+// the unit. It counts them as a packed analysis does, at distance 0. The
+// outcome is a win or loss in one ply, a draw, or a loss in none where
+// there is no such move. Each outcome takes 2 bits, 32 to a uint64. So a
+// chunk of a walk owns whole words.
 type exitValues []uint64
 
 func newExitValues(n int64) exitValues { return make(exitValues, (n+31)/32) }
 
-// The outcomes of exitValues.
+// exitOutcomes are the outcomes of exitValues, by their 2 bits.
 var exitOutcomes = [4]rules.Outcome{{Value: rules.Loss}, {Value: rules.Loss, Dist: 1}, {Value: rules.Draw}, {Value: rules.Win, Dist: 1}}
 
 func (e exitValues) set(id int64, o rules.Outcome) {
@@ -300,9 +305,9 @@ func (e exitValues) set(id int64, o rules.Outcome) {
 
 func (e exitValues) get(id int64) rules.Outcome { return exitOutcomes[e[id/32]>>(2*(id%32))&3] }
 
-// analyse runs analysis k: a first pass that starts every position from
-// its moves, then the passes that decide them (propagate). It returns
-// the analysis' words.
+// analyse runs analysis k and returns its words. A first pass starts
+// every position from its moves. Then the passes of propagate decide
+// them.
 func (s *solver) analyse(ctx context.Context, k, threads int) (words, error) {
 	s.k, s.a = k, &analysis{words: newWords(s.u.size()), now: newLines(s.u.size()), next: newLines(s.u.size())}
 	if !s.packed(k) {
@@ -326,19 +331,19 @@ func (s *solver) analyse(ctx context.Context, k, threads int) (words, error) {
 }
 
 // packed reports whether analysis k counts every move that leaves the
-// unit at distance 0, so that its words hold the counts (see word): a
-// loss's distance is then that of the pass that counts its last quiet
-// move off. The theory analysis with dtw and the rules analysis of a
-// class whose clock carries over captures (class A and B) count them at
-// their distances: those are wide.
+// unit at distance 0. Its words then hold the counts (see word). A loss's
+// distance is that of the pass that counts its last quiet move off. Two
+// analyses count those moves at their distances, and are wide. One is
+// the theory analysis with dtw. The other is the rules analysis of a
+// class whose clock carries over captures (class A and B).
 func (s *solver) packed(k int) bool {
 	return !(k == theoryAnalysis && s.extra.DTW || k == rulesAnalysis && s.class.Carries())
 }
 
-// firstPass returns a visitor of the first pass, which initialises the
-// state of every position from its moves. Each goroutine of the walk has
-// its own; chunks are multiples of 64 lines, so each word of the
-// analysis' pending lines has one writer.
+// firstPass returns a visitor of the first pass. That pass initialises
+// the state of every position from its moves. Each goroutine of the walk
+// has its own visitor. Chunks are multiples of 64 lines, so each word of
+// the analysis' pending lines has one writer.
 func (s *solver) firstPass() visitor {
 	f := &firstPass{s: s, block: -1}
 	return f.visit
@@ -354,9 +359,9 @@ type firstPass struct {
 	ahead   rules.Minimax // the same in the mtc analysis, where the solver has ahead
 }
 
-// aheadPass returns a visitor of the first pass of the mtc analysis
-// where the solver has ahead: the moves that leave the unit are not
-// looked up again.
+// aheadPass returns a visitor of the first pass of the mtc analysis, for
+// a solver with ahead set. The outcomes of the moves that leave the unit
+// come from ahead: they are not looked up again.
 func (s *solver) aheadPass() visitor {
 	return func(id int64, p draughts.Position, buf []draughts.Move) error {
 		kingMoves, capture := 0, p.HasCapture()
@@ -397,8 +402,8 @@ func (f *firstPass) visit(id int64, p draughts.Position, buf []draughts.Move) er
 	return nil
 }
 
-// countManMoves counts the man moves of position id, p, which has no
-// capture, until the outcomes are final.
+// countManMoves counts the man moves of position id, p, until the
+// outcomes are final. The position has no capture.
 func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 	if j := id / f.s.u.k; j != f.block {
 		men, err := f.s.x.manMoves(j, f.men[:0])
@@ -408,9 +413,9 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 		f.block, f.men = j, men
 		f.at = slices.Grow(f.at[:0], len(f.men))[:len(f.men)]
 	}
-	// The man moves' positions are all located before any is read, so
-	// that their reads (likely cache misses) follow each other closely
-	// and overlap.
+	// The man moves' positions are all located before any is read. Their
+	// reads, likely cache misses, then follow each other closely and
+	// overlap.
 	for i := range f.men {
 		if m := &f.men[i]; !m.crown && p.Kings&m.to == 0 {
 			f.at[i] = m.at(p)
@@ -433,11 +438,11 @@ func (f *firstPass) countManMoves(id int64, p *draughts.Position) error {
 	return nil
 }
 
-// count counts a move to a position of outcomes o and reports whether
-// the outcomes are final: each a win in one ply, which no other move can
-// change, so that the moves left need no lookup. Skipping them may leave
-// differ unset where a skipped move's values differ; the analyses then
-// start alike and agree anyway, as sharing assumes.
+// count counts a move to a position of outcomes o. It reports whether the
+// outcomes are final: each is a win in one ply. No other move can change
+// such an outcome, so the moves left need no lookup. Skipping them may
+// leave differ unset where a skipped move's values differ. The analyses
+// then start alike and agree anyway, as sharing assumes.
 func (f *firstPass) count(o [2]rules.Outcome) (final bool) {
 	if o[0].Value != o[1].Value && !f.s.differ.Load() {
 		f.s.differ.Store(true) // once: a store on every move would bounce the line between threads
@@ -451,10 +456,12 @@ func (f *firstPass) count(o [2]rules.Outcome) (final bool) {
 	return f.minimax.Outcome() == won && f.ahead.Outcome() == won
 }
 
-// start sets the word of position id from o, the outcome of its moves
-// that leave the unit (rules.Minimax), its kingMoves quiet moves that
-// stay, and whether it must capture, and pends the position if it will
-// be decided at some distance: a win is known, or every move loses.
+// start sets the word of position id. The outcome of its moves that leave
+// the unit is o (rules.Minimax). Its quiet moves that stay number
+// kingMoves. The flag capture tells whether it must capture. It pends
+// the position if it will be decided at some distance: a win is known,
+// or every move loses. In a packed analysis, a loss in o further than one
+// ply is an error.
 func (a *analysis) start(id int64, o rules.Outcome, kingMoves int, capture bool) error {
 	packed := a.moves == nil
 	w := newWord(open, noLoss)
@@ -488,14 +495,15 @@ func (a *analysis) start(id int64, o rules.Outcome, kingMoves int, capture bool)
 	return nil
 }
 
-// shared returns the analysis whose result the rules analysis shares, -1
-// if none. Sharing needs two things. The class's clock does not carry
-// over a capture or man move (see rules.Entry.RulesOutcome). And every
-// external successor looked up has the same value under the rules as in
-// theory (a position's are looked up until its outcomes are final). Then
-// the rules analysis counts them as the theory analysis does without
-// dtw, and as the mtc analysis does. Outside Rule2 materials, where the
-// rules distances mean nothing, it then shares the theoretical result.
+// shared returns the analysis whose result the rules analysis shares, or
+// -1 if none. Sharing needs two things. First, the class's clock does not
+// carry over a capture or man move (see rules.Entry.RulesOutcome).
+// Second, every external successor looked up has the same value under the
+// rules as in theory. A position's are looked up until its outcomes are
+// final. Then the rules analysis counts them as the mtc analysis does,
+// and as the theory analysis does without dtw. Without dtw it shares the
+// theory result. It does so too for a material of no class: the rules
+// distances mean nothing there. Else it shares the mtc result, if any.
 func (s *solver) shared() int {
 	switch {
 	case s.differ.Load() || s.class.Carries():
@@ -508,12 +516,12 @@ func (s *solver) shared() int {
 	return -1
 }
 
-// wantDist returns, by analysis, whether its result needs distances, the
-// rules analysis sharing the result of analysis shared (-1 if none). They
-// are the distances an entry reads (see groupBuild.fill): the dtw or the
-// mtc from the theory analysis (the mtc analysis shares it without dtw),
-// the class or rule-2 distance from the rules analysis or the one it
-// shares.
+// wantDist returns, by analysis, whether its result needs distances. The
+// rules analysis shares the result of analysis shared (-1 if none). The
+// distances are those an entry reads (see groupBuild.fill). The theory
+// analysis gives the dtw or the mtc. Without dtw the mtc analysis shares
+// its result. The rules analysis, or the one it shares, gives the class
+// or rule-2 distance.
 func (s *solver) wantDist(shared int) [numAnalyses]bool {
 	return [numAnalyses]bool{
 		theoryAnalysis: s.extra.DTW || s.extra.MTC || shared == theoryAnalysis && s.class != rules.NoClass,
@@ -522,17 +530,17 @@ func (s *solver) wantDist(shared int) [numAnalyses]bool {
 	}
 }
 
-// propagate decides the positions layer by layer: every position whose win
-// or loss distance is d, then tells its predecessors. It leaves each
-// decided position's result in its word.
+// propagate decides the positions layer by layer. Pass d decides every
+// position whose win or loss distance is d, then tells its predecessors.
+// It leaves each decided position's result in its word.
 //
-// A pass deals the unit out in chunks. Where the unit has enough pairs of
-// blocks for every thread, or there is one thread, a chunk is whole
-// pairs: every predecessor of a position lies in the position's pair, so
-// a chunk's goroutine alone updates the words of its positions, and does
-// so without atomic operations (owned; their counts, four to a uint32
-// that two chunks may share, always atomically). Else a chunk is
-// parallel.Chunk positions and a word is updated by compare-and-swap.
+// A pass deals the unit out in chunks. A chunk is whole pairs of blocks
+// where the unit has enough pairs for every thread, or there is one
+// thread. Every predecessor of a position lies in the position's pair.
+// So a chunk's goroutine alone updates the words of its positions
+// (owned), without atomic operations. Their counts, four to a uint32 that
+// two chunks may share, are always updated atomically. Else a chunk is
+// parallel.Chunk positions, and a word is updated by compare-and-swap.
 // Within a pass the order of the updates does not matter: they only set
 // distances beyond d.
 func (a *analysis) propagate(ctx context.Context, u *unit, threads int) error {
@@ -559,9 +567,9 @@ func (a *analysis) propagate(ctx context.Context, u *unit, threads int) error {
 	return nil
 }
 
-// ownedChunks is the chunks of whole pairs per thread from which
-// propagate deals a unit out by pairs: fewer would leave threads idle at
-// the end of a pass.
+// ownedChunks is the fewest chunks per thread for which propagate deals
+// a unit out by pairs. Fewer would leave threads idle at the end of a
+// pass.
 const ownedChunks = 4
 
 // A propagation is the state of an analysis' passes (see propagate).
@@ -572,10 +580,10 @@ type propagation struct {
 	owned bool  // a chunk's goroutine alone updates its positions' states
 }
 
-// pass decides the pending positions of ids lo to hi whose distance is d,
-// and tells their predecessors. It goes through the lines marked now, a
-// line at the ends only as far as it lies in lo to hi (two chunks may
-// share it), and marks next those where a position is pending still.
+// pass decides the pending positions of ids lo to hi whose distance is d.
+// It tells their predecessors. It goes through the lines marked now. A
+// line at either end is read only within lo to hi, since two chunks may
+// share it. It marks next the lines that still hold a pending position.
 func (p *propagation) pass(lo, hi int64, d uint32) {
 	var buf [maxUnmoves]pred
 	var men blockMen
@@ -625,7 +633,7 @@ func (p *propagation) load(id int64) word {
 	return p.words.load(id)
 }
 
-// swap replaces the word of id by n if it is old, and reports whether it
+// swap replaces the word of id by n if it is old. It reports whether it
 // did.
 func (p *propagation) swap(id int64, old, n word) bool {
 	if p.owned {
@@ -638,12 +646,13 @@ func (p *propagation) swap(id int64, old, n word) bool {
 	return p.words.cas(id, old, n)
 }
 
-// settle records position id as decided at distance d with value v, and
-// tells preds, its predecessors: an undecided one wins at d+1 if v is a
-// loss, and has a move fewer not known to lose if v is a win (lose).
+// settle records position id as decided at distance d with value v. It
+// then tells preds, its predecessors. If v is a loss, an undecided one
+// wins at d+1. If v is a win, it has a move fewer not known to lose (see
+// lose).
 func (p *propagation) settle(id int64, v rules.Value, d uint32, preds []pred) {
-	// Where another goroutine updates a predecessor of its own meanwhile,
-	// its compare-and-swap of the pair fails and tries again.
+	// Another goroutine may meanwhile update a predecessor of its own.
+	// Then the compare-and-swap of the pair fails and tries again.
 	for old := p.load(id); !p.swap(id, old, decidedWord(v, d)|old&captureBit); old = p.load(id) {
 	}
 	touch(p.words, p.a.moves, preds)
@@ -661,7 +670,7 @@ func (p *propagation) win(id int64, d uint32) {
 	for {
 		old := p.load(id)
 		if k := old.kind(); k != open && (k != winning || old.dist() <= d) || old.capture() {
-			return // decided, a win as short known (an undecided position that wins cannot lose), or a capture's
+			return // decided, a win as short known, or a capture's. An undecided position that wins cannot lose.
 		}
 		if p.swap(id, old, newWord(winning, d)) {
 			break
@@ -672,10 +681,11 @@ func (p *propagation) win(id int64, d uint32) {
 }
 
 // lose records that position id has moves quiet moves that lose, to a
-// position decided at distance d: moves fewer not known to lose. The
-// goroutine that counts the last one off finds the loss, at d+1 unless a
-// move that leaves the unit loses later (in a wide analysis): the moves
-// are decided in the order of their distances.
+// position decided at distance d. It counts them off the moves not known
+// to lose. The goroutine that counts the last one off finds the loss. Its
+// distance is d+1, unless a move that leaves the unit loses later (in a
+// wide analysis). The moves are decided in the order of their distances,
+// so the last one counted off loses latest.
 func (p *propagation) lose(id int64, d uint32, moves uint8) {
 	if p.a.moves != nil {
 		p.loseWide(id, d, moves)
@@ -684,7 +694,7 @@ func (p *propagation) lose(id int64, d uint32, moves uint8) {
 	for {
 		old := p.load(id)
 		if old.kind() != open || old&cannotLose != 0 {
-			return // decided, it wins, or it cannot lose (a capture's among them): its count no longer matters
+			return // decided, it wins, or it cannot lose (a capture's among them). Its count no longer matters.
 		}
 		n := old - word(moves)
 		if old.count() == moves {
@@ -704,7 +714,7 @@ func (p *propagation) lose(id int64, d uint32, moves uint8) {
 func (p *propagation) loseWide(id int64, d uint32, moves uint8) {
 	old := p.load(id)
 	if old.kind() != open || old.dist() == noLoss || old.capture() {
-		return // decided, it wins, it cannot lose, or it is a capture's: its count no longer matters
+		return // decided, it wins, it cannot lose, or it is a capture's. Its count no longer matters.
 	}
 	if p.a.moves.countOff(id, moves) != 0 {
 		return
@@ -717,10 +727,10 @@ func (p *propagation) loseWide(id int64, d uint32, moves uint8) {
 }
 
 // touch loads the words and counts of preds, so that the cache misses
-// of the updates that follow overlap: a compare-and-swap waits for every
-// memory access before it, and would otherwise take the misses one at a
-// time. The loads are atomic, for the race detector; on amd64 and arm64
-// they are plain loads.
+// of the updates that follow overlap. A compare-and-swap waits for every
+// memory access before it. Without touch, the updates would take the
+// misses one at a time. The loads are atomic, for the race detector. On
+// amd64 and arm64 they are plain loads.
 func touch(ws words, moves counts, preds []pred) {
 	for _, pr := range preds {
 		atomic.LoadUint32(&ws[pr.id/2])
