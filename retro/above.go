@@ -7,13 +7,13 @@ import (
 )
 
 // aboveLevel reads the finished units of the level above the units at
-// work, where their man moves lead, from the units' work files: the
-// lookup columns (see lookupColumns) by span, a file block or, where a
-// men configuration's positions fill more than one, a configuration,
-// through a cache of decoded spans within the solver's share for them
-// (budget.above). The man moves of one men configuration reach a few
-// configurations there, so a unit reads a small part of the level at a
-// time.
+// work. The man moves of the units at work lead there. It reads the
+// lookup columns (see lookupColumns) from the units' work files, a span
+// at a time. A span is a file block, or a men configuration where its
+// positions fill more than one file block. Decoded spans go through a
+// cache within the solver's share for them (budget.above). The man moves
+// of one men configuration reach a few configurations there. So a unit
+// reads a small part of the level at a time.
 type aboveLevel struct {
 	cache *blockcache.Cache[*table.Columns]
 	units map[int]*aboveUnit // by unit of the group
@@ -22,17 +22,17 @@ type aboveLevel struct {
 // aboveUnit is the work file of a finished unit of the level above.
 type aboveUnit struct {
 	r *codec.Reader
-	// size is the positions of a file block, span those of a span: size,
-	// a multiple of the positions of a configuration, or the positions of
-	// a configuration where they are more.
+	// A file block has size positions, a span span positions. A span is
+	// a file block, whose size is a multiple of a configuration's
+	// positions. Where those are more, a span is one configuration.
 	size, span int64
 	at         [table.NumColumns]int // the file's column of each lookup column, -1 for none
 	spans      *blockcache.File[*table.Columns]
 	read       func(s int) (*table.Columns, int64, error) // u.readSpan
 }
 
-// openAbove opens the work files of units ns, finished, as the level
-// above the units solved next.
+// openAbove opens the work files of the finished units ns. They serve as
+// the level above the units solved next.
 func (b *groupBuild) openAbove(ns []int) (*aboveLevel, error) {
 	a := &aboveLevel{cache: blockcache.New[*table.Columns](budget(b.o.Mem).above()), units: map[int]*aboveUnit{}}
 	for _, n := range ns {
@@ -52,8 +52,8 @@ func (b *groupBuild) openAbove(ns []int) (*aboveLevel, error) {
 	return a, nil
 }
 
-// newAboveUnit returns the unit of work file r, whose men configurations
-// have k positions each, reading the columns at.
+// newAboveUnit returns the unit of work file r, reading the columns at.
+// Its men configurations have k positions each.
 func newAboveUnit(r *codec.Reader, k int64, at [table.NumColumns]int) *aboveUnit {
 	h := r.Header()
 	u := &aboveUnit{r: r, size: int64(h.BlockSize), span: max(int64(h.BlockSize), k), at: at}
@@ -73,8 +73,8 @@ func (a *aboveLevel) close() {
 }
 
 // positions returns the lookup columns of the positions lo to hi of
-// unit n, by local id, which lie in one span (a men configuration's
-// do): a view of the decoded span.
+// unit n, by local id. They lie in one span, as a men configuration's
+// do. The columns are a view of the decoded span.
 func (a *aboveLevel) positions(n int, lo, hi int64) (table.Columns, error) {
 	u := a.units[n]
 	s := lo / u.span

@@ -7,29 +7,29 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// A budget divides the memory budget Options.Mem (0: no bound) between
-// the parts of a build that hold memory while a group is solved (see the
-// outline in the package doc): the store's solved tables, the prober's
-// cache and the solver; while a group's tables are written, the solver's
-// share goes to the caches of the writing.
+// A budget divides Options.Mem between the parts of a build (see the
+// package doc). Zero means no bound. While a group is solved, the parts
+// are the store's solved tables, the prober's cache and the solver.
+// While its tables are written, the solver's share goes to the caches of
+// the writing.
 type budget int64
 
-// store is the share of the solved tables the store keeps in memory: a
+// store is the share of the solved tables in the store's memory: a
 // quarter.
 func (b budget) store() int64 { return int64(b) / 4 }
 
-// cache is the share of the prober's cache of decoded blocks: a
+// cache is the share of the prober's cache of decoded blocks. It is a
 // sixteenth, and at least 16 MiB.
 func (b budget) cache() int64 { return max(int64(b)/16, 16<<20) }
 
-// solver is the rest, the solver's: the unit at work (see
-// Options.unitPositions), and the blocks it reads of the finished units
-// of the level above (above).
+// solver is the rest, the solver's share. It holds the unit at work (see
+// Options.unitPositions). It also holds the blocks the unit reads of the
+// level above (see above).
 func (b budget) solver() int64 { return int64(b) - int64(b)/4 - int64(b)/16 }
 
-// above is the part of the solver's share that holds the blocks read of
-// the finished units of the level above (see aboveLevel): an eighth, at
-// least a byte (a block at a time); 0, no bound, for no budget.
+// above is the solver's part for the blocks read of the level above
+// (see aboveLevel). It is an eighth, and at least a byte: a
+// block at a time. With no budget it is 0, no bound.
 func (b budget) above() int64 {
 	if b <= 0 {
 		return 0
@@ -37,32 +37,36 @@ func (b budget) above() int64 {
 	return max(b.solver()/8, 1)
 }
 
-// writing is the share of each of the n tables written at once: their
-// caches of the units' decoded blocks, within an eighth together.
+// writing is the share of each of the n tables written at once. It holds
+// a table's cache of the units' decoded blocks. The n caches take an
+// eighth together.
 func (b budget) writing(n int) int64 { return int64(b) / 8 / int64(n) }
 
-// tableBytes returns the bytes that a solved table of m with n positions
-// and the columns of extra takes in a store, counted at a byte a position
-// beyond its columns: more than the bit a position its resolution bitmap
-// adds (see solved.bytes). The store decides by it whether to keep a
-// table in memory, and Units counts the tables a unit reads by it.
+// tableBytes returns the bytes a solved table of m takes in a store. The
+// table has n positions and the columns of extra. Beyond its columns it
+// counts a byte a position. That is more than the bit a position of its
+// resolution bitmap (see solved.bytes). The store decides by it whether
+// to keep a table in memory. Units counts by it the tables a unit reads.
 func tableBytes(m index.Material, n int64, extra table.Extra) int64 {
 	return n * int64(table.NewLayout(m, extra).Width()+1)
 }
 
 // positionSize returns what the solver takes a position in a group of
-// class c: of the finished units of the level above, whose lookup
-// columns (see lookupColumns: the value, a class distance, the dtw) take
-// aboveBytes, decoded; and of the unit at work, unitBits at most. Its
-// analyses run one after the other (see solve), each in 16 bits a
-// position, its word (which ends as its result: see word.go), and 24
-// where it is wide (its counts apart): the theory analysis with dtw,
-// the rules analysis where its class's clock carries over. With dtw and
+// class c. The group's tables have the optional columns x.
+//
+// The finished units of the level above take aboveBytes: their lookup
+// columns, decoded (see lookupColumns). Those are the value, a class
+// distance and the dtw.
+//
+// The unit at work takes unitBits at most. Its analyses run one after
+// the other (see solve). Each takes 16 bits a position: its word, which
+// ends as its result (see word.go). A wide analysis takes 24: its word
+// and its counts apart. The theory analysis is wide with dtw. The rules
+// analysis is wide where its class's clock carries over. With dtw and
 // mtc the theory analysis keeps 2 bits more for the mtc analysis
 // (solver.ahead). A result that another analysis follows is written to
-// the work folder, the unit's entries a batch at a time (writeUnit); the
-// pending lines take a 32nd of a bit (lineSize). x are the optional
-// columns of the group's tables.
+// the work folder. The unit's entries are written a batch at a time
+// (writeUnit). The pending lines take a 32nd of a bit (lineSize).
 func positionSize(x table.Extra, c rules.Class) (aboveBytes, unitBits int64) {
 	aboveBytes, unitBits = 2, 16 // value and distance; a packed analysis
 	if x.DTW {
@@ -78,11 +82,10 @@ func positionSize(x table.Extra, c rules.Class) (aboveBytes, unitBits int64) {
 }
 
 // unitPositions returns the most positions a unit may have under the
-// memory budget Mem in a group of class c with the optional columns x
-// (see positionSize): the unit fits in the solver's share beside the
-// blocks it reads of the level above (budget.above). A unit of one pair
-// of blocks that does not fit takes the store's share too (see
-// groupBuild.run).
+// memory budget Mem. The group has class c and optional columns x (see
+// positionSize). The unit fits in the solver's share beside the blocks
+// it reads (budget.above). A unit of one pair of blocks may not fit. It
+// then takes the store's share too (see groupBuild.run).
 func (o Options) unitPositions(x table.Extra, c rules.Class) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62
@@ -93,25 +96,22 @@ func (o Options) unitPositions(x table.Extra, c rules.Class) int64 {
 }
 
 // bytesPerGroupPosition is the memory a build takes for each position of
-// a group with men, as measured by the peak of the whole process on
-// KKKvKK, a group of kings only (one unit), before it was solved on
-// orbits, under --mem 512MiB: 6.3 bytes with the default columns, 7.8
-// with dtw, 10.3 with dtw and mtc; 5.9 on KKKKvKK with mtc under --mem
-// 8GiB. Beside the solver's part (positionSize) it counts the tables
-// read and the writing's buffers.
+// a group with men. Beside the solver's part (positionSize) it counts the
+// tables read and the writing's buffers. It rounds up measured peaks of
+// the whole process: 5.9 to 10.3 bytes, by the columns.
 const bytesPerGroupPosition = 8
 
-// groupMemory returns the solver memory of the group of m, whose tables
-// have the optional columns x: all of it, solved in one unit a level,
-// and the least it takes split into its smallest units, one men
-// configuration and its flip with every placement of the kings; each
-// beside the configurations of the level above that the man moves of
-// one configuration reach (two a man, decoded at positionSize's aboveBytes).
-// A group of kings alone is one unit of two blocks of orbits (each
-// about a quarter of a table), counted at positionSize, beside the
-// orbits' marks. Built from its deps
-// with mtc, KKKKvKK peaks at 533 MiB; Units counts 657 MiB with the
-// tables it reads.
+// groupMemory returns the solver memory of the group of m. Its tables
+// have the optional columns x. Solved in one unit a level, the group
+// takes all. In its smallest units it takes least. Such a unit is one
+// men configuration and its flip, with every placement of the kings.
+// Both add the configurations of the level above that the man moves of
+// one configuration reach. Those are two a man, decoded at positionSize's
+// aboveBytes.
+//
+// A group of kings alone is one unit of two blocks of orbits. Each block
+// is about a quarter of a table, counted at positionSize. The orbits'
+// marks come on top.
 func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 	ix := index.New(m)
 	n := ix.Size()
@@ -132,11 +132,11 @@ func groupMemory(m index.Material, x table.Extra) (all, least int64) {
 	return all + reads, least + reads
 }
 
-// levelConfigs returns the men configurations of m by level (see
-// level), counted square by square.
+// levelConfigs returns the number of men configurations of m by level
+// (see level). It counts them square by square.
 func levelConfigs(m index.Material) []int64 {
-	// n[w][b][l]: the configurations of w white and b black men on the
-	// squares so far, at level l.
+	// n[w][b][l] counts the configurations of w white and b black men at
+	// level l, on the squares so far.
 	const maxLevel = 9 * MaxPieces
 	var n [MaxPieces + 1][MaxPieces + 1][maxLevel + 1]int64
 	n[0][0][0] = 1
@@ -164,9 +164,9 @@ func levelConfigs(m index.Material) []int64 {
 	return levels[:last]
 }
 
-// memoryWithin returns the memory of a group that takes all as one unit
-// and least in its smallest units, under the budget mem (0: none): the
-// solver splits it into units within the budget as far as it can.
+// memoryWithin returns the memory of a group under the budget mem (0:
+// none). The group takes all as one unit and least in its smallest units.
+// The solver splits it into units within the budget as far as it can.
 func memoryWithin(all, least, mem int64) int64 {
 	if mem <= 0 {
 		return all

@@ -21,16 +21,17 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// WorkDir is the folder of the output directory where a group's finished
-// units are kept, one folder per group, until its tables are written.
+// WorkDir is the folder of the output directory that keeps finished
+// units. Each group has a folder there until its tables are written.
 const WorkDir = "work"
 
 // A groupBuild solves one group unit by unit. Each finished unit is
-// written to the group's work folder (atomically, checksummed: a codec
-// file), so that a run that stops resumes with the units not yet
-// finished, and read back to write the tables. While a level is solved,
-// the finished units of the level above, where the man moves of the
-// level lead, are read by blocks from their files (aboveLevel).
+// written to the group's work folder: a codec file, written atomically,
+// checksummed. A run that stops thus resumes with the units not yet
+// finished. The tables are written from the units read back. The man
+// moves of a level lead to the finished units of the level above. While
+// the level is solved, those are read by blocks from their files
+// (aboveLevel).
 type groupBuild struct {
 	g     *group
 	st    *store
@@ -41,18 +42,18 @@ type groupBuild struct {
 	*layout
 	above *aboveLevel // the finished units of the level above, nil for the first level
 	// readLater, if set, reports whether a group built after this one
-	// reads the table of m: a table of the group that the store will not
-	// hold in memory then gets a resolved copy (see resolvedCopy).
+	// reads the table of m. Such a table gets a resolved copy if the store
+	// will not hold it in memory (see resolvedCopy).
 	readLater func(m index.Material) bool
-	// progress, if set, is called as each unit starts, while it is
-	// solved and when it is finished, with the unit's name and the
-	// positions done: those of the units finished, and a share of the
-	// unit at work (see report).
+	// progress, if set, is called with a unit's name and the positions
+	// done. It is called as the unit starts, while it is solved and when
+	// it is finished. The positions done are those of the finished units,
+	// plus a share of the unit at work (see report).
 	progress func(unit string, done int64)
 }
 
-// Columns of a unit's work file besides the entry's columns: 1 where the
-// side to move must capture, else 0.
+// captureColumn is the column of a unit's work file beside the entry's
+// columns. It holds 1 where the side to move must capture, else 0.
 const captureColumn = "capture"
 
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
@@ -63,9 +64,9 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 }
 
 // solverNeed returns the most memory the solver takes for a unit of the
-// group: the unit at positionSize, and the blocks it reads of the level
-// above (budget.above) or, in a group of kings alone (one unit), the
-// orbits' marks.
+// group. It counts the unit at positionSize. It adds the blocks the unit
+// reads of the level above (budget.above). A group of kings alone is one
+// unit, which adds the orbits' marks instead.
 func (b *groupBuild) solverNeed() int64 {
 	_, bits := positionSize(b.extra, b.class)
 	var need int64
@@ -78,8 +79,8 @@ func (b *groupBuild) solverNeed() int64 {
 	return need + budget(b.o.Mem).above()
 }
 
-// run solves every unit of the group (or reads it back from the work
-// folder) and writes the group's tables.
+// run solves every unit of the group and writes the group's tables. A
+// unit already in the work folder is read back instead.
 func (b *groupBuild) run(ctx context.Context) error {
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return err
@@ -87,12 +88,13 @@ func (b *groupBuild) run(ctx context.Context) error {
 	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt, "*"+resultExt); err != nil {
 		return err
 	}
-	// A unit that does not fit in the solver's share (a kings-only group
-	// is one unit) takes as much of the store's share as it goes over.
-	// The store keeps the tables the group reads, directly or to resolve
-	// the capture positions of a table read from its file: lookups from
-	// files would be slower. It spills the others to the group's folder
-	// and reads them back once the group's tables are written.
+	// A unit may not fit in the solver's share; a kings-only group is one
+	// unit. It then takes as much of the store's share as it goes over.
+	// The store keeps the tables the group reads (see reach). Those
+	// include the tables that resolve the capture positions of a table
+	// read from its file. Lookups from files would be slower. The store
+	// spills the other tables to the group's folder. It reads them back
+	// once the group's tables are written.
 	var dropped []spill
 	restore := func() {}
 	over := b.solverNeed() - budget(b.o.Mem).solver()
@@ -109,8 +111,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 	defer func() { b.above.close() }()
 	for n, u := range b.units {
 		if n > 0 && u.level != b.units[n-1].level {
-			// The level above is no longer read; the one just finished
-			// is, from its work files.
+			// The level above is done with. The level just finished
+			// becomes the level above, read from its work files.
 			b.above.close()
 			var ns []int
 			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
@@ -144,8 +146,8 @@ func (b *groupBuild) run(ctx context.Context) error {
 	b.above = nil
 	restore() // the units' memory is free: the tables written may be kept
 	if b.o.Mem > 0 && over > 0 {
-		// Collect the last unit's memory now, so that the caches of the
-		// writing reuse it rather than come on top of it.
+		// Collect the last unit's memory now. The caches of the
+		// writing then reuse it rather than add to it.
 		runtime.GC()
 	}
 	if err := b.writeTables(); err != nil {
@@ -155,10 +157,11 @@ func (b *groupBuild) run(ctx context.Context) error {
 	return removeWork(b.o, b.g)
 }
 
-// writeTables writes the group's tables from its finished units, both at
-// once where there are two and Options.Threads allows, and puts them in
-// the store: in memory those that a later group reads (readLater) and
-// that fit beside each other, else from their files.
+// writeTables writes the group's tables from its finished units. It
+// writes two at once where Options.Threads allows. It puts the tables in
+// the store. Those that a later group reads (readLater) stay in memory,
+// as far as they fit beside each other. The others are read from their
+// files.
 func (b *groupBuild) writeTables() error {
 	n := len(b.g.tables)
 	keep := make([]bool, n)
@@ -194,19 +197,20 @@ func (b *groupBuild) writeTables() error {
 	return nil
 }
 
-// reportEvery is how often progress is reported while a unit is solved
-// (a variable for the tests).
+// reportEvery is how often progress is reported while a unit is solved.
+// It is a variable for the tests.
 var reportEvery = 250 * time.Millisecond
 
-// report calls b.progress every reportEvery, from a goroutine of its own,
-// until the returned function is called (which waits for the goroutine
-// to end, so that progress is never called twice at once). The positions
-// of u count as done in proportion to u.work, out of u.passes passes'
-// worth: for each analysis, its first pass through every position, then
-// the positions it decides. Draws are decided by none, so the last share
-// comes when the unit is finished. The positions done are at most the
-// group's: the units of a symmetric group count a copy of the
-// configurations that are their own flip (see unit).
+// report calls b.progress every reportEvery from a goroutine of its own.
+// It stops when the returned function is called. That function waits for
+// the goroutine to end, so progress is never called twice at once.
+//
+// The positions of u count as done in proportion to u.work, out of
+// u.passes passes' worth. Each analysis passes through every position
+// once, then through the positions it decides. No analysis decides the
+// draws, so the last share comes when the unit is finished. The
+// positions done are at most the group's. The units of a symmetric group
+// count a copy of the configurations that are their own flip (see unit).
 func (b *groupBuild) report(u *unit, done int64) (stop func()) {
 	if b.progress == nil {
 		return func() {}
@@ -244,9 +248,9 @@ func removeWork(o Options, g *group) error {
 	return os.RemoveAll(filepath.Join(o.Dir, WorkDir, g.tables[0].Material().String()))
 }
 
-// finished reports whether unit n is in its work file, whole: every
-// block's checksum is verified, a block at a time, without holding the
-// unit's columns.
+// finished reports whether unit n is whole in its work file. It verifies
+// every block's checksum, a block at a time, without holding the unit's
+// columns.
 func (b *groupBuild) finished(n int) bool {
 	r, err := b.openUnit(n)
 	if err != nil {
@@ -274,10 +278,12 @@ func (b *groupBuild) solveUnit(ctx context.Context, n int) error {
 	return b.writeUnit(ctx, n, results)
 }
 
-// fill sets the entries of positions lo to hi of unit u (in the order
-// of its work file), and their capture flags, from the results of the
-// unit's analyses, in cols and capture, which hold the entries of the
-// batch from base on.
+// fill sets the entries and capture flags of positions lo to hi of unit
+// u. The positions are in the order of its work file. It takes them from
+// the results of the unit's analyses. It sets them in cols and capture,
+// which hold the batch that starts at position base. It returns an error
+// where the analyses disagree on a value, or a distance does not fit its
+// column.
 func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results [numAnalyses]*result, base, lo, hi int64) error {
 	ids := u.localIDs(lo)
 	theory, rulesRes, mtcs := results[theoryAnalysis], results[rulesAnalysis], results[mtcAnalysis]
@@ -311,9 +317,9 @@ func (b *groupBuild) fill(u *unit, cols *table.Columns, capture []byte, results 
 	return nil
 }
 
-// unitExits are the exits of unit u of b: the captures and crownings
-// from the store, the other man moves from the finished units of the
-// level above.
+// unitExits are the exits of unit u of b. The store gives the outcomes
+// of captures and crownings. The other man moves lead to the finished
+// units of the level above.
 type unitExits struct {
 	b *groupBuild
 	u *unit
@@ -336,9 +342,9 @@ func (x unitExits) manMoves(j int64, buf []manMove) ([]manMove, error) {
 			buf = append(buf, m)
 			continue
 		}
-		// q is in the other table of the group; the pair's first block
-		// holds q's men as they stand where that is not the first table,
-		// or where q's men are the second of a pair.
+		// q is in the other table of the group. That may be the second
+		// table, or q's men may be the second of a pair. The pair's first
+		// block then holds q's men as they stand.
 		t := b.g.other(blk.t)
 		m.x, m.men = b.g.tables[t], rules.Placement(&q)
 		var r int64
@@ -365,12 +371,13 @@ func (b *groupBuild) unitPath(n int) string {
 	return filepath.Join(b.dir, b.units[n].name+".unit")
 }
 
-// unitHeader returns the header of the work file of unit n: its name,
-// size and first block identify it; its columns are the entry columns of
-// the group's first table with the optional columns of the build, then
-// the capture flags. A file block holds whole blocks of the unit, at
-// least 2^16 positions, where they are at most writeBatch positions;
-// else it holds writeBatch positions.
+// unitHeader returns the header of the work file of unit n. Its name,
+// size and first block identify the unit. Its columns are the entry
+// columns of the group's first table, with the build's optional
+// columns. The capture flags come last. A file block holds whole blocks
+// of the unit: as many as fit in 2^16 positions, and at least one. A
+// block may exceed writeBatch positions. A file block then holds
+// writeBatch positions.
 func (b *groupBuild) unitHeader(n int) codec.Header {
 	u := b.units[n]
 	h := codec.Header{
@@ -391,14 +398,14 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 	return h
 }
 
-// writeBatch is the most entries of a unit held at once as it is written
-// (writeUnit) and read into its group's tables (assemble).
+// writeBatch is the most entries of a unit held at once, in writeUnit
+// and assemble.
 const writeBatch = 1 << 20
 
 // writeUnit writes the entries and capture flags of unit n to its work
-// file, every position of it, filling them from the results of its
-// analyses (fill) a batch at a time: only the last result is held whole,
-// the others are read from their files.
+// file, every position of it. It fills them a batch at a time from the
+// results of the unit's analyses (fill). Only the last result is held
+// whole. The others are read from their files.
 func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]*result) error {
 	u := b.units[n]
 	w, err := codec.NewWriter(b.unitPath(n), b.unitHeader(n))
@@ -445,9 +452,9 @@ func (b *groupBuild) writeUnit(ctx context.Context, n int, results [numAnalyses]
 	return w.Close()
 }
 
-// openUnit opens the work file of unit n, if it is there, and checks
-// that it is that unit's, written under the same rules with the same
-// columns.
+// openUnit opens the work file of unit n, if it is there. It returns an
+// error unless the file is that unit's, written under the same rules with
+// the same columns.
 func (b *groupBuild) openUnit(n int) (*codec.Reader, error) {
 	r, err := codec.Open(b.unitPath(n))
 	if err != nil {
@@ -473,23 +480,23 @@ func unitColumn(name string) (table.Column, bool) {
 }
 
 // resolvedCopy returns the path of the resolved copy of the table of m
-// in the work folder of dir. Generate writes one for a table built in
-// the run that a later group reads and the store does not hold in
-// memory: the store's prober then reads the real entries of its capture
-// positions, which the table's file holds as don't-cares to resolve by a
-// search and by probes of smaller tables on every lookup. A crowning
-// leads into the group built just before, often too large to hold, so a
-// group with men looks up many such positions. The copy is removed once
-// no group left to build reads the table, and at the start of a run.
+// in the work folder of dir. Generate writes a copy of a table built in
+// the run that the store does not hold in memory. It does so where a
+// later group reads the table. The store's prober then reads the real
+// entries of its capture positions. The table's file holds them as
+// don't-cares. Each lookup would resolve them by a search and by probes
+// of smaller tables. A crowning leads into the group built just before,
+// often too large to hold. So a group with men looks up many such
+// positions. The copy is removed at the start of a run, and once no group
+// left to build reads the table.
 func resolvedCopy(dir string, m index.Material) string {
 	return filepath.Join(dir, WorkDir, table.FileName(m))
 }
 
 // assemble writes table t of the group from its finished units, block by
-// block in index order, holding its entries in memory if keep is set (the
-// store will keep them), also writing its resolved copy if copied is set,
-// and holding decoded blocks of the units within limit bytes (see
-// unitFiles).
+// block in index order. If keep is set, it holds the entries in memory,
+// for the store. If copied is set, it also writes the resolved copy. It
+// holds decoded blocks of the units within limit bytes (see unitFiles).
 func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, error) {
 	x := b.g.tables[t]
 	m, k := x.Material(), x.KingPlacements()
@@ -513,9 +520,10 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	}
 	files := newUnitFiles(b, limit)
 	defer files.close()
-	// A block of a large unit (all of a group of kings only) is read a
-	// part at a time, in parts that end where the unit's file blocks do
-	// (writeBatch positions, see unitHeader), so that none is cached.
+	// A block of over writeBatch positions is read a part at a time. The
+	// one unit of a group of kings only may have such blocks. The parts
+	// end where the unit's file blocks do (see unitHeader). A part that is
+	// a whole file block is not cached.
 	for r := range x.MenConfigs() {
 		n, j := b.locate(t, r)
 		for lo, hi := int64(0), int64(0); lo < k; lo = hi {
@@ -561,12 +569,14 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 }
 
 // unitFiles reads blocks of finished units from their work files. It
-// decodes file blocks (every column) and keeps them while they fit in
-// limit bytes, least recently used out first. In index order a table's
-// blocks come from the units of every level in turn, each level's in
-// order, and those of the group's second table in the order of their
-// pairs; a file block holds 2^16 positions or more, whole blocks, so the
-// file block last read of each level serves the blocks that follow.
+// decodes file blocks, every column. It keeps them while they fit in
+// limit bytes, dropping the least recently used first.
+//
+// In index order a table's blocks come from the units of every level in
+// turn. The units of a level come in order. Those of the group's second
+// table come in the order of their pairs. A file block holds whole
+// blocks where they are small (see unitHeader). So the file block last
+// read of each level serves the blocks that follow.
 type unitFiles struct {
 	b      *groupBuild
 	limit  int64
@@ -610,8 +620,8 @@ func (f *unitFiles) reader(n int) (*codec.Reader, error) {
 	return r, nil
 }
 
-// fileBlock returns file block fb of r decoded, and caches it unless
-// once is set: a block read whole at once is not read again, as a
+// fileBlock returns file block fb of r, decoded. It caches the block
+// unless once is set. A block read whole at once is not read again: a
 // table's assembly reads each position once.
 func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock, once bool) (*decodedBlock, error) {
 	if d := f.cached[fb]; d != nil {
@@ -642,8 +652,9 @@ func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock, once bool) (*decode
 	return d, nil
 }
 
-// entries returns the entries (every column, dtw included) and the
-// capture bits of the positions lo to hi of unit n, by local id.
+// entries returns the entries and the capture bits of the positions lo
+// to hi of unit n, by local id. The entries have every column, dtw
+// included.
 func (f *unitFiles) entries(n int, lo, hi int64) (table.Columns, []uint64, error) {
 	k := hi - lo
 	var cols table.Columns

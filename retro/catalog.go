@@ -13,11 +13,11 @@ import (
 )
 
 // catalog writes the manifest of a directory: exactly its valid table
-// files. It remembers the files it has found valid, by size and CRC-32C,
-// so that it decodes the blocks of each file once per run, and it trusts
-// the files that the manifest it found lists with their size and CRC-32C
-// without decoding them at all: the manifest lists only files found
-// valid, and the CRC-32C of the whole file shows it unchanged since.
+// files. It remembers the files it has found valid, by size and CRC-32C.
+// So it decodes the blocks of each file once per run. It trusts the
+// files that the manifest it found lists with their size and CRC-32C. It
+// does not decode those at all. The manifest lists only files found
+// valid. The CRC-32C of the whole file shows it unchanged since.
 type catalog struct {
 	dir    string
 	valid  map[string]codec.ManifestEntry // by file name
@@ -59,19 +59,20 @@ func (c *catalog) write() error {
 	return nil
 }
 
-// vouches reports whether the file at path is a valid table (see entry),
-// decoding its blocks only if neither the catalog nor the manifest knows
-// it with its size and CRC-32C as they are now.
+// vouches reports whether the file at path is a valid table (see entry).
+// The catalog or the manifest may know the file with its current size
+// and CRC-32C. Only where neither does are its blocks decoded.
 func (c *catalog) vouches(path string) bool {
 	_, ok, err := c.entry(path)
 	return ok && err == nil
 }
 
 // entry returns the manifest entry of the table whose value file is at
-// path and whether it is a valid table: of the codec format, undamaged,
-// its header fitting the material its name says, with its distance file
-// if it has one. A damaged or incomplete table is no error: it is left
-// out of the manifest, and rebuilt when a run needs it.
+// path. It also reports whether the table is valid. A valid table is of
+// the codec format and undamaged. Its header fits the material its name
+// says. Its distance file, if it has one, is there too. A damaged or
+// incomplete table is no error. It is left out of the manifest, and
+// rebuilt when a run needs it.
 func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	name := filepath.Base(path)
 	m, err := index.ParseMaterial(strings.TrimSuffix(name, ".dtb"))

@@ -13,15 +13,17 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Convert rewrites the tables of dir of an older format (whole tables of
-// formats 1 and 2, the value and distance files of format 3) as value
-// and distance files of the current one without solving
-// (table.Convert), one at a time, each replaced atomically, then writes
-// the manifest. done, if not nil, is called with each material
-// converted. It stops at the first table it cannot convert, naming it;
-// rerunning it goes on where it stopped. Until the manifest is written,
-// the directory holds codec.ConvertingName, which tells a reader that
-// finds a table other than the manifest says to rerun the conversion.
+// Convert rewrites the tables of dir of an older format without solving
+// (table.Convert). Those are whole tables of formats 1 and 2, and the
+// value and distance files of format 3. It writes them as value and
+// distance files of the current format. It converts one table at a
+// time, each replaced atomically, then writes the manifest. If done is
+// not nil, it is called with each material converted.
+//
+// Convert stops at the first table it cannot convert, naming it.
+// Rerunning it goes on where it stopped. Until the manifest is written,
+// the directory holds codec.ConvertingName. That file tells a reader to
+// rerun the conversion if it finds a table other than the manifest says.
 func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 	l, err := lock(dir, dir, dirlock.Exclusive)
 	if err != nil {
@@ -41,13 +43,13 @@ func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 	return newCatalog(dir).write()
 }
 
-// convertTables converts the tables of dir of an older format, the
-// caller holding its lock, calling done with each material converted.
-// With forBuild set it converts only whole tables, which a build does not
-// read, and leaves those it cannot read or convert as they are, for the
-// build to replace: value and distance files of an older version are
-// read as they are, and a conversion of them is the user's choice (dtb
-// convert), not a silent hour of a build.
+// convertTables converts the tables of dir of an older format. The
+// caller holds the lock of dir. It calls done with each material
+// converted. With forBuild set it converts only whole tables, which a
+// build does not read. It leaves those it cannot read or convert as they
+// are, for the build to replace. A build reads the value and distance
+// files of an older version as they are. Converting them is the user's
+// choice (dtb convert), not a silent hour of a build.
 func convertTables(ctx context.Context, dir string, done func(index.Material), forBuild bool) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
 	if err != nil {
@@ -79,7 +81,7 @@ func convertTables(ctx context.Context, dir string, done func(index.Material), f
 }
 
 // whole reports whether the file at path is a whole table (formats 1 and
-// 2), or one that cannot be read.
+// 2). It also reports true for a file that cannot be read.
 func whole(path string) bool {
 	r, err := codec.Open(path)
 	if err != nil {

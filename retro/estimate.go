@@ -11,30 +11,29 @@ import (
 // MaxPieces is the most pieces a table Generate builds may have.
 const MaxPieces = 7
 
-// positionsPerThreadSecond is the rate measured on the 5-piece tables and
-// on KMvKKKM with its deps (1.43 M entries per CPU-second at 6 pieces),
-// from which Estimate extrapolates the time.
+// positionsPerThreadSecond is the solving rate from which Estimate
+// extrapolates the time. It was measured on the 5-piece tables and on
+// KMvKKKM with its deps.
 const positionsPerThreadSecond = 1.4e6
 
-// Estimate is what a build will take, extrapolated from the rates measured
-// on the 5-piece tables.
+// Estimate is what a build will take, extrapolated from measured rates.
 type Estimate struct {
 	Tables    int
 	Positions int64 // of the tables to build, each counted once (White to move)
-	// Memory is the bytes of solver memory for the largest group (a
-	// material and its flip), within the budget Options.Mem where its
-	// smallest units fit in it.
+	// Memory is the bytes of solver memory for the largest group: a
+	// material and its flip. It is within the budget Options.Mem where
+	// the group's smallest units fit in it.
 	Memory int64
 	// Least is the memory that the group Largest takes in its smallest
-	// units, the most of any group: a smaller Options.Mem cannot be kept.
+	// units: the most of any group. A smaller Options.Mem cannot be kept.
 	Least   int64
 	Largest index.Material
 	Time    time.Duration // with Options.Threads threads (0: every CPU)
 }
 
-// EstimateOf returns what building the tables of o takes, counting those
-// already on disk as if they had to be built, or the error Generate would
-// return if they cannot be built.
+// EstimateOf returns what building the tables of o takes. It counts the
+// tables already on disk as if they had to be built. It returns the error
+// Generate would return if they cannot be built.
 func EstimateOf(o Options) (Estimate, error) {
 	if err := checkPieces(o); err != nil {
 		return Estimate{}, err

@@ -11,9 +11,9 @@ import (
 )
 
 // A resultFile holds the words of a result that another analysis
-// follows (see solve), by position in the order of the unit's work file,
-// two bytes each: a scratch file of the group's work folder, removed
-// once the unit is written. It is read back a batch at a time.
+// follows (see solve). It holds two bytes a position, in the order of
+// the unit's work file. It is a scratch file of the group's work folder,
+// removed once the unit is written. It is read back a batch at a time.
 type resultFile struct {
 	f     *os.File
 	batch []byte // the words of the batch at work
@@ -22,8 +22,8 @@ type resultFile struct {
 // resultExt ends the name of a result file.
 const resultExt = ".result"
 
-// spill writes the words of r, a result of unit u, to a result file and
-// returns r read from it, its words dropped.
+// spill writes the words of r, a result of unit u, to a result file. It
+// returns r read from that file, its words dropped.
 func (b *groupBuild) spill(ctx context.Context, u *unit, r *result) (*result, error) {
 	f, err := os.CreateTemp(b.dir, u.name+".*"+resultExt)
 	if err != nil {

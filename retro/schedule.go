@@ -13,28 +13,29 @@ import (
 )
 
 // A Unit is one job of a build that a scheduler (make, ninja, Slurm) runs
-// on its own, once the units it depends on are done: BuildUnit builds it.
-// A unit is a group, a material and its colour flip, solved
+// on its own. It runs once the units it depends on are done. BuildUnit
+// builds it. A unit is a group: a material and its colour flip, solved
 // together.
 type Unit struct {
 	// ID names the unit: the group's first material in index order
-	// (index.Materials), e.g. KKMvK for KKMvK and KvKKM. Finer units
-	// (a group split by men advancement level and chunks of men
-	// placements) will extend the scheme with dotted suffixes, e.g.
-	// KKMMvKM.l12.3. An ID is a safe file name: letters, digits and dots.
+	// (index.Materials). KKMvK names the unit of KKMvK and KvKKM. Finer
+	// units will split a group by men advancement level and chunks of men
+	// placements. They will extend the scheme with dotted suffixes, such
+	// as KKMMvKM.l12.3. An ID is a safe file name: letters, digits and
+	// dots.
 	ID string
 	// Deps are the IDs of the units whose tables the unit's captures and
-	// crownings lead to, in build order.
+	// crownings lead to. They are in build order.
 	Deps []string
 	// Materials are the tables the unit writes, one file each.
 	Materials []index.Material
 	// Positions counts the positions of those tables.
 	Positions int64
-	// Memory estimates the unit's peak memory in bytes: its group's (see
-	// groupMemory), plus the tables of its deps held while it solves
-	// (their columns and capture bits), at most the budget Options.Mem
-	// where one is set and the group's smallest parts fit in it: the
-	// solver then works in parts within it.
+	// Memory estimates the unit's peak memory in bytes. It counts its
+	// group's (see groupMemory). It adds the tables of its deps held
+	// while it solves: their columns and capture bits. A budget
+	// Options.Mem bounds it where the group's smallest parts fit in the
+	// budget. The solver then works in parts within it.
 	Memory int64
 }
 
@@ -43,9 +44,10 @@ func UnitID(m index.Material) string {
 	return min(m.String(), m.Flip().String())
 }
 
-// Units returns the units of the build o describes (o.Pieces, o.Only and,
-// for the memory estimate, o.DTW and o.Mem), each after the units it depends on. It
-// sizes the tables without building them, so it is quick up to MaxPieces.
+// Units returns the units of the build o describes, each after the units
+// it depends on. It reads o.Pieces and o.Only. The memory estimate also
+// reads o.Mem and the options of the optional columns. Units sizes the
+// tables without building them, so it is quick up to MaxPieces.
 func Units(o Options) ([]Unit, error) {
 	if err := checkPieces(o); err != nil {
 		return nil, err
@@ -85,8 +87,8 @@ func Units(o Options) ([]Unit, error) {
 	return units, nil
 }
 
-// ParseUnit checks that id names a unit of at most MaxPieces pieces and
-// returns the material it is named after.
+// ParseUnit returns the material that the unit id is named after. It
+// returns an error unless id names a unit of at most MaxPieces pieces.
 func ParseUnit(id string) (index.Material, error) {
 	m, err := index.ParseMaterial(id)
 	if err != nil || UnitID(m) != id {
@@ -95,13 +97,13 @@ func ParseUnit(id string) (index.Material, error) {
 	return m, checkPieces(Options{Only: &m})
 }
 
-// BuildUnit builds the tables of the unit id in o.Dir as Generate would
-// (o.Pieces and o.Only are ignored), reading the tables
-// of the units it depends on from their files there: they must have been
-// built first. A unit whose tables are already there and valid returns at
-// once. Several BuildUnit may run at once in one directory, for different
-// units: it removes only its own tables' temporary files and leaves the
-// manifest alone (see WriteManifest).
+// BuildUnit builds the tables of the unit id in o.Dir as Generate would.
+// It ignores o.Pieces and o.Only. It reads the tables of the units it
+// depends on from their files there. Those must have been built first. A
+// unit whose tables are already there and valid returns at once. Several
+// BuildUnit may run at once in one directory, for different units. Each
+// removes only its own tables' temporary files. It leaves the manifest
+// alone (see WriteManifest).
 func BuildUnit(ctx context.Context, id string, o Options) error {
 	m, err := ParseUnit(id)
 	if err != nil {
@@ -110,8 +112,8 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
 	}
-	// Units build side by side in one directory, but not beside a
-	// Generate or WriteManifest there, nor beside another job of the
+	// Units build side by side in one directory. They do not run beside
+	// a Generate or WriteManifest there, nor beside another job of the
 	// same unit.
 	shared, err := lock(o.Dir, o.Dir, dirlock.Shared)
 	if err != nil {
@@ -143,9 +145,9 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	return r.run(ctx, mats)
 }
 
-// keptTables reads the group's tables from r.Dir, without resolving their
-// capture positions, if they are all there and valid; it returns nil
-// otherwise.
+// keptTables reads the group's tables from r.Dir. It does not resolve
+// their capture positions. It returns nil unless the tables are all
+// there and valid.
 func keptTables(g *group, r *builder) []*solved {
 	var out []*solved
 	for _, x := range g.tables {
@@ -158,10 +160,11 @@ func keptTables(g *group, r *builder) []*solved {
 	return out
 }
 
-// WriteManifest writes the manifest of dir, listing exactly the valid
-// tables there, as Generate leaves it; it removes a temporary manifest
-// file that an interrupted WriteManifest left. Run it once the BuildUnit
-// of every unit is done, and one at a time per directory.
+// WriteManifest writes the manifest of dir as Generate leaves it. The
+// manifest lists exactly the valid tables there. WriteManifest removes a
+// temporary manifest file that an interrupted run of it left. Run it
+// once the BuildUnit of every unit is done. Run one at a time per
+// directory.
 func WriteManifest(dir string) error {
 	l, err := lock(dir, dir, dirlock.Exclusive)
 	if err != nil {

@@ -24,20 +24,20 @@ type solved struct {
 	state tableState
 	path  string
 	// copy, if set, is the path of a resolved copy of the table (see
-	// resolvedCopy), which the store's prober reads instead of path.
+	// resolvedCopy). The store's prober reads it instead of path.
 	copy  string
 	cols  table.Columns // those lookupColumns keeps, while in memory
 	stats table.Stats   // from the file's header
-	// final, while the table is readInMemory, marks the positions whose
-	// entry in cols is known to be the real one: capture positions once
-	// resolved, quiet ones once a lookup has found them quiet.
+	// final marks the positions whose entry in cols is known to be real,
+	// while the table is readInMemory. A capture position is marked once
+	// resolved. A quiet one is marked once a lookup has found it quiet.
 	final []uint64
 }
 
 // tableState is where the store finds the entries of a solved table. A
-// table solved in this run has the real entry of every position; its
-// file holds capture positions as don't-cares, which a table read from
-// its file resolves from their successors, on first use (see
+// table solved in this run has the real entry of every position. Its
+// file holds capture positions as don't-cares. A table read from its
+// file resolves them from their successors. It does so on first use (see
 // store.resolve) or through the prober.
 type tableState uint8
 
@@ -56,18 +56,20 @@ func (s tableState) String() string { return stateNames[s] }
 // inMemory reports whether a table in state s has its entries in memory.
 func (s tableState) inMemory() bool { return s == solvedInMemory || s == readInMemory }
 
-// stateMoves are the changes of state a table may make, each by one method of
-// store: put keeps a table in memory or reads it from disk, shrink spills,
-// unspill restores a spill (or leaves it on disk).
+// stateMoves are the changes of state a table may make. Each is made by
+// one method of store. A put keeps a table in memory or reads it from
+// disk. A shrink spills it. An unspill restores a spill, or leaves the
+// table on disk.
 var stateMoves = map[[2]tableState]bool{
 	{solvedInMemory, onDisk}: true, {readInMemory, onDisk}: true, // put, no room
 	{solvedInMemory, spilled}: true, {readInMemory, spilled}: true, // shrink
 	{spilled, solvedInMemory}: true, {spilled, readInMemory}: true, {spilled, onDisk}: true, // unspill
 }
 
-// become moves t to state to, with cols (and a fresh resolution bitmap
-// if to is readInMemory) as its entries in memory, and panics if the
-// build made a move that moves does not list or left t inconsistent.
+// become moves t to state to, with cols as its entries in memory. A move
+// to readInMemory also gets a fresh resolution bitmap. It panics if the
+// build made a move that stateMoves does not list, or left t
+// inconsistent.
 func (t *solved) become(to tableState, cols table.Columns) {
 	if !stateMoves[[2]tableState{t.state, to}] {
 		panic(fmt.Sprintf("retro: table %v moved from %v to %v", t.x.Material(), t.state, to))
@@ -87,8 +89,8 @@ func (t *solved) check() {
 	}
 }
 
-// lookupColumns removes from c the columns that the external successors
-// of a solve never read (see lookupColumn). Every lookup reads the
+// lookupColumns removes from c the columns that a solve's external
+// successors never read (see lookupColumn). Every lookup reads the
 // columns c keeps, each a likely cache miss.
 func lookupColumns(c *table.Columns, class rules.Class) {
 	for col := range c {
@@ -98,10 +100,10 @@ func lookupColumns(c *table.Columns, class rules.Class) {
 	}
 }
 
-// lookupColumn reports whether the external successors of a solve in a
-// group of class class read column col (see store.outcome): all but the
-// mtc, and the distance of a class whose clock does not carry over a
-// capture or man move.
+// lookupColumn reports whether a solve's external successors read column
+// col in a group of class class (see store.outcome). They read every
+// column but the mtc. They skip the distance too where the class's clock
+// does not carry over a capture or man move.
 func lookupColumn(col table.Column, class rules.Class) bool {
 	return col != table.MTCColumn && (col != table.DistanceColumn || class.Carries())
 }
@@ -115,11 +117,11 @@ func (s *solved) bytes() int64 {
 	return n + 8*int64(len(s.final))
 }
 
-// store holds the solved tables that groups still to be solved read: in
-// memory while they fit in limit bytes, else read from their files
-// through a prober, which keeps a bounded cache of decoded blocks and
-// resolves capture positions by search. It is filled between solves and
-// only read during one.
+// store holds the solved tables that groups still to be solved read. It
+// holds them in memory while they fit in limit bytes. Else they are read
+// from their files through a prober. The prober keeps a bounded cache of
+// decoded blocks and resolves capture positions by search. The store is
+// filled between solves and only read during one.
 type store struct {
 	tables [index.Slots]*solved // by Material.Slot
 	limit  int64                // bytes of tables in memory
@@ -131,8 +133,8 @@ type store struct {
 	writing [64]sync.Mutex
 }
 
-// newStore returns a store for the memory budget mem (0: no bound), with
-// the budget's shares for the tables in memory and the prober's cache.
+// newStore returns a store for the memory budget mem (0: no bound). The
+// tables in memory and the prober's cache get the budget's shares.
 func newStore(mem int64) *store {
 	if mem <= 0 {
 		return &store{limit: math.MaxInt64, disk: probe.New(probe.Options{})}
@@ -145,9 +147,10 @@ func (s *store) get(m index.Material) *solved { return s.tables[m.Slot()] }
 // fits reports whether a table of n bytes can be held in memory.
 func (s *store) fits(n int64) bool { return s.used+n <= s.limit }
 
-// put adds the table t of m, in memory if it fits (else it is read from
-// its file, or its copy), or forgets the entries of the table of m if t
-// is nil, and removes its resolved copy.
+// put adds the table t of m to the store. It keeps t in memory if it
+// fits. Else t is read from its file, or from its copy. A nil t makes the
+// store forget the entries of the table of m. The resolved copy of that
+// table, if any, is then removed.
 func (s *store) put(m index.Material, t *solved) error {
 	old := s.get(m)
 	if old != nil {
@@ -165,7 +168,7 @@ func (s *store) put(m index.Material, t *solved) error {
 		return os.Remove(old.copy)
 	}
 	t.check()
-	// The prober knows every table, even those in memory: it resolves the
+	// The prober knows every table, even those in memory. It resolves the
 	// capture positions of a table on disk by probing smaller tables.
 	path := t.path
 	if t.state == copiedOnDisk {
@@ -186,14 +189,14 @@ func (s *store) put(m index.Material, t *solved) error {
 	return nil
 }
 
-// shrink lowers the memory the tables in memory may take to n bytes (at
-// least 0), dropping tables from memory until they fit, but those that
-// keep names: the others are read from their files meanwhile. The entries
-// of each table dropped are spilled to a file in dir first, so that
-// unspill can restore them as they were: the real entries of a table
-// solved in this run, which its file holds as don't-cares at capture
-// positions. It returns the tables dropped and a function that restores
-// the limit, which may be called more than once. Call neither during a
+// shrink lowers the memory the tables in memory may take to n bytes, at
+// least 0. It drops tables from memory until they fit, but not those
+// that keep names. The tables dropped are read from their files
+// meanwhile. Their entries are first spilled to a file in dir. So
+// unspill can restore them as they were. A table solved in this run
+// needs that: its file holds don't-cares at capture positions. It
+// returns the tables dropped and a function that restores the limit.
+// That function may be called more than once. Call neither during a
 // solve.
 func (s *store) shrink(n int64, keep func(m index.Material) bool, dir string) (dropped []spill, restore func()) {
 	old := s.limit
@@ -215,9 +218,10 @@ func (s *store) shrink(n int64, keep func(m index.Material) bool, dir string) (d
 // table held in memory.
 const spillExt = ".spill"
 
-// A spill is a table that store.shrink dropped from memory, with the
-// entries it held then in a file of their own (path; "" where writing it
-// failed: the table is then read from its table file from then on).
+// A spill is a table that store.shrink dropped from memory. The entries
+// it held then are in a file of their own, at path. If writing it
+// failed, path is "" and the table is read from its table file from then
+// on.
 type spill struct {
 	t      *solved
 	path   string
@@ -227,7 +231,7 @@ type spill struct {
 }
 
 // spillTable writes the columns t holds in memory to a codec file at
-// path and returns the spill; its path is "" if the writing failed.
+// path. It returns the spill, whose path is "" if the writing failed.
 func spillTable(t *solved, path string) spill {
 	sp := spill{t: t, from: t.state, bytes: t.bytes(), header: codec.Header{
 		Material:     t.x.Material().String(),
@@ -249,9 +253,10 @@ func spillTable(t *solved, path string) spill {
 }
 
 // unspill puts the tables that shrink dropped back into memory from
-// their spills, as far as they fit, and removes the spills. A table read
-// from its file comes back with none of its capture positions resolved;
-// one whose spill cannot be read back stays read from its file.
+// their spills, as far as they fit. It removes the spills. A table read
+// from its file comes back with none of its capture positions resolved.
+// A table that does not fit, or whose spill cannot be read back, stays
+// read from its file.
 func (s *store) unspill(dropped []spill) {
 	for _, sp := range dropped {
 		var cols table.Columns
@@ -271,8 +276,8 @@ func (s *store) unspill(dropped []spill) {
 	}
 }
 
-// read reads the columns of the spill back from its file; false if the
-// file is not what spillTable wrote.
+// read reads the columns of the spill back from its file. It returns
+// false if the file is not what spillTable wrote.
 func (sp spill) read() (cols table.Columns, ok bool) {
 	r, err := codec.Open(sp.path)
 	if err != nil {
@@ -292,10 +297,10 @@ func (sp spill) read() (cols table.Columns, ok bool) {
 	return cols, true
 }
 
-// locate returns the table in memory that holds position q and q's
-// index there, its entry made real (see resolve); nil if q's table is
-// read from its file, or was (a table forgotten while a table read from
-// its file may still resolve a capture position into it).
+// locate returns the table in memory that holds position q, and q's
+// index there. It makes q's entry real (see resolve). It returns nil if
+// q's table is read from its file, or was forgotten. A table read from
+// its file may still resolve a capture position into a forgotten table.
 func (s *store) locate(q *draughts.Position) (*solved, int64) {
 	t := s.get(rules.MaterialOf(q))
 	if t == nil || !t.state.inMemory() {
@@ -319,13 +324,13 @@ func (s *store) probe(q *draughts.Position) (rules.Class, rules.Entry) {
 	return rules.ClassOf(rules.MaterialOf(q)), r.Entry
 }
 
-// resolve makes entry i of t, read from its file, the real entry of its
-// position q, unless a lookup has done so already. A quiet position's
-// entry is real as read: it is only marked final, so that later lookups
-// skip the capture test. A capture position's is resolved: the outcome
-// of q's captures, all into smaller tables. Resolving on first use,
-// rather than every capture position as the table is read, spares the
-// search of the many that no lookup reaches.
+// resolve makes entry i of t, a table read from its file, the real entry
+// of its position q. It does nothing where a lookup did so already. A
+// quiet position's entry is real as read. It is only marked final, so
+// that later lookups skip the capture test. A capture position's entry
+// becomes the outcome of q's captures, all into smaller tables. Entries
+// are resolved on first use, not all as the table is read. That spares
+// the search of the many capture positions that no lookup reaches.
 func (s *store) resolve(t *solved, i int64, q *draughts.Position) {
 	w, bit := i/64, uint64(1)<<(i%64)
 	if atomic.LoadUint64(&t.final[w])&bit != 0 {
@@ -359,8 +364,8 @@ func (s *store) failed() error {
 	return nil
 }
 
-// lost reports whether the side to move in q has no pieces: the game is
-// over and no table holds q.
+// lost reports whether the side to move in q has no pieces. The game is
+// then over, and no table holds q.
 func lost(q *draughts.Position) bool { return q.Pieces(q.Side) == 0 }
 
 // outcome returns the outcomes of q, theoretical and under the rules seen
@@ -376,9 +381,9 @@ func (s *store) outcome(from rules.Class, q *draughts.Position) [2]rules.Outcome
 	return [2]rules.Outcome{e.TheoryOutcome(), e.RulesOutcome(from, to)}
 }
 
-// outcomesAt returns the outcomes, theoretical and under the rules seen
-// from a position of class from, of entry i of c, in a table of class to
-// whose columns are those lookupColumns keeps. Where only the values are
+// outcomesAt returns the outcomes of entry i of c: theoretical, and under
+// the rules seen from a position of class from. The table has class to.
+// Its columns are those lookupColumns keeps. Where only the values are
 // kept (no dtw, and to's clock does not carry) they are the outcomes.
 func outcomesAt(c *table.Columns, i int64, from, to rules.Class) [2]rules.Outcome {
 	if !c.Has(table.DistanceColumn) && !c.Has(table.DTWColumn) {

@@ -14,34 +14,40 @@ import (
 	"github.com/dtb-draughts/dtb/rules"
 )
 
-// A unit is the part of a group that the solver holds at once: some men
-// configurations, each with every placement of the kings, in both tables
-// of the group.
+// A unit is the part of a group that the solver holds at once. It holds
+// some men configurations, each with every placement of the kings, in
+// both tables of the group.
 //
 // A block is the positions of one table of the group that share one men
-// configuration (contiguous in the table: the index is men-major), so a
-// king move leads from a block to the block of the other table with the
-// same men turned by 180 degrees and the colours swapped: its pair. A unit
-// holds whole pairs of blocks, so every king move stays inside it. A man
-// move advances a man by one row, so it leads to a block of the next level
-// (the total advancement of the men, which a colour flip keeps): units are
-// solved from the highest level down, and the units of one level read the
-// finished units of the level above. Captures and crownings lead to other
-// groups, solved before. So inside a unit only king moves are iterated;
-// every other move is an external successor whose value is known.
+// configuration. They are contiguous in the table: the index is
+// men-major. A king move leads from a block to its pair. That is the
+// block of the other table with the same men turned by 180 degrees and
+// the colours swapped. A unit holds whole pairs of blocks, so every king
+// move stays inside it.
+//
+// A man move advances a man by one row. So it leads to a block of the
+// next level. A level is the total advancement of the men, which a
+// colour flip keeps. Units are solved from the highest level down. The
+// units of one level read the finished units of the level above.
+// Captures and crownings lead to other groups, solved before. So inside
+// a unit only king moves are iterated. Every other move is an external
+// successor whose value is known.
 //
 // The pairs of a level are numbered in the order of their first block's
-// men configuration (of the group's first table), and each unit holds up
-// to perUnit consecutive ones. Pair p of a unit is blocks 2p (the first
-// table's) and 2p+1 (its pair); a unit's local ids number its blocks'
-// positions block by block: id j*k+i is position i (in king order) of
-// block j. In a symmetric group (a material that is its own colour flip)
-// a configuration may be its own flip: its pair is a copy of it, solved
-// alongside (the same positions with the side to move's parity marked,
-// which gives them the same values). In a group of kings alone a block's
-// local ids are the orbits of its table's placements (index.Orbits), id
-// j*k+n standing for every position of orbit n; its work file holds
-// every position.
+// men configuration, in the group's first table. Each unit holds up to
+// perUnit consecutive pairs. Pair p of a unit is blocks 2p (the first
+// table's) and 2p+1 (its pair). A unit's local ids number its blocks'
+// positions block by block. Local id j*k+i is position i (in king order)
+// of block j.
+//
+// A symmetric group has a material that is its own colour flip. There a
+// configuration may be its own flip. Its pair is then a copy of it,
+// solved alongside. The copy has the same positions with the side to
+// move's parity marked, which gives them the same values.
+//
+// In a group of kings alone a block's local ids are the orbits of its
+// table's placements (index.Orbits). Local id j*k+n stands for every
+// position of orbit n. The unit's work file holds every position.
 type unit struct {
 	g         *group
 	name      string // GROUP.lLEVEL.N, a safe file name: KKMvKM.l3.0
@@ -52,10 +58,10 @@ type unit struct {
 	pairs     int64
 	blocks    []block // while the unit is solved (see load)
 	// work counts the positions the solver's passes have gone through so
-	// far: for each analysis, every position once in its first pass,
-	// then each position as it is decided; passes is the number of those
-	// passes, twice the analyses (as far as known). The progress reporter
-	// reads them.
+	// far. Each analysis goes through every position once in its first
+	// pass, then through each position as it is decided. The number of
+	// those passes is passes: twice the analyses, as far as known. The
+	// progress reporter reads both.
 	work, passes atomic.Int64
 }
 
@@ -86,7 +92,7 @@ func (u *unit) orbits(j int64) *index.Orbits {
 type layout struct {
 	g       *group
 	k       int64
-	lvl     []uint8  // by configuration of the first table: its level, or second for the second of a pair in a symmetric group
+	lvl     []uint8  // by configuration of the first table: its level, or second (see second)
 	ord     []uint32 // by configuration of the first table: its number among the pairs of its level
 	perUnit int64    // pairs a unit holds
 	units   []*unit  // highest level first
@@ -98,8 +104,8 @@ type layout struct {
 const second = 255
 
 // newLayout splits the group into units of at most unitPositions
-// positions (at least one pair of blocks each). It takes 5 bytes a men
-// configuration of the group's first table.
+// positions. Each unit holds at least one pair of blocks. The layout
+// takes 5 bytes a men configuration of the group's first table.
 func (g *group) newLayout(unitPositions int64) *layout {
 	x := g.tables[0]
 	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs())}
@@ -142,16 +148,16 @@ func (g *group) newLayout(unitPositions int64) *layout {
 	return l
 }
 
-// flipRank returns the men configuration, in the other table of the
-// group, of configuration r of table t turned and recoloured.
+// flipRank returns men configuration r of table t, turned and
+// recoloured. The result is a configuration of the group's other table.
 func (g *group) flipRank(t int, r int64) int64 {
 	wm, bm := g.tables[t].UnrankMen(r)
 	flip := rules.FlipPlacement(index.Placement{WhiteMen: wm, BlackMen: bm})
 	return g.tables[g.other(t)].RankMen(flip.WhiteMen, flip.BlackMen)
 }
 
-// locate returns the unit (its number in l.units) and the block in it of
-// men configuration r of table t.
+// locate returns the unit and the block in it of men configuration r of
+// table t. The unit is numbered as in l.units.
 func (l *layout) locate(t int, r int64) (n, j int) {
 	if t == 1 || l.lvl[r] == second {
 		return l.pairAt(l.g.flipRank(t, r), 1)
@@ -159,15 +165,15 @@ func (l *layout) locate(t int, r int64) (n, j int) {
 	return l.pairAt(r, 0)
 }
 
-// pairAt returns the unit and the block of side side (0: the first
-// table's block, 1: its pair) of the pair of configuration r of the
-// first table.
+// pairAt returns the unit and a block of the pair of configuration r of
+// the first table. Side 0 picks the first table's block, side 1 its
+// pair.
 func (l *layout) pairAt(r int64, side int) (n, j int) {
 	o := int64(l.ord[r])
 	return l.first[l.lvl[r]] + int(o/l.perUnit), int(2*(o%l.perUnit)) + side
 }
 
-// load lists the blocks of unit u, whose pairs are the configurations of
+// load lists the blocks of unit u. Its pairs are the configurations of
 // its level from u.firstRank on.
 func (l *layout) load(u *unit) {
 	u.blocks = make([]block, 0, 2*u.pairs)
@@ -179,8 +185,8 @@ func (l *layout) load(u *unit) {
 	}
 }
 
-// advancement[c][s-1] is how far a man of colour c on square s has
-// advanced from its own back row, in rows.
+// advancement[c][s-1] is how many rows a man of colour c on square s has
+// advanced from its own back row.
 var advancement = func() (a [2][50]int) {
 	for sq := 1; sq <= 50; sq++ {
 		row, _ := draughts.RowCol(sq)
@@ -200,8 +206,8 @@ func level(whiteMen, blackMen uint64) int {
 	return n
 }
 
-// placement returns the table and index of the position of local id:
-// the representative of its orbit in a group of kings alone.
+// placement returns the table and index of the position of local id. In
+// a group of kings alone that is the representative of its orbit.
 func (u *unit) placement(id int64) (t int, i int64) {
 	j := id / u.k
 	b := u.blocks[j]
@@ -211,12 +217,12 @@ func (u *unit) placement(id int64) (t int, i int64) {
 	return b.t, b.r*u.k + id%u.k
 }
 
-// A visitor is called for positions of a unit in the order of their ids,
-// with a move buffer of its own.
+// A visitor is called for positions of a unit in the order of their ids.
+// It has a move buffer of its own.
 type visitor func(id int64, p draughts.Position, buf []draughts.Move) error
 
 // walk calls a visitor for every position of the unit, on up to threads
-// goroutines; each range of ids gets a visitor of its own from
+// goroutines. Each range of ids gets a visitor of its own from
 // newVisitor.
 func (u *unit) walk(ctx context.Context, threads int, newVisitor func() visitor) error {
 	return parallel.Range(ctx, u.size(), threads, func(lo, hi int64) error {
@@ -245,9 +251,9 @@ func (u *unit) walk(ctx context.Context, threads int, newVisitor func() visitor)
 	})
 }
 
-// localIDs returns a walk through the positions of u from pos on, in
-// the order of its work file (block by block, each in index order),
-// giving their local ids.
+// localIDs returns a walk through the positions of u from pos on, giving
+// their local ids. It walks in the order of the work file: block by
+// block, each in index order.
 func (u *unit) localIDs(pos int64) *localIDs {
 	return &localIDs{u: u, pos: pos}
 }
@@ -281,29 +287,30 @@ func (l *localIDs) next() int64 {
 	return j*u.k + n
 }
 
-// maxUnmoves bounds the predecessors of a position in the usual case (six
-// kings have at most 6*17); predecessors appends past it if needed.
+// maxUnmoves bounds the predecessors of a position in the usual case. Six
+// kings have at most 6*17. The buffer grows past it if needed (see
+// predecessors).
 const maxUnmoves = 128
 
 // squareBit converts one bitboard bit to its square-set bit.
 func squareBit(b uint64) uint64 { return 1 << (draughts.Square(b) - 1) }
 
-// A pred is a predecessor of a position: its local id, and how many of
-// its quiet moves lead to the position, or to its orbit in a group of
-// kings alone.
+// A pred is a predecessor of a position. It holds the predecessor's local
+// id and how many of its quiet moves lead to the position. In a group of
+// kings alone they lead to the position's orbit.
 type pred struct {
 	id    int64
 	moves uint8
 }
 
 // predecessors appends to buf the positions from which a king's move, if
-// quiet, leads to the position id: the positions where White must capture
-// are among them, and the caller skips those. They are White to move in
-// the pair of id's block: id is the colour flip of the position after
-// White's move (q below).
+// quiet, leads to the position id. The positions where White must capture
+// are among them; the caller skips those. They are White to move in the
+// pair of id's block. The position id is the colour flip of the position
+// after White's move (q below).
 //
-// men holds the men of the block of the caller's last position, so that
-// a run of positions of one block unranks them once.
+// The argument men holds the men of the block of the caller's last
+// position. A run of positions of one block thus unranks them once.
 func (u *unit) predecessors(id int64, buf []pred, men *blockMen) []pred {
 	j := id / u.k
 	b, pair := u.blocks[j], j^1
@@ -331,18 +338,19 @@ func (u *unit) predecessors(id int64, buf []pred, men *blockMen) []pred {
 	return buf
 }
 
-// orbitPredecessors is predecessors in a group of kings alone: the
-// orbits from which a quiet king move leads to orbit id, whose
-// representative is placed at p.
+// orbitPredecessors is predecessors in a group of kings alone. It
+// appends the orbits from which a quiet king move leads to orbit id. The
+// representative of orbit id is placed at p.
 //
-// A position P of orbit Po that has m moves into the orbit Qo of the
-// position Q decided is counted m moves fewer not known to lose. The
-// moves from the positions of Po into Qo are |Po| * m = |Qo| * n, where
-// n are the positions of Po that move to Q, each found once here, so
-// that each counts |Qo|/|Po| moves: the symmetries that fix P over those
-// that fix Q (an orbit has 4 positions over the symmetries that fix
-// them). Where Q is fixed by the identity alone, that is a whole number,
-// P's fixers; otherwise the positions of one orbit are summed first.
+// Let Q be the position decided, in orbit Qo. A position P of orbit Po
+// may have m moves into Qo. P then counts m moves fewer not known to
+// lose. The moves from the positions of Po into Qo are |Po| * m =
+// |Qo| * n. There n is the number of positions of Po that move to Q. Each
+// is found once here, so each counts |Qo|/|Po| moves. An orbit has 4
+// positions over the symmetries that fix them. So |Qo|/|Po| is the
+// symmetries that fix P over those that fix Q. Where only the identity
+// fixes Q, that is a whole number: P's fixers. Otherwise the positions
+// of one orbit are summed first.
 func (u *unit) orbitPredecessors(id int64, p index.Placement, buf []pred) []pred {
 	j := id / u.k
 	pair := j ^ 1
@@ -383,8 +391,8 @@ func (u *unit) orbitPredecessors(id int64, p index.Placement, buf []pred) []pred
 	return buf
 }
 
-// blockMen holds the men of one block of a unit: block is the block's
-// number plus one, 0 before any.
+// blockMen holds the men of one block of a unit. Its field block is the
+// block's number plus one, 0 before any.
 type blockMen struct {
 	block        int64
 	white, black uint64
