@@ -12,25 +12,25 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// cache keeps blocks within a byte budget, each column of 1 byte an entry
-// as a runs.Column, read in place (a 64 Ki-position block of a 5-piece
-// value column in about 1.4 KB): a block of values as that, a block of
-// distances or extras as a distRuns (a dtw column, 2 bytes an entry,
-// decoded). Each file has a slot per block and part (file.blocks), so a
-// probe whose block is cached takes no lock: it loads the slot and marks
-// the block used. A miss reads and decodes the block outside any lock,
-// then takes the cache's lock for the few steps of storing it: evicting
-// blocks by the clock algorithm (a block used since the hand last passed
-// gets another round) and filling the slot. Two goroutines missing the
-// same block may both decode it; the first to store it wins.
+// cache keeps blocks within a byte budget. It keeps each column of 1 byte
+// an entry as a runs.Column, read in place. A block of values is kept as
+// that. A block of distances or extras is kept as a distRuns (a dtw
+// column, 2 bytes an entry, decoded). Each file has a slot per block and
+// part (file.blocks).
+// A probe whose block is cached takes no lock: it loads the slot and
+// marks the block used. A miss reads and decodes the block outside any
+// lock. It then takes the cache's lock for the few steps of storing it.
+// It evicts blocks by the clock algorithm: a block used since the hand
+// last passed gets another round. Then it fills the slot. Two goroutines
+// missing the same block may both decode it; the first to store it wins.
 //
-// A block probed often is decoded, a byte a position, so that a probe
-// reads its entry without a scan of tokens (hot): a probe of one
-// position in sampleEvery, by its place in the block, counts a hit of
-// its block, and the block's promoteAfter-th counted hit replaces it in
-// its slot by its decoded form, while the decoded blocks take at most a
-// hotShare-th of the budget. The clock evicts a decoded block as any
-// other, which makes room for the next.
+// A block probed often is decoded, a byte a position (hot). A probe then
+// reads its entry without a scan of tokens. A probe of one position in
+// sampleEvery, by its place in the block, counts a hit of its block. The
+// block's promoteAfter-th counted hit replaces it in its slot by its
+// decoded form. The decoded blocks take at most a hotShare-th of the
+// budget. The clock evicts a decoded block as any other, which makes room
+// for the next.
 type cache struct {
 	limit int64 // bytes
 
@@ -42,22 +42,21 @@ type cache struct {
 }
 
 // sampleEvery, promoteAfter and hotShare rule the decoding of the blocks
-// probed most (see cache): a block is decoded after some
-// sampleEvery*promoteAfter probes, and the decoded blocks take at most a
-// sixteenth of the cache, so that it holds at least 20 positions a byte
-// where its blocks of tokens hold 22 or more (the 4-piece value blocks of
-// the slim tables do, their fixed parts counted; BenchmarkRuns).
+// probed most (see cache). A block is decoded after some
+// sampleEvery*promoteAfter probes. The decoded blocks take at most a
+// sixteenth of the cache. So the cache holds nearly as many positions a
+// byte as its blocks of tokens do (BenchmarkRuns).
 const (
 	sampleEvery  = 64
 	promoteAfter = 16
 	hotShare     = 16
 )
 
-// A part is the columns of a table that a probe reads together: its
-// value file; the distance column of its distance file, which a search's
-// probe of class A or B or under running clocks needs (ValuesOnly); the
-// other columns, dtw and mtc, which only a probe without ValuesOnly
-// reads.
+// A part is the columns of a table that a probe reads together. The
+// values part is its value file. The distances part is the distance
+// column of its distance file. A search's probe of class A or B, or one
+// under running clocks, needs it (ValuesOnly). The extras part is the
+// other columns, dtw and mtc. Only a probe without ValuesOnly reads them.
 type part int
 
 const (
@@ -71,9 +70,9 @@ const (
 // up to the second.
 var columns = [numParts][2]table.Column{distances: {table.DistanceColumn, table.DTWColumn}, extras: {table.DTWColumn, table.NumColumns}}
 
-// block is one block of a part of a table: its value column as runs
-// (values), or its other columns (distances, extras); or, in file.mem, a
-// whole table decoded (cols).
+// block is one block of a part of a table. It holds its value column as
+// runs (values), or its other columns (distances, extras). In file.mem it
+// holds a whole table decoded (cols).
 type block struct {
 	value   runs.Column
 	dist    distRuns
@@ -107,9 +106,9 @@ func read(f *file, p part, n int64) (*block, error) {
 	return b, nil
 }
 
-// get returns block n of part p of f, reading it unless cachedOnly is
-// set, in which case a block not in the cache is ErrNotCached. The caller
-// must not modify the block.
+// get returns block n of part p of f. It reads a block not in the cache,
+// or fails with ErrNotCached if cachedOnly is set. The caller must not
+// modify the block.
 func (c *cache) get(f *file, p part, n int64, cachedOnly bool) (*block, error) {
 	slot := &f.blocks[p][n]
 	if b := slot.Load(); b != nil {
@@ -129,8 +128,9 @@ func (c *cache) get(f *file, p part, n int64, cachedOnly bool) (*block, error) {
 	return c.store(b), nil
 }
 
-// store puts b in its slot, evicting blocks until it fits, and returns it;
-// or returns the block another goroutine stored there meanwhile.
+// store puts b in its slot, evicting blocks until it fits, and returns
+// it. If another goroutine stored a block there meanwhile, store returns
+// that one.
 func (c *cache) store(b *block) *block {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -171,9 +171,10 @@ func (c *cache) evict(n int64) {
 	}
 }
 
-// count counts a probe of position j of b, block n of part p of f, if j
-// is one of the sampled positions, and decodes b at its promoteAfter-th
-// count (see cache), or where there is no room then, at a later one.
+// count counts a probe of position j of b, block n of part p of f. It
+// counts only the sampled positions. At its promoteAfter-th count it
+// decodes b (see cache). Where there is no room then, it decodes b at a
+// later count.
 func (c *cache) count(f *file, p part, n int64, b *block, j int) {
 	if j%sampleEvery == 0 && !b.decoded {
 		c.counted(f, p, n, b)
@@ -181,7 +182,7 @@ func (c *cache) count(f *file, p part, n int64, b *block, j int) {
 }
 
 // counted is count of a sampled probe. A block that finds no room among
-// the decoded ones tries again promoteAfter counts later.
+// the decoded ones tries again after promoteAfter counts.
 func (c *cache) counted(f *file, p part, n int64, b *block) {
 	if b.hits.Add(1)%promoteAfter != 0 {
 		return
@@ -213,9 +214,10 @@ func (c *cache) counted(f *file, p part, n int64, b *block) {
 // that its entries hold the values alone. It is never written.
 var noDistances distRuns
 
-// stored sets *e to the values stored for entry i of f, and the columns
-// of its parts up to last (see part), reading their blocks unless
-// cachedOnly is set, and reports whether the entry is marked FreshOnly.
+// stored sets *e to the values stored for entry i of f. It sets the
+// columns of its parts up to last (see part). It reads their blocks
+// unless cachedOnly is set. It reports whether the entry is marked
+// FreshOnly.
 func (t *Tables) stored(e *rules.Entry, f *file, i int64, cachedOnly bool, last part) (fresh bool, err error) {
 	var v byte
 	var ok bool

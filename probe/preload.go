@@ -11,17 +11,16 @@ import (
 )
 
 // Preload reads the table of m whole into memory and resolves its capture
-// positions by search, so that from then on a probe of one of its
-// positions needs no search, lock or read: for a prober that probes much
-// of a table, such as the verifier resolving the captures into it. The
-// forced threats that a slim directory's files leave out, and the short
-// rule-2 distances its distance files leave out, are searched too. A
-// table answered by a search through its colour flip is searched whole,
-// after its colour flip is preloaded if that has short distances. The
-// table stays in memory as long as t, 1 to 4 bytes a position by its
-// columns. Preloading a table again does nothing. It reads distances, as
-// with WithDistances: where the directory holds the values alone of the
-// table or of one its searches reach, it fails.
+// positions by search. From then on a probe of one of its positions needs
+// no search, lock or read. It serves a prober that probes much of a
+// table, such as the verifier resolving the captures into it. It also
+// searches what a slim directory's files leave out: forced threats and
+// short rule-2 distances. A table answered by a search through its colour
+// flip is searched whole. If that colour flip has short distances, it is
+// preloaded first. The table stays in memory as long as t, 1 to 4 bytes a
+// position by its columns. Preloading a table again does nothing. Preload
+// reads distances, as with WithDistances. So it fails where the directory
+// holds the values alone of the table, or of one its searches reach.
 func (t *Tables) Preload(m index.Material) error {
 	f, err := t.file(m, false)
 	if err != nil || f.mem.Load() != nil {
@@ -51,10 +50,11 @@ func (t *Tables) Preload(m index.Material) error {
 	return nil
 }
 
-// resolve stores in b, which holds the whole table of f, the entries of
-// its capture positions and forced threats, searched in parallel chunks,
-// the short distances of a table with them (exactDistance), and every
-// position's entry if all is set (a table not stored).
+// resolve fills in b, which holds the whole table of f. It stores the
+// entries of its capture positions and forced threats, searched in
+// parallel chunks. For a table that leaves out short distances, it stores
+// the exact ones (exactDistance). If all is set, for a table not stored,
+// it stores every position's entry.
 func (t *Tables) resolve(f *file, b *block, all bool) error {
 	const chunk = 1 << 14 // positions
 	var g errgroup.Group

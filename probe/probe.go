@@ -9,29 +9,29 @@
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
 //	// r.Value == rules.Win, r.Entry.Distance == 3
 //
-// Open reads the directory's manifest; each table is opened on its first
-// use: its value file, and its distance file when a probe first needs a
-// distance. A Tables is safe for concurrent use by many goroutines: files
-// are opened once, and blocks are kept in a bounded cache (their 1-byte
-// columns as run-length tokens read in place, package runs: 25 to 50
-// positions a byte of a value column; the blocks probed most decoded, a
-// byte a position, in a sixteenth of it) that a probe of a cached block
-// reads without taking a lock (see cache.go).
+// Open reads the directory's manifest. Each table is opened on its first
+// use. Its value file opens first, and its distance file when a probe
+// first needs a distance. A Tables is safe for concurrent use by many
+// goroutines. Its files are opened once. Its blocks are kept in a bounded
+// cache, and a probe of a cached block takes no lock (see cache.go). The
+// cache keeps 1-byte columns as run-length tokens of package runs, read
+// in place. It decodes the blocks probed most, a byte a position.
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
-// generator (package retro) computed it, including for positions whose
-// side to move must capture: those hold no real value on disk
-// (table.CaptureGap) and are resolved by a search over the
-// captures, each capture's result probed in turn; a resolved table
-// (table.RulesFlagsResolved, such as the generator keeps for its own
-// lookups) holds them and needs no search. With it come the rules value
-// under the game's running clocks (Clocks) and the clock the entry's
-// distance counts. For a search, the flag ValuesOnly reads the value
-// files alone while the clocks are fresh, so that the cache holds value
-// blocks only and an engine's directory may lack the distance files; the
-// flag CacheOnly keeps a probe off the disk: it fails with ErrNotCached
-// where it would read a block. At the root, RootMoves values every legal
-// move, best first:
+// generator (package retro) computed it. That includes positions whose
+// side to move must capture. The files hold no real value for them
+// (table.CaptureGap). A search over the captures resolves them, each
+// capture's result probed in turn. A resolved table holds them and needs
+// no search (table.RulesFlagsResolved). The generator keeps such tables
+// for its own lookups. With the entry come the rules value under the
+// game's running clocks (Clocks), and the clock the entry's distance
+// counts.
+//
+// Two flags serve a search. ValuesOnly reads the value files alone while
+// the clocks are fresh. The cache then holds value blocks only, and an
+// engine's directory may lack the distance files. CacheOnly keeps a probe
+// off the disk. Such a probe fails with ErrNotCached where it would read
+// a block. At the root, RootMoves values every legal move, best first:
 //
 //	moves, err := t.RootMoves(pos, probe.Clocks{})
 //	// moves[0].Move is the best move, moves[0].Value its value
@@ -39,28 +39,28 @@
 // # What an engine passes
 //
 // The rules value of an entry assumes the clocks as they stand when the
-// material arose. An engine passes the clocks of its game as Clocks, from
-// its game history, both as plies already played:
+// material arose. An engine passes the clocks of its game as Clocks. It
+// keeps them from its game history, both as plies already played:
 //
-//   - Rule2: the plies played since the last man move or capture (the
-//     count of the 25-move king rule, rule 2; 0 right after one). It
-//     matters where both sides have a king and the position is of neither
-//     class A nor B (rules.Rule2).
-//   - Class: in a class A or B position, the plies played on its class
-//     clock (16-move and 5-move rules) since the ply that produced the
-//     class material, 0 on that ply; max(a+1-22, 0) after a capture from
-//     class A, with a plies played there, into class B.
+//   - Rule2: the count of the 25-move king rule (rule 2). It counts the
+//     plies played since the last man move or capture, 0 right after one.
+//     It matters where both sides have a king and the position is of
+//     neither class A nor B (rules.Rule2).
+//   - Class: the class clock of a class A or B position (16-move and
+//     5-move rules). It counts the plies played since the ply that
+//     produced the class material, 0 on that ply. After a capture from
+//     class A into class B, with a plies played in class A, it is
+//     max(a+1-22, 0).
 //
-// The two never run at once: a class material arises only by a capture
-// or a man move, which restarts the rule-2 count, and in class A or B only
-// the class clock counts. Each is ignored where it does not apply; the
-// zero Clocks are both as they stand on the ply that produced the
-// position's material. Inside a search, RootMoves shows how they advance:
-// a move inside class A or B adds a ply to the class clock, a quiet king
-// move adds a ply to the rule-2 count, a capture or man move restarts the
-// count. Tables built before rule 2 was tracked (TracksRule2 false)
-// ignore the rule-2 count: their rules values assume the count never
-// runs out.
+// The two never run at once. A class material arises only by a capture or
+// a man move, which restarts the rule-2 count. In class A or B only the
+// class clock counts. Each is ignored where it does not apply. The zero
+// Clocks are both as they stand on the ply that produced the position's
+// material. RootMoves shows how they advance in a search. A move inside
+// class A or B adds a ply to the class clock. A quiet king move adds a
+// ply to the rule-2 count. A capture or man move restarts the count.
+// Tables built before rule 2 was tracked (TracksRule2 false) ignore the
+// rule-2 count. Their rules values assume the count never runs out.
 //
 // # Outline
 //
@@ -83,88 +83,88 @@ import (
 )
 
 // ErrIllegal is wrapped by the error of a probe of a position that no
-// table holds: not a legal position, or one whose game is over.
+// table holds. Such a position is not legal, or its game is over.
 var ErrIllegal = errors.New("not a legal position")
 
-// ErrNotCached is the error of a cache-only probe (CacheOnly) that would
-// have to read a table file.
+// ErrNotCached is the error of a probe with CacheOnly that would read a
+// table file.
 var ErrNotCached = errors.New("not in the cache")
 
 // ErrNotStored is the error of a probe with StoredOnly of a position that
-// the files do not store: one that must capture, a forced threat that a
-// slim directory's table leaves out, or one of a table answered by a
-// search through its colour flip.
+// the files do not store. StoredOnly says which positions they are.
 var ErrNotStored = errors.New("not stored")
 
 // Flags modify a probe.
 type Flags uint8
 
-// CacheOnly makes a probe never touch the disk: where it would open a
-// table file or read a block not in the cache, it fails with ErrNotCached.
-// A search can probe with it at every node and leave the reads to probes
-// near the root.
+// CacheOnly makes a probe never touch the disk. It fails with
+// ErrNotCached where it would open a table file or read a block not in
+// the cache. A search can probe with it at every node. The probes near
+// the root then do the reads.
 const CacheOnly Flags = 1
 
-// ValuesOnly makes a probe with fresh clocks read the value files alone,
-// and the distance column of class A and B, whose rules values need it.
-// Its Entry's DTW and MTC are then -1, and so is its Distance outside
-// class A and B, unless the search of a capture position finds them.
-// With running clocks it reads the distance column. It never reads dtw
-// or mtc. A search probes with it: its directory may hold value files
-// alone, and the cache holds value blocks and the few distance columns
+// ValuesOnly makes a probe with fresh clocks read the value files alone.
+// It also reads the distance column of class A and B, whose rules values
+// need it. Its Entry's DTW and MTC are then -1. So is its Distance
+// outside class A and B, unless the search of a capture position finds
+// them. With running clocks it reads the distance column. It never reads
+// dtw or mtc. A search probes with it. Its directory may then hold value
+// files alone. Its cache holds value blocks and the few distance columns
 // of class A and B. A table whose directory holds its values alone
 // (table.File.ValuesAlone) is always probed so. A probe of it with
 // running clocks fails, saying so, and so does RootMoves.
 const ValuesOnly Flags = 2
 
 // StoredOnly makes a probe answer only positions whose entry a file
-// stores, for an engine that searches the others itself. The others fail
-// with ErrNotStored instead of being searched. They are the positions
-// that must capture (don't-cares on disk), the forced threats that a slim
-// directory's table leaves out (rules.ForcedThreat), and the positions
-// of a table answered by a search (package slim). So is a win or loss
-// whose short rule-2 distance the distance file leaves out
-// (table.SlimFlags.ShortDistances), where the probe needs the distance.
-// A table preloaded into memory (Preload) answers all its positions.
+// stores. It serves an engine that searches the others itself. The others
+// fail with ErrNotStored instead of being searched. Positions that must
+// capture are among them: they are don't-cares on disk. A slim
+// directory's table leaves out the forced threats (rules.ForcedThreat). A
+// table answered by a search stores no positions (package slim). A slim
+// distance file may leave out short rule-2 distances
+// (table.SlimFlags.ShortDistances). A win or loss of such a table fails
+// too where the probe needs its distance. A table preloaded into memory
+// (Preload) answers all its positions.
 const StoredOnly Flags = 4
 
 // WithDistances makes a probe read the distances of a table whose
-// directory holds its values alone (table.File.ValuesAlone), and so fail
-// with an error wrapping fs.ErrNotExist that says they are not there,
-// where without it the probe reads that table as with ValuesOnly.
-// RootMoves, which orders moves by their distances, probes with it, as
+// directory holds its values alone (table.File.ValuesAlone). Such a probe
+// fails with an error wrapping fs.ErrNotExist that says they are not
+// there. Without the flag, the probe reads that table as with ValuesOnly.
+// RootMoves, which orders moves by their distances, probes with it. So
 // does a verifier.
 const WithDistances Flags = 8
 
 // Result is what the tables say of a position under the running clocks.
 type Result struct {
-	// Entry is the position's entry, exactly as the generator computed it:
-	// its Rules is the value with the clocks as they stand when the
+	// Entry is the position's entry, exactly as the generator computed
+	// it. Its Rules is the value with the clocks as they stand when the
 	// material arose.
 	Entry rules.Entry
 	// Value is the value under the rules with the clocks passed.
 	Value rules.Value
 	// Class is the class of the position's table under its file's rules
-	// (Tables.Class): the clock Entry.Distance counts (the class clock of
-	// class A or B, the rule-2 count of Rule2), NoClass for none.
+	// (Tables.Class). It is the clock Entry.Distance counts: the class
+	// clock of class A or B, or the rule-2 count of Rule2. NoClass means
+	// none.
 	Class rules.Class
-	// Rule2Tracked is false for a table built before rule 2 was tracked:
-	// its rules values ignore the 25-move king rule, and so does Value.
+	// Rule2Tracked is false for a table built before rule 2 was tracked.
+	// Its rules values ignore the 25-move king rule, and so does Value.
 	Rule2Tracked bool
 	// ValuesAlone reports that the position's table was read as with
-	// ValuesOnly because its directory holds its values alone: Entry has
-	// no distances, though the table has them.
+	// ValuesOnly, because its directory holds its values alone. Entry
+	// then has no distances, though the table has them.
 	ValuesAlone bool
 }
 
-// Probe returns the entry of p with its value under the rules with the
-// clocks c (which change Value alone) and the clock its distance counts.
-// A position whose side to move has no pieces (and the other side some)
-// is lost at distance 0 without a table. Probe returns a *MissingError if
-// a table it needs is not in the directory, a *codec.FileError (naming
-// the file and block) if a table is damaged, Check's error for a position
-// that no table holds, and ErrNotCached if f has CacheOnly and a table
-// would have to be read.
+// Probe returns the entry of p, its value under the rules with the clocks
+// c, and the clock its distance counts. The clocks change Value alone. A
+// position whose side to move has no pieces, and the other side some, is
+// lost at distance 0 without a table. Probe returns a *MissingError if a
+// table it needs is not in the directory. It returns a *codec.FileError,
+// naming the file and block, if a table is damaged. For a position that
+// no table holds, it returns Check's error. If f has CacheOnly, it
+// returns ErrNotCached where a table would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
 	var r Result
 	err := t.probeCut(&r, p, c, f, exact)
@@ -172,10 +172,11 @@ func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
 }
 
 // Check returns the error of a probe of p if no table holds it, nil
-// otherwise: an error wrapping ErrIllegal that names p and says why:
-// pieces off the board or on one square, a man on its crowning row, no
-// pieces at all, or a side to move whose opponent has no pieces. (A side
-// to move without pieces has lost: Probe answers it without a table.)
+// otherwise. The error wraps ErrIllegal, names p and says why. There may
+// be pieces off the board or on one square, or a man on its crowning row.
+// There may be no pieces at all, or the opponent of the side to move may
+// have none. (A side to move without pieces has lost: Probe answers it
+// without a table.)
 func Check(p draughts.Position) error {
 	switch {
 	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
@@ -190,8 +191,8 @@ func Check(p draughts.Position) error {
 	return nil
 }
 
-// illegalError is the error of Check: its message in words, wrapping
-// ErrIllegal.
+// illegalError is the error of Check. It holds its message in words, and
+// wraps ErrIllegal.
 type illegalError struct{ msg string }
 
 func (e *illegalError) Error() string { return e.msg }

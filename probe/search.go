@@ -6,14 +6,14 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// A cut bounds the search of a position whose values only matter to its
-// caller, with ValuesOnly. It holds a theoretical and a rules value, for
-// the side to move. Once the moves searched reach both, the other moves
-// cannot change what the caller computes: the caller's own best so far,
-// seen from the other side. So the search stops. The entry it returns
-// then holds values no higher than the position's, and no distances that
-// mean anything. This is the cut of alpha-beta search on the caller's
-// best. Probe never returns an entry found under a cut.
+// A cut bounds the search of a position under ValuesOnly, where only its
+// values matter to its caller. It holds a theoretical and a rules value,
+// for the side to move. They are the caller's own best so far, seen from
+// the other side. Once the moves searched reach both, the other moves
+// cannot change what the caller computes. So the search stops. The entry
+// it returns then holds values no higher than the position's. Its
+// distances mean nothing. This is the cut of alpha-beta search on the
+// caller's best. Probe never returns an entry found under a cut.
 type cut struct{ theory, rules rules.Value }
 
 // exact is the cut of a search that must find the position's entry.
@@ -25,18 +25,18 @@ func (c cut) reached(theory, ru rules.Value) bool {
 	return theory >= c.theory && ru >= c.rules
 }
 
-// cutBelow returns the cut of a successor of a position whose moves so far
-// are ms: the successor's values matter only where they are low enough to
-// raise those of ms.
+// cutBelow returns the cut of a successor of a position whose moves so
+// far are ms. The successor's values matter only if low enough to raise
+// those of ms.
 func cutBelow(ms *rules.Moves) cut {
 	theory, ru := ms.Values()
 	return cut{theory.Neg(), ru.Neg()}
 }
 
-// probeCut sets *r to the result of probe of p under the cut k; *r is the
-// zero Result where it fails. It fills *r where its caller keeps it,
-// sparing a copy of each field; p is passed by value, so that a
-// successor made in a search's loop stays on the stack.
+// probeCut sets *r to the result of a probe of p under the cut k. Where
+// it fails, *r is the zero Result. It fills *r where its caller keeps it,
+// sparing a copy of each field. Passing p by value keeps a successor made
+// in a search's loop on the stack.
 func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k cut) error {
 	if err := Check(p); err != nil {
 		return err
@@ -85,7 +85,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone
 	switch {
 	case c.marked(f) && e.Distance < 0 && e.Rules != rules.Draw:
-		// Read without distances: a count one ply on draws what only a
+		// Read without distances. A count one ply on draws what only a
 		// fresh one wins or loses.
 		if fresh {
 			r.Value = rules.Draw
@@ -99,12 +99,12 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 }
 
 // captures resolves a capture position of f's material as the generator
-// does (rules.Moves): from its successors, each probed in turn; under
-// the rules each successor's outcome is seen through the clock that
-// carries over the capture (rules.Entry.RulesOutcome). The successors are
-// probed with the flags fl. Under a cut other than exact, with
-// ValuesOnly and a class whose rules values need no distance, it stops
-// where the cut says (see cut), and so does the search of each successor.
+// does (rules.Moves). It probes each successor in turn, with the flags
+// fl. Under the rules, each successor's outcome is seen through the clock
+// that carries over the capture (rules.Entry.RulesOutcome). The search
+// stops where the cut k says (see cut), and so does each successor's
+// search. It cuts only with ValuesOnly, under a cut other than exact. It
+// never cuts in class A or B, whose rules values need distances.
 func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules.Entry, error) {
 	cs := rules.NewMoves(f.class)
 	cutting := k != exact && fl&ValuesOnly != 0 && !f.class.Carries()
@@ -137,28 +137,30 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules
 }
 
 // searched answers a position that no file stores, as its generator
-// solved it (rules.Moves): a capture position from its captures
-// (captures), any other from its moves: a position of a table searched
-// through the table of its colour flip (Open), which holds its
-// successors (Black to move) but after a crowning, or a forced threat
-// (rules.ForcedThreat), whose successors must capture. Under the rules,
-// a quiet king move carries the rule-2 count one ply on: with fresh
-// clocks and ValuesOnly, the successor's value one ply on comes from the
-// marks of its value file (table.FreshOnly), with its distances
-// otherwise (a successor that must capture finds its own). Its Entry
-// then lacks the distances, as a stored one read with ValuesOnly, and
-// the search stops at the first move that wins in theory and under the
-// rules, or where the cut k says; each successor is searched under the
-// cut of the moves before it.
+// solved it (rules.Moves). A capture position is answered from its
+// captures (captures). Any other is answered from its moves. It is either
+// a position of a table searched through its colour flip's table (Open),
+// or a forced threat (rules.ForcedThreat). The colour flip's table holds
+// the position's successors (Black to move), except after a crowning. A
+// forced threat's successors must capture.
+//
+// Under the rules, a quiet king move carries the rule-2 count one ply on.
+// With fresh clocks and ValuesOnly, the marks of the successor's value
+// file give its value at that count (table.FreshOnly). Otherwise its
+// distances give it; a successor that must capture finds its own. With
+// fresh clocks and ValuesOnly, the Entry lacks the distances, as a stored
+// one read with ValuesOnly. The search then stops at the first move that
+// wins in theory and under the rules, or where the cut k says. Each
+// successor is then searched under the cut of the moves before it.
 func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (rules.Entry, error) {
 	if p.HasCapture() {
 		return t.captures(p, f, fl, k)
 	}
 	values := fl&ValuesOnly != 0 && c.fresh()
 	if !values && f.from != nil {
-		// Under a running count a king move's successor needs its
-		// distance; a forced threat's successors, which must capture,
-		// find theirs.
+		// Under a running count, a king move's successor needs its
+		// distance. A forced threat's successors must capture, and find
+		// theirs.
 		fl &^= ValuesOnly
 	}
 	ms := rules.NewMoves(f.class)
@@ -206,14 +208,15 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 	return e, nil
 }
 
-// exactDistance sets the distance of e, the entry of p read from f, a
-// table whose distance file leaves out the short rule-2 distances
-// (table.SlimFlags.ShortDistances), to the exact one: the distance a search
-// finds if it is at most table.ShortDistance plies (shortDistance), else
-// the byte read. With ValuesOnly, where the running count leaves at least
-// as many plies as the byte read and table.ShortDistance, neither the
-// search nor the distance is needed: the position has its theoretical
-// value; e's distance is then left out (-1) and exact is false. Else
+// exactDistance sets the distance of e, the entry of p read from f, to
+// the exact one. The distance file of f leaves out the short rule-2
+// distances (table.SlimFlags.ShortDistances). The exact distance is the
+// one a search finds if it is at most table.ShortDistance plies
+// (shortDistance). Else it is the byte read. With ValuesOnly, the running
+// count may leave at least as many plies as both the byte read and
+// table.ShortDistance. Then neither the search nor the distance is
+// needed: the position has its theoretical value. The distance of e is
+// then left out (-1), and exact is false. Otherwise a probe with
 // StoredOnly fails with ErrNotStored.
 func (t *Tables) exactDistance(p *draughts.Position, e *rules.Entry, c Clocks, fl Flags) (exact bool, err error) {
 	stored := e.Distance
@@ -234,16 +237,17 @@ func (t *Tables) exactDistance(p *draughts.Position, e *rules.Entry, c Clocks, f
 	return true, err
 }
 
-// shortDistance returns the rule-2 distance of p, a position of a Rule2
-// material of theoretical value theory (a win or a loss), if it is at
-// most k plies, and -1 if it is longer or there is none: the minimax of
-// rules.Moves, searched k plies deep with the successors' values under
-// the rules. A capture or man move counts 1 ply if its successor is won
-// for the side that made it (its stored rules value: the count starts
-// afresh); a quiet king move 1 ply more than its successor's distance.
-// The winner's search stops at its first 1-ply win and looks no deeper
-// than its best so far; the loser's stops at the first move that escapes
-// the bound.
+// shortDistance returns the rule-2 distance of p if it is at most k
+// plies. It returns -1 if the distance is longer or there is none. The
+// position p is of a Rule2 material, and theory is its theoretical value,
+// a win or a loss. The distance is the minimax of rules.Moves, searched k
+// plies deep with the successors' values under the rules. A capture or
+// man move counts 1 ply if its successor is won for the side that made
+// it. That is its stored rules value, since the count starts afresh. A
+// quiet king move counts 1 ply more than its successor's distance. The
+// winner's search stops at its first 1-ply win, and looks no deeper than
+// its best so far. The loser's stops at the first move that escapes the
+// bound.
 func (t *Tables) shortDistance(p *draughts.Position, theory rules.Value, k int, fl Flags) (int, error) {
 	var buf [draughts.MaxMoves]draughts.Move
 	moves := p.Moves(buf[:0])
@@ -257,7 +261,8 @@ func (t *Tables) shortDistance(p *draughts.Position, theory rules.Value, k int, 
 	capture := p.HasCapture()
 	quiet := func(m draughts.Move) bool { return !capture && p.Kings&draughts.Bit(m.FromSquare()) != 0 }
 	// The winner tries its conversions first, each a win in 1 ply or
-	// none; the loser its quiet moves, which most often escape the bound.
+	// none. The loser tries its quiet moves first, which most often
+	// escape the bound.
 	order := [2]bool{true, false} // conversions, then quiet moves
 	if theory == rules.Loss {
 		order = [2]bool{false, true}

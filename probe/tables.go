@@ -22,12 +22,12 @@ type Options struct {
 }
 
 // ErrMissing is wrapped by the error of a probe whose material has no
-// table in the directory.
+// table.
 var ErrMissing = errors.New("no table")
 
 // MissingError is the error of a probe that needs a table the directory
-// lacks: the table of the position itself, or of a position its captures
-// lead to. It wraps ErrMissing.
+// lacks. That is the table of the position itself, or of a position its
+// captures lead to. It wraps ErrMissing.
 type MissingError struct {
 	Material index.Material // the material of the missing table
 }
@@ -37,7 +37,7 @@ func (e *MissingError) Error() string { return fmt.Sprintf("no table for %s", e.
 // Unwrap returns ErrMissing.
 func (e *MissingError) Unwrap() error { return ErrMissing }
 
-// maxPieces is the most pieces a material may have: the index of some
+// maxPieces is the most pieces a material may have. The index of some
 // materials with more does not fit in an int64.
 const maxPieces = 14
 
@@ -55,13 +55,13 @@ type file struct {
 	listed *codec.ManifestEntry // and its entry there, nil for a table added
 	m      index.Material
 
-	// from, for a table not stored, is the table of its colour flip, which
-	// answers its positions by a search (Tables.searched); f itself has no
-	// file.
+	// from, for a table not stored, is the table of its colour flip. That
+	// table answers its positions by a search (Tables.searched). A table
+	// not stored has no file of its own.
 	from *file
 
 	once      sync.Once
-	opened    atomic.Bool // once has run: err, class, layout and, for a stored table, r, x, blockSize and blocks are set
+	opened    atomic.Bool // once has run. It set err, class, layout and, for a stored table, r, x, blockSize and blocks.
 	err       error       // of opening
 	class     rules.Class // under the file's rules (table.Info)
 	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
@@ -81,7 +81,7 @@ var errClosed = errors.New("tables closed")
 
 // Open reads dir's manifest and returns the tables it lists. It opens no
 // table file. Each file is checked against the manifest when it is opened
-// (table.OpenListed): a table the manifest does not vouch for is damaged.
+// (table.OpenListed). A table the manifest does not vouch for is damaged.
 func Open(dir string, o Options) (*Tables, error) {
 	entries, err := codec.ReadManifest(dir)
 	if err != nil {
@@ -104,8 +104,8 @@ func Open(dir string, o Options) (*Tables, error) {
 	return t, nil
 }
 
-// addSearched adds the table of the material named searched, answered by
-// a search through from, the table of its colour flip.
+// addSearched adds the table of the material named searched. A search
+// through from, the table of its colour flip, answers it.
 func (t *Tables) addSearched(searched string, from *file) error {
 	m, err := index.ParseMaterial(searched)
 	switch {
@@ -128,10 +128,10 @@ func New(o Options) *Tables {
 	return &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
 }
 
-// Add adds the table of m in the file at path, which is opened on its
-// first use; adding m again replaces the file its table is read from,
-// closing the one before. It must not run concurrently with other
-// methods of t.
+// Add adds the table of m in the file at path. The file is opened on its
+// first use. Adding m again replaces the file its table is read from, and
+// closes the one before. Add must not run concurrently with other methods
+// of t.
 func (t *Tables) Add(m index.Material, path string) error {
 	return t.add(m, &file{path: path, m: m})
 }
@@ -160,7 +160,7 @@ func (t *Tables) Close() error {
 	return errors.Join(errs...)
 }
 
-// close closes f's file, if it was opened; f must not be used afterwards.
+// close closes f's file, if it was opened. After it, f must not be used.
 // Its blocks in the cache stay there until evicted.
 func (f *file) close() error {
 	f.once.Do(func() { f.err = errClosed })
@@ -174,9 +174,9 @@ func (f *file) close() error {
 // index.Materials.
 func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
 
-// Header returns the file header of the table of m; a table answered by
-// a search through its colour flip has none: an error wrapping
-// ErrNotStored.
+// Header returns the file header of the table of m. A table answered by a
+// search through its colour flip has none. For it, Header returns an
+// error wrapping ErrNotStored.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	f, err := t.storedFile(m)
 	if err != nil {
@@ -185,8 +185,9 @@ func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	return f.r.Header(), nil
 }
 
-// storedFile returns the opened table of m, an error wrapping ErrNotStored
-// for one answered by a search through its colour flip.
+// storedFile returns the opened table of m. For a table answered by a
+// search through its colour flip it returns an error wrapping
+// ErrNotStored.
 func (t *Tables) storedFile(m index.Material) (*file, error) {
 	f, err := t.file(m, false)
 	if err == nil && f.from != nil {
@@ -197,7 +198,7 @@ func (t *Tables) storedFile(m index.Material) (*file, error) {
 
 // Info returns what the header of the table of m says beyond the codec's:
 // its class, columns, variant and stats. A table answered by a search
-// through its colour flip has none: an error wrapping ErrNotStored.
+// through its colour flip has none, as for Header.
 func (t *Tables) Info(m index.Material) (table.Info, error) {
 	f, err := t.storedFile(m)
 	if err != nil {
@@ -206,8 +207,8 @@ func (t *Tables) Info(m index.Material) (table.Info, error) {
 	return f.r.Info, nil
 }
 
-// file returns the opened table of m, opening it unless cachedOnly is
-// set, in which case a table not yet opened is ErrNotCached.
+// file returns the opened table of m, opening it if need be. With
+// cachedOnly set, a table not yet opened is ErrNotCached.
 func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
 	var f *file
 	if s := m.Slot(); s < len(t.files) { // a material of more than 15 pieces of a kind has none
@@ -234,9 +235,10 @@ func (f *file) ensureOpen(cachedOnly bool) error {
 	return f.err
 }
 
-// open opens the file and checks that its header fits its material; a
+// open opens the file and checks that its header fits its material. A
 // table not stored takes what it needs from the table it is searched
-// through, which must be marked where its material has a rule-2 count.
+// through. That table must be marked where its material has a rule-2
+// count.
 func (f *file) open() (err error) {
 	if g := f.from; g != nil {
 		if err := g.ensureOpen(false); err != nil {
@@ -272,10 +274,11 @@ func (f *file) open() (err error) {
 	return nil
 }
 
-// Class returns the class of m under the rules of its table file: which
-// clock the distance of its entries counts (table.Info.Class). It is
-// rules.ClassOf(m) except for a table built before rule 2 was tracked,
-// whose Rule2 materials have no clock (NoClass). It opens the file.
+// Class returns the class of m under the rules of its table file. That is
+// the clock the distance of its entries counts (table.Info.Class). It is
+// rules.ClassOf(m), except for a table built before rule 2 was tracked.
+// Such a table's Rule2 materials have no clock (NoClass). Class opens the
+// file.
 func (t *Tables) Class(m index.Material) (rules.Class, error) {
 	f, err := t.file(m, false)
 	if err != nil {
@@ -285,9 +288,9 @@ func (t *Tables) Class(m index.Material) (rules.Class, error) {
 }
 
 // TracksRule2 reports whether the table of m tracks the 25-move king rule
-// (rule 2). A table built before it was tracked does not: its rules
-// values ignore rule 2, as if the count never ran out, and the rule-2
-// count of Clocks does not change them. It opens the file.
+// (rule 2). A table built before it was tracked does not. Its rules
+// values ignore rule 2, as if the count never ran out. The rule-2 count
+// of Clocks does not change them. TracksRule2 opens the file.
 func (t *Tables) TracksRule2(m index.Material) (bool, error) {
 	f, err := t.file(m, false)
 	if err != nil {
