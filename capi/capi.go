@@ -3,7 +3,8 @@
 //	go build -buildmode=c-shared -o libdtb.so ./capi   # or -buildmode=c-archive -o libdtb.a
 //
 // and include dtb.h, the hand-written header of this directory, which
-// documents every call; examples/c holds a program to copy. The library
+// documents every call; examples/c holds a program to copy, and
+// python/dtb.py a Python module over the library. The library
 // wraps package probe: handles are numbers naming open probe.Tables (no Go
 // pointer reaches C), errors are statuses with a message per handle
 // (dtb_last_error), and every call is safe from many threads at once.
@@ -243,14 +244,24 @@ func dtbgo_probe_fen(h handle, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.d
 	if err != nil {
 		return s.fail(err)
 	}
+	p, err := fenPosition(fen)
+	if err != nil {
+		return s.fail(err)
+	}
+	return s.probe(p, c, flags, r)
+}
+
+// fenPosition returns the position of a FEN, or an error wrapping
+// probe.ErrIllegal (errBadArgument for NULL).
+func fenPosition(fen *C.char) (draughts.Position, error) {
 	if fen == nil {
-		return s.fail(fmt.Errorf("dtb: %w: NULL FEN", errBadArgument))
+		return draughts.Position{}, fmt.Errorf("dtb: %w: NULL FEN", errBadArgument)
 	}
 	p, err := draughts.ParseFEN(C.GoString(fen))
 	if err != nil {
-		return s.fail(fmt.Errorf("dtb: %w: %v", probe.ErrIllegal, err))
+		return draughts.Position{}, fmt.Errorf("dtb: %w: %v", probe.ErrIllegal, err)
 	}
-	return s.probe(p, c, flags, r)
+	return p, nil
 }
 
 // probe fills r with the probe of p.
@@ -282,11 +293,29 @@ func dtbgo_probe_value(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.i
 //export dtbgo_root_moves
 func dtbgo_root_moves(h handle, pos *C.dtb_position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
 	s, p, err := args(h, 0, pos, true)
-	if err == nil && maxMoves > 0 && moves == nil {
-		err = fmt.Errorf("dtb: %w: NULL moves", errBadArgument)
-	}
 	if err != nil {
 		return s.fail(err)
+	}
+	return s.rootMoves(p, c, moves, maxMoves)
+}
+
+//export dtbgo_root_moves_fen
+func dtbgo_root_moves_fen(h handle, fen *C.char, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
+	s, _, err := args(h, 0, nil, false)
+	if err != nil {
+		return s.fail(err)
+	}
+	p, err := fenPosition(fen)
+	if err != nil {
+		return s.fail(err)
+	}
+	return s.rootMoves(p, c, moves, maxMoves)
+}
+
+// rootMoves writes the root moves of p to moves.
+func (s *state) rootMoves(p draughts.Position, c *C.dtb_clocks, moves *C.dtb_root_move, maxMoves C.int) C.int {
+	if maxMoves > 0 && moves == nil {
+		return s.fail(fmt.Errorf("dtb: %w: NULL moves", errBadArgument))
 	}
 	rm, err := s.tables.RootMoves(p, clocks(c))
 	if err != nil {

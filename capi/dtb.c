@@ -34,6 +34,11 @@ int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clo
     return dtbgo_root_moves(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, moves, max_moves);
 }
 
+int dtb_root_moves_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks,
+                       dtb_root_move *moves, int max_moves) {
+    return dtbgo_root_moves_fen(handle(t), (char *)fen, (dtb_clocks *)clocks, moves, max_moves);
+}
+
 int dtb_max_pieces(dtb_tables *t) { return dtbgo_max_pieces(handle(t)); }
 
 size_t dtb_last_error(dtb_tables *t, char *msg, size_t size) {

@@ -247,6 +247,10 @@ int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int 
 int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks,
                    dtb_root_move *moves, int max_moves);
 
+/* dtb_root_moves_fen is dtb_root_moves of a position in PDN FEN. */
+int dtb_root_moves_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks,
+                       dtb_root_move *moves, int max_moves);
+
 /* dtb_max_pieces returns the most pieces of a table in t (0: none), or a
  * negative status. */
 int dtb_max_pieces(dtb_tables *t);
