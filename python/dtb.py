@@ -1,0 +1,415 @@
+"""Probe dtb endgame tables of international draughts from Python.
+
+A module over libdtb, the C library of dtb (capi/dtb.h), through ctypes:
+the standard library alone, Python 3.9 or later. Modelled on
+python-chess's ``chess.syzygy``::
+
+    import dtb
+
+    with dtb.open_tablebase("tables") as tb:
+        r = tb.probe("W:WK10:BK5")          # Probe(value=Value.WIN, ..., distance=3, dtw=3)
+        tb.probe_wdl("W:WK2,6:BK50", class_played=2)   # 1: a cursed win
+        tb.best_move("W:WK2,6:BK50").notation           # '2-11'
+
+Build the library from the repository root (Go and a C compiler)::
+
+    go build -buildmode=c-shared -o libdtb.so ./capi
+
+``open_tablebase`` loads the library from, in this order: its
+``library`` argument, the environment variable ``DTB_LIBRARY``, the
+directory of this module (libdtb.so, libdtb.dylib, dtb.dll or
+libdtb.dll), and the system's loader (``ctypes.util.find_library("dtb")``,
+then ``libdtb.so`` on the loader's path).
+
+Positions are FEN strings as dtb reads them ("W:WK10:BK5"); the clocks
+are those of docs/engines.md, both plies already played: ``class_played``
+on the class clock of class A or B, ``rule2_plies`` since the last man
+move or capture. Values are for the side to move, distances in plies,
+None where the tables hold none.
+
+A Tablebase is safe to probe from many threads at once; the calls into
+the library run without the GIL. Failures raise DtbError subclasses
+carrying the library's one-line message.
+"""
+
+import ctypes
+import ctypes.util
+import enum
+import os
+import threading
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple, Union
+
+__all__ = [
+    "ABI_VERSION", "Value", "Probe", "RootMove", "Tablebase", "open_tablebase",
+    "DtbError", "IllegalPositionError", "MissingTableError", "TableError",
+    "library_path",
+]
+
+#: The ABI version of dtb.h this module speaks (DTB_ABI_VERSION).
+ABI_VERSION = 3
+
+# Statuses of dtb.h.
+_OK, _NO_TABLE, _DAMAGED, _ILLEGAL = 0, -1, -2, -3
+_NOT_CACHED, _BAD_ARGUMENT, _IO_ERROR, _NOT_STORED = -4, -5, -6, -7
+# Flags of dtb.h.
+_VALUES_ONLY = 2
+_MAX_MOVES = 128
+_MSG_SIZE = 1024
+
+
+class Value(enum.IntEnum):
+    """A value for the side to move (python-chess's sign convention)."""
+
+    LOSS = -1
+    DRAW = 0
+    WIN = 1
+
+
+class DtbError(Exception):
+    """A failure of libdtb: ``status`` is dtb.h's status (None where there
+    is none, as for dtb_open), the message the library's."""
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalPositionError(DtbError, ValueError):
+    """A bad FEN, an illegal position or one whose game is over."""
+
+
+class MissingTableError(DtbError, KeyError):
+    """A table the position needs is not in the directory (a KeyError,
+    as python-chess raises for a missing table)."""
+
+
+class TableError(DtbError, OSError):
+    """The directory cannot be opened, or a table is damaged or unreadable."""
+
+
+def _error(status: int, message: str) -> DtbError:
+    cls = {
+        _ILLEGAL: IllegalPositionError,
+        _BAD_ARGUMENT: IllegalPositionError,
+        _NO_TABLE: MissingTableError,
+    }.get(status, TableError)
+    return cls(message or "dtb: status %d" % status, status)
+
+
+class _Clocks(ctypes.Structure):
+    _fields_ = [("class_played", ctypes.c_int), ("rule2_plies", ctypes.c_int)]
+
+
+class _Result(ctypes.Structure):
+    _fields_ = [("rules", ctypes.c_int), ("theory", ctypes.c_int), ("distance", ctypes.c_int),
+                ("dtw", ctypes.c_int), ("mtc", ctypes.c_int)]
+
+
+class _RootMove(ctypes.Structure):
+    _fields_ = [("from_", ctypes.c_int), ("to", ctypes.c_int), ("captured", ctypes.c_uint64),
+                ("result", _Result), ("notation", ctypes.c_char * 64)]
+
+
+_CATEGORY = {  # (rules, theory) values of the C result: the category and its WDL
+    (2, 2): ("win", 2),
+    (1, 2): ("cursed-win", 1),
+    (1, 1): ("draw", 0),
+    (1, 0): ("blessed-loss", -1),
+    (0, 0): ("loss", -2),
+}
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the tables say of a position (of a root move: for its mover).
+
+    value is under the rules with the clocks passed, theory with repetition
+    the only draw; category is "win", "cursed-win" (a theoretical win the
+    rules draw), "draw", "blessed-loss" or "loss", as dtb probe --json
+    writes it, and wdl the same as 2, 1, 0, -1, -2 (chess.syzygy's WDL).
+    distance is in plies on the position's clock (class A or B, or the
+    rule-2 count), dtw the plies until the loser has no move, mtc those
+    until the next man move or capture; None where the tables hold none.
+    """
+
+    value: Value
+    theory: Value
+    category: str
+    wdl: int
+    distance: Optional[int]
+    dtw: Optional[int]
+    mtc: Optional[int]
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """A legal move, e.g. "2-11" or "28x19", and its Probe for the mover.
+
+    captured holds the squares of the pieces it takes; result.distance is
+    the distance through the move on the position's own clock, dtw and mtc
+    those after the move, one ply longer (docs/engines.md).
+    """
+
+    notation: str
+    from_square: int
+    to_square: int
+    captured: Tuple[int, ...]
+    result: Probe
+
+
+def _optional(n: int) -> Optional[int]:
+    return None if n < 0 else n
+
+
+def _probe(r: _Result) -> Probe:
+    category, wdl = _CATEGORY.get((r.rules, r.theory), ("draw", 0))
+    return Probe(Value(r.rules - 1), Value(r.theory - 1), category, wdl,
+                 _optional(r.distance), _optional(r.dtw), _optional(r.mtc))
+
+
+def _squares(bits: int) -> Tuple[int, ...]:
+    return tuple(i + 1 for i in range(50) if bits >> i & 1)
+
+
+def _clocks(class_played: int, rule2_plies: int) -> _Clocks:
+    return _Clocks(int(class_played), int(rule2_plies))
+
+
+def _fen(fen: str) -> bytes:
+    if not isinstance(fen, str):
+        raise TypeError("FEN must be a str, not %s" % type(fen).__name__)
+    if "\0" in fen:
+        raise IllegalPositionError("dtb: FEN %r holds a NUL byte" % fen, _ILLEGAL)
+    return fen.encode("utf-8")
+
+
+_NAMES = {"posix": ["libdtb.so", "libdtb.dylib"], "nt": ["dtb.dll", "libdtb.dll"]}
+
+
+def library_path(library: Optional[Union[str, "os.PathLike[str]"]] = None) -> str:
+    """Returns the path or name of the libdtb that open_tablebase loads:
+    library, else $DTB_LIBRARY, else one beside this module, else the one
+    the system's loader finds."""
+    if library is not None:
+        return os.fspath(library)
+    if os.environ.get("DTB_LIBRARY"):
+        return os.environ["DTB_LIBRARY"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _NAMES.get(os.name, ["libdtb.so"]):
+        if os.path.isfile(os.path.join(here, name)):
+            return os.path.join(here, name)
+    return ctypes.util.find_library("dtb") or _NAMES.get(os.name, ["libdtb.so"])[0]
+
+
+def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
+    path = library_path(library)
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise TableError("dtb: cannot load libdtb (%s): %s; build it with "
+                         "`go build -buildmode=c-shared -o libdtb.so ./capi` and pass "
+                         "library= or set DTB_LIBRARY" % (path, e)) from None
+    try:
+        lib.dtb_abi_version.restype = ctypes.c_int
+        lib.dtb_abi_version.argtypes = []
+        if lib.dtb_abi_version() != ABI_VERSION:
+            raise TableError("dtb: %s is of ABI version %d, this module of version %d: "
+                             "rebuild one of them from the same sources"
+                             % (path, lib.dtb_abi_version(), ABI_VERSION))
+        C, R = ctypes.POINTER(_Clocks), ctypes.POINTER(_Result)
+        for name, restype, argtypes in [
+            ("dtb_open_version", ctypes.c_void_p,
+             [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+            ("dtb_close", None, [ctypes.c_void_p]),
+            ("dtb_probe_fen", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, C, ctypes.c_int, R]),
+            ("dtb_root_moves_fen", ctypes.c_int,
+             [ctypes.c_void_p, ctypes.c_char_p, C, ctypes.POINTER(_RootMove), ctypes.c_int]),
+            ("dtb_max_pieces", ctypes.c_int, [ctypes.c_void_p]),
+            ("dtb_last_error", ctypes.c_size_t, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]),
+        ]:
+            f = getattr(lib, name)
+            f.restype, f.argtypes = restype, argtypes
+    except AttributeError as e:
+        raise TableError("dtb: %s lacks a function of this module (%s): rebuild it from the "
+                         "same sources" % (path, e)) from None
+    return lib
+
+
+def _directory_list(paths: Sequence[str]) -> str:
+    """Returns the directory argument of dtb_open for paths."""
+    if not paths:
+        raise ValueError("open_tablebase: no table directory given")
+    if len(paths) > 1:
+        raise ValueError("open_tablebase: libdtb opens one table directory, %d given: %s"
+                         % (len(paths), ", ".join(paths)))
+    return os.pathsep.join(paths)
+
+
+class Tablebase:
+    """An open table directory; open one with open_tablebase.
+
+    Safe for use from many threads at once: probes share a lock that
+    close() takes alone, and a failure runs its call again alone so that
+    the library's message (kept per directory) is its own.
+    """
+
+    def __init__(self, path_or_paths, cache_mb: int = 64, library=None):
+        if isinstance(path_or_paths, (str, bytes, os.PathLike)):
+            path_or_paths = [path_or_paths]
+        paths = [os.fsdecode(p) for p in path_or_paths]
+        dirs = _directory_list(paths)
+        self._lib = _load(library)
+        self._cond = threading.Condition(threading.Lock())
+        self._sharers = 0   # calls running
+        self._alone = False  # a call or close runs alone
+        self._waiting = 0    # callers waiting to run alone
+        msg = ctypes.create_string_buffer(_MSG_SIZE)
+        self._handle = self._lib.dtb_open_version(ABI_VERSION, os.fsencode(dirs), int(cache_mb),
+                                                  msg, _MSG_SIZE)
+        if not self._handle:
+            raise TableError(msg.value.decode("utf-8", "replace"))
+        self.paths = paths
+
+    # The lock: calls share it, close and a failed call's rerun hold it
+    # alone; a caller waiting to hold it alone goes before new sharers.
+
+    def _share(self):
+        with self._cond:
+            while self._alone or self._waiting:
+                self._cond.wait()
+            if not self._handle:
+                raise ValueError("dtb: the tablebase is closed")
+            self._sharers += 1
+            return self._handle
+
+    def _unshare(self):
+        with self._cond:
+            self._sharers -= 1
+            if not self._sharers:
+                self._cond.notify_all()
+
+    def _take(self):
+        with self._cond:
+            self._waiting += 1
+            while self._alone or self._sharers:
+                self._cond.wait()
+            self._waiting -= 1
+            self._alone = True
+
+    def _release(self):
+        with self._cond:
+            self._alone = False
+            self._cond.notify_all()
+
+    def _run(self, call) -> int:
+        """Returns call(handle), a status >= 0, or raises its failure
+        with the library's message."""
+        handle = self._share()
+        try:
+            status = call(handle)
+        finally:
+            self._unshare()
+        if status >= 0:
+            return status
+        self._take()
+        try:
+            if not self._handle:
+                raise ValueError("dtb: the tablebase is closed")
+            status = call(self._handle)
+            if status >= 0:
+                return status
+            msg = ctypes.create_string_buffer(_MSG_SIZE)
+            self._lib.dtb_last_error(self._handle, msg, _MSG_SIZE)
+        finally:
+            self._release()
+        raise _error(status, msg.value.decode("utf-8", "replace"))
+
+    def _probe(self, fen: str, clocks: _Clocks, flags: int) -> Probe:
+        f, r = _fen(fen), _Result()
+        self._run(lambda h: self._lib.dtb_probe_fen(h, f, ctypes.byref(clocks), flags,
+                                                    ctypes.byref(r)))
+        return _probe(r)
+
+    def probe(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> Probe:
+        """Returns what the tables say of the position of fen under the
+        clocks (plies played; 0: fresh), or raises DtbError."""
+        return self._probe(fen, _clocks(class_played, rule2_plies), 0)
+
+    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> int:
+        """Returns the WDL of the position of fen for its side to move: 2 a
+        win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2 a loss, under
+        the clocks. Reads the value files alone where the clocks are fresh."""
+        return self._probe(fen, _clocks(class_played, rule2_plies), _VALUES_ONLY).wdl
+
+    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_plies: int = 0):
+        """probe_wdl, or default where a table the position needs is missing."""
+        try:
+            return self.probe_wdl(fen, class_played=class_played, rule2_plies=rule2_plies)
+        except MissingTableError:
+            return default
+
+    def root_moves(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> List[RootMove]:
+        """Returns every legal move of the position of fen, best first, each
+        valued for its mover under the clocks carried over it; [] where the
+        side to move has no move (it has lost)."""
+        f, c = _fen(fen), _clocks(class_played, rule2_plies)
+        moves = (_RootMove * _MAX_MOVES)()
+        n = self._run(lambda h: self._lib.dtb_root_moves_fen(h, f, ctypes.byref(c), moves,
+                                                             _MAX_MOVES))
+        return [RootMove(m.notation.decode("ascii"), m.from_, m.to, _squares(m.captured),
+                         _probe(m.result)) for m in moves[:min(n, _MAX_MOVES)]]
+
+    def best_move(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> Optional[RootMove]:
+        """Returns the first of root_moves, or None where there is no move."""
+        moves = self.root_moves(fen, class_played=class_played, rule2_plies=rule2_plies)
+        return moves[0] if moves else None
+
+    @property
+    def max_pieces(self) -> int:
+        """The most pieces of a table in the directory (0: none)."""
+        return self._run(self._lib.dtb_max_pieces)
+
+    @property
+    def closed(self) -> bool:
+        return not getattr(self, "_handle", None)
+
+    def close(self) -> None:
+        """Closes the tables, once every probe running has returned."""
+        if not getattr(self, "_handle", None):
+            return
+        self._take()
+        try:
+            if self._handle:
+                self._lib.dtb_close(self._handle)
+                self._handle = None
+        finally:
+            self._release()
+
+    def __enter__(self) -> "Tablebase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return "<dtb.Tablebase %s%s>" % (os.pathsep.join(getattr(self, "paths", [])),
+                                        " closed" if self.closed else "")
+
+
+def open_tablebase(path_or_paths, cache_mb: int = 64, library=None) -> Tablebase:
+    """Opens a table directory (a path, or a list of one path) with a cache
+    of cache_mb megabytes of blocks (64 if <= 0), through the libdtb that
+    library names (see the module's docstring for where it is looked for).
+    Raises TableError, with the library's message, where it cannot."""
+    return Tablebase(path_or_paths, cache_mb=cache_mb, library=library)
