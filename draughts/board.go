@@ -1,6 +1,6 @@
 // Package draughts is the rules engine of international draughts (10x10):
-// positions on bitboards, FEN, legal move generation under the FMJD rules,
-// move notation and perft.
+// positions on bitboards, FEN and Hub notation, legal move generation
+// under the FMJD rules, move notation and perft.
 //
 // Use it like this:
 //

@@ -95,12 +95,17 @@ func (f *fenParser) parse() (Position, error) {
 	if f.peek() != end {
 		return p, f.unexpected("':' or the end")
 	}
+	return p, p.checkCounts()
+}
+
+// checkCounts checks that neither side has more than 20 pieces.
+func (p *Position) checkCounts() error {
 	for _, c := range []Color{White, Black} {
 		if n := bits.OnesCount64(p.Pieces(c)); n > 20 {
-			return p, fmt.Errorf("%s has %d pieces, more than 20", c, n)
+			return fmt.Errorf("%s has %d pieces, more than 20", c, n)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // pieces parses a comma-separated list of squares and ranges of colour c.

@@ -213,6 +213,7 @@ func checkMoves(t *testing.T, p Position) {
 		if back, err := p.ParseMove(p.Notation(m)); err != nil || back != m {
 			t.Fatalf("%s: notation %s parses to %v, %v", p.FEN(), p.Notation(m), back, err)
 		}
+		checkHubMove(t, p, m)
 	}
 }
 
