@@ -257,7 +257,7 @@ func fenPosition(fen *C.char) (draughts.Position, error) {
 	if fen == nil {
 		return draughts.Position{}, fmt.Errorf("dtb: %w: NULL FEN", errBadArgument)
 	}
-	p, err := draughts.ParseFEN(C.GoString(fen))
+	p, err := draughts.ParsePosition(C.GoString(fen))
 	if err != nil {
 		return draughts.Position{}, fmt.Errorf("dtb: %w: %v", probe.ErrIllegal, err)
 	}

@@ -409,6 +409,19 @@ func TestCOpenError(t *testing.T) {
 	}
 }
 
+// TestCProbeHub checks that dtb_probe_fen reads a Hub position as it
+// reads the FEN of the same position, and names a bad one in one line.
+func TestCProbeHub(t *testing.T) {
+	p, _ := draughts.ParseFEN("W:WK10:BK5")
+	hub := p.Hub()
+	checkOutput(t, buildExample(t), "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3  mtc -1\n"+
+		hub+"  rules win  theoretical win  distance 3  dtw 3  mtc -1\n", golden, "W:WK10:BK5", hub)
+	out, err := exec.Command(buildExample(t), golden, hub[:50]).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "49 squares after the side to move, want 50") || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("a short Hub position: %v, %q; want a failure saying so in one line", err, out)
+	}
+}
+
 // BenchmarkC runs the C example's benchmark: b.N cached-only probes from
 // each of 1 and 2 threads, of quiet KMvK positions and of positions with
 // a capture to search, through dtb_probe and dtb_probe_value. It reports

@@ -230,7 +230,9 @@ int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, 
  * quickest probe, for a search. */
 int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags);
 
-/* dtb_probe_fen is dtb_probe of a position in PDN FEN, e.g. "W:WK10:BK5". */
+/* dtb_probe_fen is dtb_probe of a position in PDN FEN, e.g. "W:WK10:BK5",
+ * or in Hub notation (51 characters: W or B, then w, b, W, B or e for
+ * squares 1 to 50). */
 int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int flags,
                   dtb_result *r);
 

@@ -391,7 +391,7 @@ func (g *game) record() string {
 // bestLine checks that the best line from p under the clocks c ends in
 // the win of winner, no position played twice.
 func bestLine(tables *probe.Tables, p draughts.Position, c probe.Clocks, winner draughts.Color) error {
-	line, err := explore.BestLine(tables, p, c, 0)
+	line, err := explore.BestLine(tables, p, c, 0, draughts.StandardNotation)
 	if err != nil {
 		return err
 	}

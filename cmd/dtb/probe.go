@@ -27,6 +27,7 @@ func init() {
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
+			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
@@ -176,11 +177,12 @@ func field(name string, n int) string {
 
 // probeCmd holds the flags of one run of dtb probe.
 type probeCmd struct {
-	dir    string
-	asJSON bool
-	moves  bool
-	clock  int
-	rule2  int
+	dir      string
+	asJSON   bool
+	moves    bool
+	clock    int
+	rule2    int
+	notation string
 }
 
 func (fl *probeCmd) run(e *env, args []string) error {
@@ -189,6 +191,10 @@ func (fl *probeCmd) run(e *env, args []string) error {
 	}
 	if fl.rule2 < 0 || fl.rule2 > rules.Rule2Plies {
 		return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", fl.rule2, rules.Rule2Plies)
+	}
+	n, err := moveNotation(fl.notation)
+	if err != nil {
+		return err
 	}
 	positions := make([]draughts.Position, len(args))
 	for i, a := range args {
@@ -202,7 +208,7 @@ func (fl *probeCmd) run(e *env, args []string) error {
 		return err
 	}
 	defer t.Close()
-	a := &answerer{fl: fl, e: e, t: t, enc: json.NewEncoder(e.stdout), noDTW: map[index.Material]bool{}}
+	a := &answerer{fl: fl, e: e, t: t, enc: json.NewEncoder(e.stdout), notation: n, noDTW: map[index.Material]bool{}}
 	for _, p := range positions {
 		if err := a.answer("", p); err != nil {
 			return err
@@ -244,6 +250,7 @@ type answerer struct {
 	e           *env
 	t           *probe.Tables
 	enc         *json.Encoder
+	notation    draughts.Notation       // how moves are written
 	failed      int                     // positions without an answer
 	noDTW       map[index.Material]bool // the materials said to have no dtw
 	valuesAlone bool                    // said that some tables have no distances
@@ -271,7 +278,7 @@ func (a *answerer) answer(where string, p draughts.Position) error {
 	}
 	for _, m := range root {
 		m.Entry.Rules = m.Value
-		f.Moves = append(f.Moves, moveEntry{p.Notation(m.Move), m.Entry, m.Class})
+		f.Moves = append(f.Moves, moveEntry{a.notation.Write(&p, m.Move), m.Entry, m.Class})
 	}
 	return f.write(a.e.stdout, a.enc, a.fl.asJSON)
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/dtb-draughts/dtb/probe"
 )
 
-// parseFEN parses a FEN given on the command line; a bad one is bad
-// input, and so is a game that is over before it starts (no pieces, or
-// none of the side not to move: probe.Check).
+// parseFEN parses a position given on the command line, a FEN or a Hub
+// position (draughts.ParsePosition). A bad one is bad input, and so is a
+// game that is over before it starts (no pieces, or none of the side not
+// to move: probe.Check).
 func parseFEN(s string) (draughts.Position, error) {
-	p, err := draughts.ParseFEN(s)
+	p, err := draughts.ParsePosition(s)
 	if err == nil {
 		err = probe.Check(p)
 	}
@@ -35,12 +36,25 @@ func oneFEN(args []string) (draughts.Position, error) {
 	return parseFEN(args[0])
 }
 
+// notationUsage is the help of the flag --notation.
+const notationUsage = "how moves are written: standard (32-28, 28x19) or hub (28x19x23: start, end, every captured square)"
+
+// moveNotation returns the notation named by the flag --notation.
+func moveNotation(s string) (draughts.Notation, error) {
+	n, err := draughts.ParseNotation(s)
+	if err != nil {
+		return n, badInput("--notation %q: want standard or hub", s)
+	}
+	return n, nil
+}
+
 func init() {
 	register(&command{
 		name: "moves", args: "FEN", summary: "list the legal moves of a position",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &movesCmd{}
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per move: {"move":"28x19","from":28,"to":19,"captures":[23]} (none for a position without moves)`)
+			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
@@ -51,6 +65,7 @@ func init() {
 			fs.IntVarP(&fl.depth, "depth", "d", 6, "count depths 1..N")
 			fs.BoolVar(&fl.divide, "divide", false, "also print the count under each root move at the last depth")
 			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads (root moves are counted in parallel)")
+			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
@@ -69,14 +84,14 @@ type rootCount struct {
 }
 
 // divideCounts counts the tree of the given depth under each root move, in
-// parallel.
-func divideCounts(p draughts.Position, depth, threads int) []rootCount {
+// parallel, the moves written in n.
+func divideCounts(p draughts.Position, depth, threads int, n draughts.Notation) []rootCount {
 	moves := p.Moves(nil)
 	counts := make([]rootCount, len(moves))
 	var g errgroup.Group
 	g.SetLimit(threads)
 	for i, m := range moves {
-		counts[i].move = p.Notation(m)
+		counts[i].move = n.Write(&p, m)
 		g.Go(func() error {
 			counts[i].nodes = draughts.Perft(p.Play(m), depth-1)
 			return nil
@@ -88,10 +103,15 @@ func divideCounts(p draughts.Position, depth, threads int) []rootCount {
 
 // movesCmd holds the flags of one run of dtb moves.
 type movesCmd struct {
-	asJSON bool
+	asJSON   bool
+	notation string
 }
 
 func (fl *movesCmd) run(e *env, args []string) error {
+	n, err := moveNotation(fl.notation)
+	if err != nil {
+		return err
+	}
 	p, err := oneFEN(args)
 	if err != nil {
 		return err
@@ -103,7 +123,7 @@ func (fl *movesCmd) run(e *env, args []string) error {
 	enc := json.NewEncoder(e.stdout)
 	for _, m := range moves {
 		if !fl.asJSON {
-			fmt.Fprintln(e.stdout, p.Notation(m))
+			fmt.Fprintln(e.stdout, n.Write(&p, m))
 			continue
 		}
 		caps := m.Captures()
@@ -115,7 +135,7 @@ func (fl *movesCmd) run(e *env, args []string) error {
 			From     int    `json:"from"`
 			To       int    `json:"to"`
 			Captures []int  `json:"captures"`
-		}{p.Notation(m), m.FromSquare(), m.ToSquare(), caps}); err != nil {
+		}{n.Write(&p, m), m.FromSquare(), m.ToSquare(), caps}); err != nil {
 			return err
 		}
 	}
@@ -124,12 +144,17 @@ func (fl *movesCmd) run(e *env, args []string) error {
 
 // perftCmd holds the flags of one run of dtb perft.
 type perftCmd struct {
-	depth   int
-	divide  bool
-	threads int
+	depth    int
+	divide   bool
+	threads  int
+	notation string
 }
 
 func (fl *perftCmd) run(e *env, args []string) error {
+	n, err := moveNotation(fl.notation)
+	if err != nil {
+		return err
+	}
 	p, err := oneFEN(args)
 	if err != nil {
 		return err
@@ -141,7 +166,7 @@ func (fl *perftCmd) run(e *env, args []string) error {
 		return badInput("--threads must be at least 1")
 	}
 	for d := 1; d <= fl.depth; d++ {
-		counts := divideCounts(p, d, fl.threads)
+		counts := divideCounts(p, d, fl.threads, n)
 		var total uint64
 		for _, c := range counts {
 			total += c.nodes

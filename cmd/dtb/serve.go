@@ -40,6 +40,7 @@ func init() {
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
 			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
 			fs.IntVar(&fl.plies, "plies", explore.DefaultPlies, "the most plies of the line")
+			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
@@ -105,11 +106,12 @@ func (fl *serveCmd) run(e *env, args []string) error {
 
 // lineCmd holds the flags of one run of dtb line.
 type lineCmd struct {
-	dir    string
-	asJSON bool
-	clock  int
-	rule2  int
-	plies  int
+	dir      string
+	asJSON   bool
+	clock    int
+	rule2    int
+	plies    int
+	notation string
 }
 
 func (fl *lineCmd) run(e *env, args []string) error {
@@ -122,6 +124,10 @@ func (fl *lineCmd) run(e *env, args []string) error {
 	if fl.plies < 1 {
 		return badInput("--plies %d: want at least 1", fl.plies)
 	}
+	n, err := moveNotation(fl.notation)
+	if err != nil {
+		return err
+	}
 	p, err := position(args[0], fl.clock)
 	if err != nil {
 		return err
@@ -131,7 +137,7 @@ func (fl *lineCmd) run(e *env, args []string) error {
 		return err
 	}
 	defer t.Close()
-	line, err := explore.BestLine(t, p, probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, fl.plies)
+	line, err := explore.BestLine(t, p, probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, fl.plies, n)
 	if err != nil {
 		return errors.New(probeError(p, fl.dir, err))
 	}

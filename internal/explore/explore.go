@@ -6,7 +6,7 @@
 //
 //	t, err := probe.Open("tables", probe.Options{})
 //	pos, err := explore.Probe(t, p, probe.Clocks{}) // pos.Category, pos.Moves[0].Move
-//	line, err := explore.BestLine(t, p, probe.Clocks{}, 0)
+//	line, err := explore.BestLine(t, p, probe.Clocks{}, 0, draughts.StandardNotation)
 //	fmt.Println(line.PDN) // "1. 2-11 50x6 ..."
 //	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, 0))
 //
@@ -144,7 +144,7 @@ type Line struct {
 	FEN      string     `json:"fen"`
 	Category Category   `json:"category"`
 	Moves    []LineMove `json:"moves"`
-	PDN      string     `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ..."
+	PDN      string     `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ...", in the notation asked for
 	// End says why the line ends: "no move" (the side to move has no
 	// move and has lost), "draw" (the position is a draw, which has no
 	// best line), or "limit" (the plies asked for were played).
@@ -164,8 +164,8 @@ type LineMove struct {
 const DefaultPlies = 400
 
 // BestLine returns the best line from p under the clocks c, at most
-// plies plies (DefaultPlies if plies <= 0).
-func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (Line, error) {
+// plies plies (DefaultPlies if plies <= 0), its moves written in n.
+func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n draughts.Notation) (Line, error) {
 	if plies <= 0 {
 		plies = DefaultPlies
 	}
@@ -193,7 +193,7 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int) (
 			return Line{}, err
 		}
 		best := root[0]
-		moves = append(moves, q.Notation(best.Move))
+		moves = append(moves, n.Write(&q, best.Move))
 		q, c = q.Play(best.Move), best.Clocks
 		if r, err = t.Probe(q, c, 0); err != nil {
 			return Line{}, err

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -104,7 +105,7 @@ func TestProbe(t *testing.T) {
 // whose side to move has no move; Black to move numbers it from "1...".
 func TestBestLine(t *testing.T) {
 	tables := open(t, tabletest.Golden)
-	line, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{}, 0)
+	line, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{}, 0, draughts.StandardNotation)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +120,11 @@ func TestBestLine(t *testing.T) {
 	if q := fen(t, line.Moves[8].FEN); q.CountMoves() != 0 {
 		t.Errorf("the line ends at %s, which has moves", q.FEN())
 	}
-	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3)
+	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3, draughts.StandardNotation)
 	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 {
 		t.Errorf("a line from Black: %+v, %v; want at most 3 plies numbered 1... then 2.", black, err)
 	}
-	draw, err := explore.BestLine(tables, fen(t, "W:WK1:BK50"), probe.Clocks{}, 0)
+	draw, err := explore.BestLine(tables, fen(t, "W:WK1:BK50"), probe.Clocks{}, 0, draughts.StandardNotation)
 	if err != nil || draw.End != "draw" || len(draw.Moves) != 0 || draw.Category != explore.Draw {
 		t.Errorf("a drawn position: %+v, %v; want no line, end draw", draw, err)
 	}
@@ -159,6 +160,11 @@ func TestServer(t *testing.T) {
 	if code := get(t, s, "/api/line?fen=W:WK2,6:BK50", &line); code != 200 || len(line.Moves) != 9 {
 		t.Errorf("line: %d %+v", code, line)
 	}
+	hub := fen(t, "W:WK2,6:BK50").Hub() // the same position in Hub notation
+	var byHub explore.Position
+	if code := get(t, s, "/api/probe?fen="+hub+"&clock=2", &byHub); code != 200 || !reflect.DeepEqual(byHub, pos) {
+		t.Errorf("probe of %s: %d %+v, want %+v", hub, code, byHub, pos)
+	}
 	for _, c := range []struct {
 		target string
 		code   int
@@ -166,6 +172,7 @@ func TestServer(t *testing.T) {
 	}{
 		{"/api/probe", 400, "no position"},
 		{"/api/probe?fen=W:WK10:BK", 400, `FEN "W:WK10:BK"`},
+		{"/api/probe?fen=Weeex", 400, `Hub position "Weeex": 4 squares after the side to move, want 50`},
 		{"/api/probe?fen=W:WK10:BK5&clock=-1", 400, "clock="},
 		{"/api/probe?fen=W:WK10:BK5&clock=x&rule2=1", 400, "clock="},
 		{"/api/probe?fen=W:WK10:BK5&fen=W:WK10:BK5", 400, "given 2 times"},
@@ -353,7 +360,7 @@ func TestLongestLines(t *testing.T) {
 			if rules.ClassOf(m) != rules.NoClass || s.LongestDTWFEN == "" {
 				continue
 			}
-			line, err := explore.BestLine(tables, fen(t, s.LongestDTWFEN), probe.Clocks{}, 0)
+			line, err := explore.BestLine(tables, fen(t, s.LongestDTWFEN), probe.Clocks{}, 0, draughts.StandardNotation)
 			if err != nil || len(line.Moves) != s.LongestDTW || line.End != "no move" {
 				t.Errorf("%s, %s: a line of %d plies to %q (%v), want the dtw %d to no move", m, s.LongestDTWFEN, len(line.Moves), line.End, err, s.LongestDTW)
 			}
@@ -373,7 +380,7 @@ func TestLongestLines(t *testing.T) {
 func TestAnnotate(t *testing.T) {
 	tables := open(t, tabletest.Golden)
 	start := fen(t, "W:WK2,6:BK50")
-	line, err := explore.BestLine(tables, start, probe.Clocks{}, 0)
+	line, err := explore.BestLine(tables, start, probe.Clocks{}, 0, draughts.StandardNotation)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,9 @@ func NewServer(t *probe.Tables, searches int) *Server {
 	}
 	s := &Server{tables: t, searches: make(chan struct{}, searches), mux: http.NewServeMux()}
 	s.mux.HandleFunc("/api/probe", s.answer(func(q query) (any, error) { return Probe(s.tables, q.pos, q.clocks) }))
-	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) { return BestLine(s.tables, q.pos, q.clocks, q.plies) }))
+	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) {
+		return BestLine(s.tables, q.pos, q.clocks, q.plies, draughts.StandardNotation)
+	}))
 	s.mux.Handle("GET /{$}", page("index.html"))
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", static()))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +179,7 @@ func parseQuery(v url.Values) (query, error) {
 		return q, errors.New(`no position: give one as fen=..., e.g. fen=W:WK10:BK5`)
 	}
 	var err error
-	if q.pos, err = draughts.ParseFEN(fen); err != nil {
+	if q.pos, err = draughts.ParsePosition(fen); err != nil {
 		return q, err
 	}
 	for _, c := range []struct {

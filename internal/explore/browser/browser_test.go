@@ -122,7 +122,7 @@ func TestBrowser(t *testing.T) {
 	do("stop editing", chromedp.Click(chromedp.CSS("#edit")))
 
 	// The best line of the start, stepped forwards three plies and back one.
-	line, err := explore.BestLine(tables, p, probe.Clocks{}, 0)
+	line, err := explore.BestLine(tables, p, probe.Clocks{}, 0, draughts.StandardNotation)
 	if err != nil {
 		t.Fatal(err)
 	}
