@@ -23,7 +23,7 @@ func TestRootMoves(t *testing.T) {
 		m, _ := index.ParseMaterial(name)
 		class := rules.ClassOf(m)
 		x := index.New(m)
-		for i := int64(0); i < x.Size(); i += testenv.Stride(1, 7) {
+		for i := int64(0); i < x.Size(); i += testenv.Stride(1, 31) {
 			pos := rules.Position(x.Unrank(i))
 			for _, p := range []draughts.Position{pos, pos.Flip()} {
 				n := p.CountMoves()

@@ -114,11 +114,12 @@ func storedEntries(tb testing.TB, m index.Material) func(i int64) rules.Entry {
 	}
 }
 
-// TestEveryPosition checks every position up to 3 pieces, both sides to
-// move: its probe is the min-max over its successors' probes (capture
-// positions as well as quiet ones), equals the file's entry when quiet and
-// its colour flip's probe, and the probes add up to the stats stored in
-// the file header.
+// TestEveryPosition checks every position up to 3 pieces. Its probe
+// equals the file's entry when quiet, and the probes add up to the stats
+// in the file header. Its probe and that with Black to move are the
+// min-max over their successors' probes (capture positions as well as
+// quiet ones), and its colour flip probes the same: for every position
+// under DTB_LONG=1, for a sample without.
 func TestEveryPosition(t *testing.T) {
 	tables := open(t, dir, Options{})
 	for _, m := range index.Materials(3) {
@@ -126,35 +127,21 @@ func TestEveryPosition(t *testing.T) {
 		stored := storedEntries(t, m)
 		var stats table.Stats
 		errs := 0
-		stride := testenv.Stride(1, 1) // a sample under the race detector
-		for i := int64(0); i < x.Size(); i += stride {
+		stride := testenv.Stride(1, 5) // the successors of a sample without DTB_LONG=1
+		for i := range x.Size() {
 			w := rules.Position(x.Unrank(i))
-			b := w
-			b.Side = draughts.Black
-			for _, p := range []draughts.Position{w, b} {
-				got, err := tables.Probe(p, Clocks{}, 0)
-				want, werr := recompute(tables, p)
-				if err != nil || werr != nil || got.Entry != want {
-					t.Errorf("%s: probe %+v %v, from the successors %+v %v", p, got, err, want, werr)
-					errs++
-				}
-			}
 			r := mustProbe(t, tables, w)
-			if flip := mustProbe(t, tables, w.Flip()); flip != r {
-				t.Errorf("%s: %+v but its flip %s: %+v", w, r, w.Flip(), flip)
-				errs++
-			}
+			stats.Add(rules.ClassOf(m), r, w.HasCapture(), w.FEN)
 			if !w.HasCapture() && stored(i) != r {
 				t.Errorf("%s: probe %+v, stored %+v", w, r, stored(i))
 				errs++
 			}
-			stats.Add(rules.ClassOf(m), r, w.HasCapture(), w.FEN)
+			if i%stride == 0 {
+				errs += checkSuccessors(t, tables, w, r)
+			}
 			if errs > 10 {
 				t.Fatal("too many errors")
 			}
-		}
-		if stride > 1 {
-			continue // the stats count every position
 		}
 		h, err := tables.Header(m)
 		if err != nil {
@@ -168,6 +155,28 @@ func TestEveryPosition(t *testing.T) {
 			t.Errorf("%s: stats of the probes %+v, stored %+v", m, stats, want)
 		}
 	}
+}
+
+// checkSuccessors checks that the probes of w, whose probe is r, and of
+// w with Black to move are the min-max over their successors' probes,
+// and that w's colour flip probes as w. It returns the errors reported.
+func checkSuccessors(t *testing.T, tables *Tables, w draughts.Position, r rules.Entry) (errs int) {
+	t.Helper()
+	b := w
+	b.Side = draughts.Black
+	for _, p := range []draughts.Position{w, b} {
+		got, err := tables.Probe(p, Clocks{}, 0)
+		want, werr := recompute(tables, p)
+		if err != nil || werr != nil || got.Entry != want {
+			t.Errorf("%s: probe %+v %v, from the successors %+v %v", p, got, err, want, werr)
+			errs++
+		}
+	}
+	if flip := mustProbe(t, tables, w.Flip()); flip != r {
+		t.Errorf("%s: %+v but its flip %s: %+v", w, r, w.Flip(), flip)
+		errs++
+	}
+	return errs
 }
 
 // TestWithoutDTW checks that tables without the dtw column give the same

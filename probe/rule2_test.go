@@ -134,7 +134,7 @@ func TestRule2RootMoves(t *testing.T) {
 	tables := open(t, rule2Dir(t))
 	for _, name := range rule2Materials {
 		m, _ := index.ParseMaterial(name)
-		eachPosition(m, testenv.Stride(53, 257), func(p draughts.Position) {
+		eachPosition(m, testenv.Stride(53, 1031), func(p draughts.Position) {
 			e := mustProbe(t, tables, p)
 			counts := []int{0, 1, 25, 49, 50}
 			if e.Distance >= 0 {

@@ -170,7 +170,7 @@ func TestTablesAgainstSuccessors(t *testing.T) {
 		t.Fatal(err)
 	}
 	mats := index.Materials(4)
-	if bad := checkTables(t, loadAll(t, dir, mats, table.Extra{DTW: true, MTC: true}), mats, true, true, testenv.Stride(1, 13)); bad > 0 {
+	if bad := checkTables(t, loadAll(t, dir, mats, table.Extra{DTW: true, MTC: true}), mats, true, true, testenv.Stride(1, 53)); bad > 0 {
 		t.Errorf("%d positions disagree with their successors", bad)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -30,7 +31,13 @@ import (
 // three is every table up to 3 pieces with the dtw and mtc columns.
 var three = &tabletest.Tables{Options: retro.Options{Pieces: 3, DTW: true, MTC: true}}
 
-func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
+func TestMain(m *testing.M) {
+	code := tabletest.Run(m)
+	if changed.dir != "" {
+		os.RemoveAll(changed.dir)
+	}
+	os.Exit(code)
+}
 
 // copyTables copies the 3-piece tables to a new directory.
 func copyTables(t *testing.T) string { return tabletest.Copy(t, three.Dir(t)) }
@@ -298,12 +305,7 @@ func TestChangedRule2Distance(t *testing.T) {
 // each) beside KKvKK held whole by orbit: the reports, mismatches and all,
 // are those of a check without a limit.
 func TestMemory(t *testing.T) {
-	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
-	changeQuiet(t, dir, "KKvKM")
-	want := run(t, dir, verify.Options{})
-	if r := want["KKvKM.dtb"]; r.Mismatches == 0 {
-		t.Fatalf("KKvKM: no mismatch after a change: %+v", r)
-	}
+	dir, want := changedRule2(t)
 	got := run(t, dir, verify.Options{Memory: 4 << 20})
 	for name, w := range want {
 		g := got[name]
@@ -312,6 +314,38 @@ func TestMemory(t *testing.T) {
 			t.Errorf("%s with 4 MiB: %+v, without a limit %+v", name, g, w)
 		}
 	}
+}
+
+// changed holds the Rule2 set with a value of KKvKM changed, and its
+// reports, for the tests that check it again under other options. Its
+// directory outlives the tests that share it; it is not modified.
+var changed struct {
+	once    sync.Once
+	dir     string
+	reports map[string]verify.Report
+	err     error
+}
+
+// changedRule2 returns the directory of changed and its reports.
+func changedRule2(t *testing.T) (string, map[string]verify.Report) {
+	t.Helper()
+	changed.once.Do(func() {
+		if changed.dir, changed.err = os.MkdirTemp("", "dtb-verify-test"); changed.err != nil {
+			return
+		}
+		if changed.err = os.CopyFS(changed.dir, os.DirFS(tabletest.Rule2.Dir(t))); changed.err != nil {
+			return
+		}
+		changeQuiet(t, changed.dir, "KKvKM")
+		changed.reports = run(t, changed.dir, verify.Options{Threads: 2})
+	})
+	if changed.err != nil {
+		t.Fatal(changed.err)
+	}
+	if r := changed.reports["KKvKM.dtb"]; r.Mismatches == 0 {
+		t.Fatalf("KKvKM: no mismatch after a change: %+v", r)
+	}
+	return changed.dir, changed.reports
 }
 
 // changeQuiet changes the value of a quiet position halfway through the
@@ -530,12 +564,7 @@ func TestSlim(t *testing.T) {
 // are those of a check run at once, mismatches and stats included. A
 // progress kept under other options is started over.
 func TestResume(t *testing.T) {
-	dir := tabletest.Copy(t, tabletest.Rule2.Dir(t))
-	changeQuiet(t, dir, "KKvKM")
-	want := run(t, dir, verify.Options{Threads: 2})
-	if r := want["KKvKM.dtb"]; r.Mismatches == 0 {
-		t.Fatalf("KKvKM: no mismatch after a change: %+v", r)
-	}
+	dir, want := changedRule2(t)
 	work := filepath.Join(t.TempDir(), "work")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

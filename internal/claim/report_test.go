@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/internal/claim"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 )
 
@@ -19,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden report in testdata/"
 // for byte with testdata/claims.md and testdata/claims/; go test ./claim
 // -update rewrites them.
 func TestWriteReport(t *testing.T) {
+	testenv.SkipUnlessLong(t, "the claims report over every 4-piece position")
 	tb, err := probe.Open(tablesDir(t), probe.Options{})
 	if err != nil {
 		t.Fatal(err)
