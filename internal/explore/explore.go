@@ -6,6 +6,7 @@
 //
 //	t, err := probe.Open("tables", probe.Options{})
 //	pos, err := explore.Probe(t, p, probe.Clocks{}) // pos.Category, pos.Moves[0].Move
+//	best, ok, err := explore.BestMove(t, p, probe.Clocks{}) // best.After, best.Move.Clocks
 //	line, err := explore.BestLine(t, p, probe.Clocks{}, 0, draughts.StandardNotation)
 //	fmt.Println(line.PDN) // "1. 2-11 50x6 ..."
 //	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, 0))
@@ -137,6 +138,31 @@ func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, erro
 	return pos, nil
 }
 
+// A Best is the best move of a position and what it leads to.
+type Best struct {
+	// Move is the first of probe.Tables.RootMoves: its value and
+	// distances for the mover, and the clocks after it (Move.Clocks).
+	Move   probe.RootMove
+	After  draughts.Position // the position after Move
+	Result probe.Result      // After probed under Move.Clocks, for its side to move
+}
+
+// BestMove returns the best move of p under the clocks c: the winner's
+// quickest, the loser's slowest, in a draw a move that keeps it. It
+// returns false where p has no move (its side to move has lost). Errors
+// are probe's.
+func BestMove(t *probe.Tables, p draughts.Position, c probe.Clocks) (Best, bool, error) {
+	root, err := t.RootMoves(p, c)
+	if err != nil || len(root) == 0 {
+		return Best{}, false, err
+	}
+	b := Best{Move: root[0], After: p.Play(root[0].Move)}
+	if b.Result, err = t.Probe(b.After, b.Move.Clocks, 0); err != nil {
+		return Best{}, false, err
+	}
+	return b, true, nil
+}
+
 // A Line is the best line from a position: the best move of each
 // position in turn (the first of probe.Tables.RootMoves), the winner
 // hurrying and the loser delaying, to the end of the game.
@@ -188,16 +214,12 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 		if line.End != "" {
 			break
 		}
-		root, err := t.RootMoves(q, c)
+		best, _, err := BestMove(t, q, c)
 		if err != nil {
 			return Line{}, err
 		}
-		best := root[0]
-		moves = append(moves, n.Write(&q, best.Move))
-		q, c = q.Play(best.Move), best.Clocks
-		if r, err = t.Probe(q, c, 0); err != nil {
-			return Line{}, err
-		}
+		moves = append(moves, n.Write(&q, best.Move.Move))
+		q, c, r = best.After, best.Move.Clocks, best.Result
 		line.Moves = append(line.Moves, LineMove{Move: moves[len(moves)-1], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
 	}
 	line.PDN = pdn.MoveText(p.Side, moves, nil)

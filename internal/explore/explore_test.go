@@ -130,6 +130,35 @@ func TestBestLine(t *testing.T) {
 	}
 }
 
+// TestBestMove checks the best move of a win, a draw and a position
+// without a move: the first root move, the position after it probed
+// under the clocks carried over it.
+func TestBestMove(t *testing.T) {
+	tables := open(t, tabletest.Golden)
+	for _, c := range []struct {
+		fen   string
+		clock int
+		after rules.Value // for the side to move after the best move
+	}{
+		{"W:WK2,6:BK50", 0, rules.Loss},
+		{"W:WK2,6:BK50", 2, rules.Draw}, // the clock draws the win in 9
+		{"W:WK1:BK50", 0, rules.Draw},
+	} {
+		p := fen(t, c.fen)
+		b, ok, err := explore.BestMove(tables, p, probe.Clocks{Class: c.clock})
+		if err != nil || !ok {
+			t.Fatalf("%s: %v %v", c.fen, ok, err)
+		}
+		root, _ := tables.RootMoves(p, probe.Clocks{Class: c.clock})
+		if b.Move.Move != root[0].Move || b.After != p.Play(root[0].Move) || b.Move.Clocks.Class != c.clock+1 || b.Result.Value != c.after {
+			t.Errorf("%s, clock %d: best %+v, want the first root move, its clock %d and %v after it", c.fen, c.clock, b, c.clock+1, c.after)
+		}
+	}
+	if _, ok, err := explore.BestMove(tables, fen(t, "B:WK10:B"), probe.Clocks{}); ok || err != nil {
+		t.Errorf("a position without a move: %v %v, want no best move", ok, err)
+	}
+}
+
 // get sends a GET to the server and decodes its JSON answer into v.
 func get(t *testing.T, s http.Handler, target string, v any) int {
 	t.Helper()
