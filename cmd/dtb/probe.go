@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -19,11 +20,11 @@ import (
 
 func init() {
 	register(&command{
-		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the FENs of standard input, one a line, if none is given)",
+		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the lines of standard input, FEN [clock=N] [rule2=N], if no FEN is given)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &probeCmd{}
 			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
-			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B"}`)
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
 			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
@@ -33,18 +34,65 @@ func init() {
 	})
 }
 
+// How the clocks are named in errors: as flags (--clock 3), or on a line
+// of standard input (clock=3).
+const (
+	flagForm = "--%s %d"
+	lineForm = "%s=%d"
+)
+
+// checkClocks checks that the counts of c are in range, naming them in
+// form (flagForm, lineForm).
+func checkClocks(c probe.Clocks, form string) error {
+	if c.Class < 0 || c.Class > rules.ClassA.Budget() {
+		return badInput(form+": want 0 to %d plies played on the class clock", "clock", c.Class, rules.ClassA.Budget())
+	}
+	if c.Rule2 < 0 || c.Rule2 > rules.Rule2Plies {
+		return badInput(form+": want 0 to %d plies on the 25-move count", "rule2", c.Rule2, rules.Rule2Plies)
+	}
+	return nil
+}
+
 // position parses a FEN to probe with the class clock at clock plies: a
 // bad FEN, a position no table holds or a clock its class does not have
-// is bad input.
-func position(fen string, clock int) (draughts.Position, error) {
+// is bad input. The clock is named in form.
+func position(fen string, clock int, form string) (draughts.Position, error) {
 	p, err := parseFEN(fen)
 	if err != nil {
 		return p, err
 	}
 	if c := rules.ClassOf(rules.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
-		return p, badInput("%s: --clock %d: the clock of %v has only %d plies", p.FEN(), clock, c, c.Budget())
+		return p, badInput("%s: "+form+": the clock of %v has only %d plies", p.FEN(), "clock", clock, c, c.Budget())
 	}
 	return p, nil
+}
+
+// lineClocks splits a line of standard input, "FEN clock=N rule2=N" with
+// either count optional, into its position and its clocks; a count not
+// given is the one of c, the flags'. The counts are checked.
+func lineClocks(line string, c probe.Clocks) (string, probe.Clocks, error) {
+	f := strings.Fields(line)
+	seen := map[string]bool{}
+	for len(f) > 1 && strings.Contains(f[len(f)-1], "=") {
+		name, value, _ := strings.Cut(f[len(f)-1], "=")
+		f = f[:len(f)-1]
+		n, err := strconv.Atoi(value)
+		switch {
+		case name != "clock" && name != "rule2":
+			return "", c, badInput("%q: a line gives its clocks as clock=N and rule2=N after the position", name+"="+value)
+		case seen[name]:
+			return "", c, badInput("%s= given twice", name)
+		case err != nil:
+			return "", c, badInput("%s=%q: want a number of plies", name, value)
+		}
+		seen[name] = true
+		if name == "clock" {
+			c.Class = n
+		} else {
+			c.Rule2 = n
+		}
+	}
+	return strings.Join(f, " "), c, checkClocks(c, lineForm)
 }
 
 // probeError says why the position p could not be probed in dir: for a
@@ -66,17 +114,18 @@ func probeError(p draughts.Position, dir string, err error) string {
 // clocks passed), the clock its distance counts and, with --moves, its
 // moves. In JSON it is one object with the entry's keys as rules.Entry
 // writes them after the FEN and its category, then the clock ("class A", "class B",
-// "rule 2" or null), "rule2_tracked":false for a table built before rule
-// 2 was tracked, and the moves last:
-// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","moves":[{"move":"10-46","category":"win",…},…]}
-// (dtb claim writes its examples without the clock.)
+// "rule 2" or null), the clocks passed (clockKeys), "rule2_tracked":false
+// for a table built before rule 2 was tracked, and the moves last:
+// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null,"moves":[{"move":"10-46","category":"win",…},…]}
+// (dtb claim writes its examples without the clocks.)
 type fenEntry struct {
 	FEN       string
 	Entry     rules.Entry
-	Probed    bool // a probe of dtb probe: Clock and Untracked are set
+	Probed    bool // a probe of dtb probe: Clock, Played and Untracked are set
 	Clock     rules.Class
-	Untracked bool        // the table does not track rule 2
-	Moves     []moveEntry // nil: not asked for
+	Played    probe.Clocks // the clocks the position was probed with
+	Untracked bool         // the table does not track rule 2
+	Moves     []moveEntry  // nil: not asked for
 }
 
 // moveEntry is a move, the entry of the position through it for the
@@ -118,6 +167,10 @@ func (f fenEntry) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Probed {
+		b = append(b[:len(b)-1], clockKeys(f.Clock, f.Played)...)
+		b = append(b, '}')
+	}
 	if f.Untracked {
 		b = append(b[:len(b)-1], `,"rule2_tracked":false}`...)
 	}
@@ -133,6 +186,23 @@ func (f fenEntry) MarshalJSON() ([]byte, error) {
 
 func (m moveEntry) MarshalJSON() ([]byte, error) {
 	return keyEntry("move", m.Move, m.Entry, m.Clock, true)
+}
+
+// clockKeys returns the JSON keys of the clocks c of a position whose
+// clock is kind: "clock_kind" (as "clock"), then the plies played on
+// each count, null where it does not apply to the position.
+func clockKeys(kind rules.Class, c probe.Clocks) string {
+	k, class, rule2 := "null", "null", "null"
+	if kind != rules.NoClass {
+		k = strconv.Quote(kind.String())
+	}
+	if kind.Carries() {
+		class = strconv.Itoa(c.Class)
+	}
+	if kind == rules.Rule2 {
+		rule2 = strconv.Itoa(c.Rule2)
+	}
+	return fmt.Sprintf(`,"clock_kind":%s,"class_played":%s,"rule2_played":%s`, k, class, rule2)
 }
 
 // keyEntry returns the JSON object of e with "key":value in front and,
@@ -175,22 +245,21 @@ func field(name string, n int) string {
 	return fmt.Sprintf("  %s %d", name, n)
 }
 
-// probeCmd holds the flags of one run of dtb probe.
+// probeCmd holds the flags of one run of dtb probe or dtb best.
 type probeCmd struct {
 	dir      string
 	asJSON   bool
 	moves    bool
+	best     bool // dtb best: the best move in place of the moves
 	clock    int
 	rule2    int
 	notation string
 }
 
 func (fl *probeCmd) run(e *env, args []string) error {
-	if fl.clock < 0 || fl.clock > rules.ClassA.Budget() {
-		return badInput("--clock %d: want 0 to %d plies played on the class clock", fl.clock, rules.ClassA.Budget())
-	}
-	if fl.rule2 < 0 || fl.rule2 > rules.Rule2Plies {
-		return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", fl.rule2, rules.Rule2Plies)
+	clocks := probe.Clocks{Class: fl.clock, Rule2: fl.rule2}
+	if err := checkClocks(clocks, flagForm); err != nil {
+		return err
 	}
 	n, err := moveNotation(fl.notation)
 	if err != nil {
@@ -199,7 +268,7 @@ func (fl *probeCmd) run(e *env, args []string) error {
 	positions := make([]draughts.Position, len(args))
 	for i, a := range args {
 		var err error
-		if positions[i], err = position(a, fl.clock); err != nil {
+		if positions[i], err = position(a, fl.clock, flagForm); err != nil {
 			return err
 		}
 	}
@@ -210,29 +279,14 @@ func (fl *probeCmd) run(e *env, args []string) error {
 	defer t.Close()
 	a := &answerer{fl: fl, e: e, t: t, enc: json.NewEncoder(e.stdout), notation: n, noDTW: map[index.Material]bool{}}
 	for _, p := range positions {
-		if err := a.answer("", p); err != nil {
+		if err := a.answer("", p, clocks); err != nil {
 			return err
 		}
 	}
 	bad := 0
-	if len(args) == 0 { // one FEN a line on stdin
-		sc := bufio.NewScanner(e.stdin)
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" {
-				continue
-			}
-			where := fmt.Sprintf("line %d: ", n)
-			p, err := position(line, fl.clock)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "dtb probe: %s%v\n", where, err)
-				bad++
-			} else if err := a.answer(where, p); err != nil {
-				return err
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("standard input: %w", err)
+	if len(args) == 0 { // one position a line on stdin
+		if bad, err = a.batch(clocks); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -244,7 +298,36 @@ func (fl *probeCmd) run(e *env, args []string) error {
 	return nil
 }
 
-// answerer answers the positions of one run of dtb probe.
+// batch answers the lines of standard input, "FEN clock=N rule2=N" with
+// each count optional (c, the flags', where not given), and returns how
+// many were bad input, each said on stderr with its line number.
+func (a *answerer) batch(c probe.Clocks) (bad int, err error) {
+	sc := bufio.NewScanner(a.e.stdin)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		where := fmt.Sprintf("line %d: ", n)
+		fen, lc, err := lineClocks(line, c)
+		var p draughts.Position
+		if err == nil {
+			p, err = position(fen, lc.Class, lineForm)
+		}
+		if err != nil {
+			fmt.Fprintf(a.e.stderr, "dtb %s: %s%v\n", a.e.command, where, err)
+			bad++
+		} else if err := a.answer(where, p, lc); err != nil {
+			return bad, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return bad, fmt.Errorf("standard input: %w", err)
+	}
+	return bad, nil
+}
+
+// answerer answers the positions of one run of dtb probe or dtb best.
 type answerer struct {
 	fl          *probeCmd
 	e           *env
@@ -256,23 +339,35 @@ type answerer struct {
 	valuesAlone bool                    // said that some tables have no distances
 }
 
-// answer writes the answer of p, or says on stderr after where why there
-// is none.
-func (a *answerer) answer(where string, p draughts.Position) error {
-	clocks := probe.Clocks{Class: a.fl.clock, Rule2: a.fl.rule2}
+// fail says on stderr after where why p has no answer.
+func (a *answerer) fail(where string, p draughts.Position, err error) {
+	fmt.Fprintf(a.e.stderr, "dtb %s: %s%s\n", a.e.command, where, probeError(p, a.fl.dir, err))
+	a.failed++
+}
+
+// entry returns the fenEntry of p, probed as r under the clocks c.
+func entry(p draughts.Position, r probe.Result, c probe.Clocks) fenEntry {
+	r.Entry.Rules = r.Value
+	return fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
+}
+
+// answer writes the answer of p under the clocks c, or says on stderr
+// after where why there is none.
+func (a *answerer) answer(where string, p draughts.Position, clocks probe.Clocks) error {
+	if a.fl.best {
+		return a.answerBest(where, p, clocks)
+	}
 	r, err := a.t.Probe(p, clocks, 0)
 	var root []probe.RootMove
 	if err == nil && a.fl.moves {
 		root, err = a.t.RootMoves(p, clocks)
 	}
 	if err != nil {
-		fmt.Fprintf(a.e.stderr, "dtb probe: %s%s\n", where, probeError(p, a.fl.dir, err))
-		a.failed++
+		a.fail(where, p, err)
 		return nil
 	}
 	a.note(p, r)
-	r.Entry.Rules = r.Value
-	f := fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Untracked: !r.Rule2Tracked}
+	f := entry(p, r, clocks)
 	if a.fl.moves {
 		f.Moves = []moveEntry{} // a position without a move has "moves":[]
 	}
@@ -289,13 +384,13 @@ func (a *answerer) note(p draughts.Position, r probe.Result) {
 	switch m := rules.MaterialOf(&p); {
 	case r.ValuesAlone && !a.valuesAlone:
 		a.valuesAlone = true
-		fmt.Fprintf(a.e.stderr, "dtb probe: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", a.fl.dir)
+		fmt.Fprintf(a.e.stderr, "dtb %s: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", a.e.command, a.fl.dir)
 	case !r.ValuesAlone && r.Entry.Theory != rules.Draw && r.Entry.DTW < 0 && !a.noDTW[m]:
 		a.noDTW[m] = true
 		how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, a.fl.dir)
 		if slimDir(a.fl.dir) {
 			how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", a.fl.dir, a.fl.dir)
 		}
-		fmt.Fprintf(a.e.stderr, "dtb probe: the tables of %s in %s have no dtw (%s)\n", m, a.fl.dir, how)
+		fmt.Fprintf(a.e.stderr, "dtb %s: the tables of %s in %s have no dtw (%s)\n", a.e.command, m, a.fl.dir, how)
 	}
 }

@@ -128,7 +128,7 @@ func (fl *lineCmd) run(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := position(args[0], fl.clock)
+	p, err := position(args[0], fl.clock, flagForm)
 	if err != nil {
 		return err
 	}
