@@ -1,4 +1,5 @@
-// Package probe looks positions up in a directory of endgame tables.
+// Package probe looks positions up in a directory of endgame tables, or in
+// a list of them ("tables:more", as SyzygyPath).
 //
 //	t, err := probe.Open("tables", probe.Options{})
 //	if err != nil {
@@ -9,7 +10,7 @@
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
 //	// r.Value == rules.Win, r.Entry.Distance == 3
 //
-// Open reads the directory's manifest. Each table is opened on its first
+// Open reads the directories' manifests. Each table is opened on its first
 // use. Its value file opens first, and its distance file when a probe
 // first needs a distance. A Tables is safe for concurrent use by many
 // goroutines. Its files are opened once. Its blocks are kept in a bounded

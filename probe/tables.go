@@ -25,8 +25,8 @@ type Options struct {
 // table.
 var ErrMissing = errors.New("no table")
 
-// MissingError is the error of a probe that needs a table the directory
-// lacks. That is the table of the position itself, or of a position its
+// MissingError is the error of a probe that needs a table the directories
+// lack. That is the table of the position itself, or of a position its
 // captures lead to. It wraps ErrMissing.
 type MissingError struct {
 	Material index.Material // the material of the missing table
@@ -41,7 +41,7 @@ func (e *MissingError) Unwrap() error { return ErrMissing }
 // materials with more does not fit in an int64.
 const maxPieces = 14
 
-// Tables is a directory of tables opened for probing.
+// Tables is a directory of tables, or several, opened for probing.
 type Tables struct {
 	files []*file          // by Material.Slot: index.Slots of them
 	mats  []index.Material // index.Materials order
@@ -51,7 +51,7 @@ type Tables struct {
 // file is one table file, opened on first use.
 type file struct {
 	path   string
-	dir    string               // the directory of a table opened from its manifest (Open)
+	dir    string               // the directory whose manifest lists the table (Open)
 	listed *codec.ManifestEntry // and its entry there, nil for a table added
 	m      index.Material
 
@@ -79,34 +79,71 @@ type file struct {
 
 var errClosed = errors.New("tables closed")
 
-// Open reads dir's manifest and returns the tables it lists. It opens no
-// table file. Each file is checked against the manifest when it is opened
-// (table.OpenListed). A table the manifest does not vouch for is damaged.
-func Open(dir string, o Options) (*Tables, error) {
-	entries, err := codec.ReadManifest(dir)
-	if err != nil {
-		return nil, err
+// Open reads the manifests of dirs and returns the tables they list. It
+// opens no table file. Each file is checked against its directory's
+// manifest when it is opened (table.OpenListed). A table the manifest
+// does not vouch for is damaged.
+//
+// dirs is one directory or a list of them, joined by the system's list
+// separator (filepath.ListSeparator: ':' on Unix, ';' on Windows). Empty
+// elements are ignored. A material listed in two directories is read
+// from the first. A table searched through its colour flip (a slim
+// directory) comes with that flip: it is left out with it.
+func Open(dirs string, o Options) (*Tables, error) {
+	list := SplitPath(dirs)
+	if len(list) == 0 {
+		return nil, fmt.Errorf("no table directory in %q", dirs)
 	}
 	t := New(o)
-	for _, e := range entries {
-		m, err := index.ParseMaterial(e.Material)
-		if err == nil {
-			f := &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m}
-			err = t.add(m, f)
-			if err == nil && e.Searched != "" {
-				err = t.addSearched(e.Searched, f)
-			}
-		}
-		if err != nil {
-			return nil, &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
+	for _, dir := range list {
+		if err := t.addDir(dir); err != nil {
+			t.Close()
+			return nil, err
 		}
 	}
 	return t, nil
 }
 
-// addSearched adds the table of the material named searched. A search
-// through from, the table of its colour flip, answers it.
-func (t *Tables) addSearched(searched string, from *file) error {
+// SplitPath returns the directories of a list as Open reads it: split at
+// filepath.ListSeparator, empty elements left out.
+func SplitPath(dirs string) []string {
+	return slices.DeleteFunc(filepath.SplitList(dirs), func(d string) bool { return d == "" })
+}
+
+// addDir adds the tables of dir's manifest whose materials no directory
+// added before lists.
+func (t *Tables) addDir(dir string) error {
+	entries, err := codec.ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	taken := make(map[index.Material]bool, len(t.mats))
+	for _, m := range t.mats {
+		taken[m] = true
+	}
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err == nil && taken[m] {
+			continue
+		}
+		if err == nil {
+			f := &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m}
+			err = t.add(m, f)
+			if err == nil && e.Searched != "" {
+				err = t.addSearched(e.Searched, f, taken)
+			}
+		}
+		if err != nil {
+			return &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
+		}
+	}
+	return nil
+}
+
+// addSearched adds the table of the material named searched, unless a
+// directory before lists it (taken). A search through from, the table of
+// its colour flip, answers it.
+func (t *Tables) addSearched(searched string, from *file, taken map[index.Material]bool) error {
 	m, err := index.ParseMaterial(searched)
 	switch {
 	case err != nil:
@@ -115,12 +152,14 @@ func (t *Tables) addSearched(searched string, from *file) error {
 		return fmt.Errorf("searched %s is not the colour flip of %s", m, from.m)
 	case rules.ClassOf(m).Carries():
 		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, rules.ClassOf(m))
+	case taken[m]:
+		return nil
 	}
 	return t.add(m, &file{path: from.path, m: m, from: from})
 }
 
 // New returns Tables without tables; Add adds them. Open is New and Add
-// for every table of a directory's manifest.
+// for every table of the directories' manifests.
 func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20

@@ -8,6 +8,7 @@
 //	dir := tabletest.Golden                           // up to 3 pieces, in testdata
 //	tabletest.FirstVersion(t, dir, m)                 // the table of m as written before rule 2
 //	tabletest.Rewrite(t, dir, m, edit)                // the table of m edited, as one whole file
+//	dir := tabletest.Keep(t, dir, keep)               // a copy with the tables of some materials alone
 //
 // A set costs its build once, then a check of its sums: Four about 40
 // CPU-seconds, Rule2 about 5, ClassA about 3, Five (under DTB_LONG=1)
@@ -239,4 +240,38 @@ func ForgedRules(rules uint32) func(b []byte) []byte {
 		binary.LittleEndian.PutUint32(b[end:], crc32.Checksum(b[:end], crc32.MakeTable(crc32.Castagnoli)))
 		return b
 	}
+}
+
+// Keep returns a copy of the directory dir that keeps the tables of the
+// materials keep reports, its manifest rewritten to list them alone.
+func Keep(tb testing.TB, dir string, keep func(m index.Material) bool) string {
+	tb.Helper()
+	c := Copy(tb, dir)
+	entries, err := codec.ReadManifest(c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var kept []codec.ManifestEntry
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if keep(m) {
+			kept = append(kept, e)
+			continue
+		}
+		if err := os.Remove(filepath.Join(c, e.File)); err != nil {
+			tb.Fatal(err)
+		}
+		if e.Distances != nil {
+			if err := os.Remove(filepath.Join(c, e.Distances.File)); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	if err := codec.WriteManifest(c, kept); err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
