@@ -164,7 +164,7 @@ func (v *verifier) describe(m index.Material) (*memTable, error) {
 	if _, ok := v.searched[m]; ok {
 		return v.searchedTable(m)
 	}
-	f, err := table.Open(v.path(v.entries[m]), m)
+	f, err := table.Open(v.path(m), m)
 	if err != nil {
 		return nil, err
 	}

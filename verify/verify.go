@@ -166,7 +166,13 @@ type Mismatch struct {
 const cacheBytes = 512 << 20
 
 // Verify checks the tables of dir and returns a report per table file, in
-// dependency order (the stray files, unlisted or temporary, last). It returns
+// dependency order (the stray files, unlisted or temporary, last).
+//
+// dir may be a list of directories, as probe.Open reads it. A table is
+// checked where probe.Open reads it, in the first directory that lists
+// it. A copy in a later directory is not read: the report's Note says it
+// is there, and whether its manifest entry differs (sizes or sums), which
+// is no fault. Each directory's stray files are reported. It returns
 // an error only when it cannot start (no readable manifest, or a table of
 // Options.Only missing from it) or when ctx is done, with the reports of
 // the tables checked before.
@@ -250,13 +256,17 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 
 // verifier holds the state of one Verify call.
 type verifier struct {
-	dir     string
+	dirs    []string
 	o       Options
 	pt      *probe.Tables
 	entries map[index.Material]codec.ManifestEntry
 	// searched maps each table of a slim directory answered by a search
 	// to the table it is searched through (codec.ManifestEntry.Searched).
 	searched map[index.Material]index.Material
+	dirOf    map[index.Material]string // the directory that lists each table read
+	slim     map[string]bool           // the directories that list tables searched
+	listed   map[string]bool           // the paths of the files every manifest lists
+	copies   map[index.Material]string // the note on the copies not read of a table
 
 	// Used by Verify's goroutine only:
 	loaded map[index.Material]*loadResult // tables opened so far
@@ -276,25 +286,83 @@ type loadResult struct {
 	err error
 }
 
-func newVerifier(dir string, o Options) (*verifier, error) {
-	entries, err := codec.ReadManifest(dir)
+func newVerifier(dirs string, o Options) (*verifier, error) {
+	pt, err := probe.Open(dirs, probe.Options{CacheBytes: cacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	pt, err := probe.Open(dir, probe.Options{CacheBytes: cacheBytes})
-	if err != nil {
-		return nil, err
-	}
-	v := &verifier{dir: dir, o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
+	v := &verifier{dirs: probe.SplitPath(dirs), o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
+		dirOf: map[index.Material]string{}, slim: map[string]bool{}, listed: map[string]bool{}, copies: map[index.Material]string{},
 		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, cache: blockcache.New[*block](o.Memory)}
-	for _, e := range entries {
-		m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
-		v.entries[m] = e
-		if e.Searched != "" {
-			v.searched[m.Flip()] = m
+	keys := map[index.Material]string{} // of the copy read of each table (copyKey)
+	for _, dir := range v.dirs {
+		entries, err := codec.ReadManifest(dir)
+		if err != nil {
+			pt.Close()
+			return nil, err
+		}
+		for _, e := range entries {
+			m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
+			v.listFiles(dir, e)
+			if keys[m] != "" { // read from a directory before, as probe.Open does
+				v.addCopy(m, dir, keys[m] == copyKey(e, ""))
+				if e.Searched != "" {
+					v.addCopy(m.Flip(), dir, keys[m.Flip()] == copyKey(e, e.Searched))
+				}
+				continue
+			}
+			v.entries[m], v.dirOf[m], keys[m] = e, dir, copyKey(e, "")
+			if e.Searched != "" {
+				v.slim[dir] = true
+				if f := m.Flip(); keys[f] != "" {
+					v.addCopy(f, dir, keys[f] == copyKey(e, e.Searched))
+				} else {
+					v.searched[f], v.dirOf[f], keys[f] = m, dir, copyKey(e, e.Searched)
+				}
+			}
 		}
 	}
 	return v, nil
+}
+
+// copyKey returns what tells copies of a table apart: the sizes and sums
+// of its manifest entry e, or, for the table e's is searched through
+// (searched), that entry's.
+func copyKey(e codec.ManifestEntry, searched string) string {
+	key := fmt.Sprint(e.Material, e.Size, e.CRC32C, e.HeaderCRC32C)
+	if d := e.Distances; d != nil {
+		key += fmt.Sprint(" distances ", d.Size, d.CRC32C, d.HeaderCRC32C)
+	}
+	if searched != "" {
+		key = searched + " searched through " + key
+	}
+	return key
+}
+
+// addCopy notes that dir lists the table of m too, after the directory
+// it is read from: the same files (same) or another copy.
+func (v *verifier) addCopy(m index.Material, dir string, same bool) {
+	note := fmt.Sprintf("a copy in %s is not read: its manifest entry is the same", dir)
+	if !same {
+		note = fmt.Sprintf("a copy in %s is not read: its manifest entry differs (dtb verify --dir %s checks it)", dir, dir)
+	}
+	v.copies[m] = joinNotes(v.copies[m], note)
+}
+
+// joinNotes joins two notes of a report, either possibly empty.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
+
+// listFiles records the files of dir's manifest entry e as listed.
+func (v *verifier) listFiles(dir string, e codec.ManifestEntry) {
+	v.listed[filepath.Join(dir, e.File)] = true
+	if e.Distances != nil {
+		v.listed[filepath.Join(dir, e.Distances.File)] = true
+	}
 }
 
 // needs returns the tables that checking m reads: its own, the one its
@@ -315,15 +383,18 @@ func needs(m index.Material) []index.Material {
 func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	start := time.Now()
 	r = Report{Material: m, Positions: index.New(m).Size()}
-	defer func() { r.Elapsed = time.Since(start) }()
+	defer func() {
+		r.Elapsed = time.Since(start)
+		r.Note = joinNotes(r.Note, v.copies[m])
+	}()
 	if from, ok := v.searched[m]; ok {
 		r.Note = fmt.Sprintf("answered by a search through %s, checked with it", from)
 		v.positionsDone.Add(r.Positions)
 		return r
 	}
 	e := v.entries[m]
-	r.File = v.path(e)
-	if r.Errors = checkFile(v.dir, e, m, len(v.searched) > 0); len(r.Errors) > 0 {
+	r.File = v.path(m)
+	if r.Errors = checkFile(v.dirOf[m], e, m, v.slim[v.dirOf[m]]); len(r.Errors) > 0 {
 		v.positionsDone.Add(r.Positions)
 		return r
 	}
@@ -397,16 +468,16 @@ func (v *verifier) newChecker(tables []*memTable, r *Report) *checker {
 		if !t.layout.Has(table.DTWColumn) {
 			c.dtw = false
 			if own.layout.Has(table.DTWColumn) {
-				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(v.entries[t.m])))
+				r.Errors = append(r.Errors, fmt.Errorf("dtw column not checked: %s has none", v.path(t.m)))
 			}
 		}
 		if t.class != rules.ClassOf(t.m) && own.class == rules.ClassOf(own.m) {
-			r.Errors = append(r.Errors, fmt.Errorf("%s does not track rule 2, but %s does", v.path(v.entries[t.m]), r.File))
+			r.Errors = append(r.Errors, fmt.Errorf("%s does not track rule 2, but %s does", v.path(t.m), r.File))
 		}
 	}
 	if c.mtc && !tables[1].layout.Has(table.MTCColumn) {
 		c.mtc = false
-		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(v.entries[tables[1].m])))
+		r.Errors = append(r.Errors, fmt.Errorf("mtc column not checked: %s has none", v.path(tables[1].m)))
 	}
 	return c
 }
@@ -432,8 +503,10 @@ func notChecked(path string, err error) error {
 	return fmt.Errorf("values not checked: %w", err)
 }
 
-// path returns the path of the file of a manifest entry.
-func (v *verifier) path(e codec.ManifestEntry) string { return filepath.Join(v.dir, e.File) }
+// path returns the path of the value file of the table of m.
+func (v *verifier) path(m index.Material) string {
+	return filepath.Join(v.dirOf[m], v.entries[m].File)
+}
 
 // table returns the table of m, opening it on first use.
 func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, error) {
@@ -441,8 +514,8 @@ func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, erro
 		return l.t, l.err
 	}
 	l := &loadResult{}
-	if e, ok := v.entries[m]; ok {
-		l.t, l.err = v.open(ctx, v.path(e), m)
+	if _, ok := v.entries[m]; ok {
+		l.t, l.err = v.open(ctx, v.path(m), m)
 	} else if _, ok := v.searched[m]; ok {
 		l.t, l.err = v.openSearched(ctx, m)
 	} else {
@@ -510,37 +583,35 @@ func (v *verifier) showProgress(p *Progress) (stop func()) {
 	}
 }
 
-// unlisted reports the stray files of the directory: the table files
-// that the manifest does not list, and the temporary files of writes that
-// never finished (dtb gen removes them when it runs again).
+// unlisted reports the stray files of the directories: the table files
+// that no manifest lists, and the temporary files of writes that never
+// finished (dtb gen removes them when it runs again).
 func (v *verifier) unlisted() ([]Report, error) {
-	files, err := filepath.Glob(filepath.Join(v.dir, "*.dtb"))
-	if err != nil {
-		return nil, err
-	}
-	dist, err := filepath.Glob(filepath.Join(v.dir, "*"+table.DistanceExt))
-	if err != nil {
-		return nil, err
-	}
 	var reports []Report
-	for _, f := range append(files, dist...) {
-		listed := false
-		for _, e := range v.entries {
-			listed = listed || v.path(e) == f || e.Distances != nil && filepath.Join(v.dir, e.Distances.File) == f
+	for _, dir := range v.dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
+		if err != nil {
+			return nil, err
 		}
-		if !listed {
-			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})
+		dist, err := filepath.Glob(filepath.Join(dir, "*"+table.DistanceExt))
+		if err != nil {
+			return nil, err
 		}
-	}
-	tmps, err := filepath.Glob(filepath.Join(v.dir, "*.tmp"))
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range tmps {
-		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: temporary file of an unfinished write", f)}})
-	}
-	if f := filepath.Join(v.dir, codec.ConvertingName); fileExists(f) {
-		reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: a dtb convert here did not finish: rerun it", f)}})
+		for _, f := range append(files, dist...) {
+			if !v.listed[f] {
+				reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})
+			}
+		}
+		tmps, err := filepath.Glob(filepath.Join(dir, "*.tmp"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range tmps {
+			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: temporary file of an unfinished write", f)}})
+		}
+		if f := filepath.Join(dir, codec.ConvertingName); fileExists(f) {
+			reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: a dtb convert here did not finish: rerun it", f)}})
+		}
 	}
 	return reports, nil
 }
