@@ -17,7 +17,7 @@ func init() {
 		name: "annotate", args: "GAME.pdn", summary: "mark the moves of PDN games that changed their value under the rules inside the tables, with the better move",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &annotateCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			return fl.run
 		},
 	})

@@ -29,7 +29,7 @@ func init() {
 		summary: "settle claims of endgame theory: positions by value, longest wins, counterexamples",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &claimCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, "print the answer as one JSON object")
 			fs.StringVar(&fl.svg, "svg", "", "also draw the matching positions shown as SVG files example-N.svg in this directory")
 			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")

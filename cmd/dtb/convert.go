@@ -16,7 +16,7 @@ func init() {
 		name: "convert", args: "", summary: "rewrite tables of an older format (2 or 3) in the current one, without solving",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &convertCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			dirFlag(fs, &fl.dir, "dir", "d", writeOne, "table directory")
 			return fl.run
 		},
 	})

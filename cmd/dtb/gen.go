@@ -40,7 +40,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &genCmd{fs: fs}
 			fs.IntVarP(&fl.pieces, "pieces", "n", 4, "build every material of 2..N pieces")
-			fs.StringVarP(&fl.out, "out", "o", "tables", "output directory")
+			dirFlag(fs, &fl.out, "out", "o", writeOne, "output directory")
 			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")
 			fs.BoolVar(&fl.dtw, "dtw", false, fmt.Sprintf("also store the theoretical distance to the end of the game (dtw) in the tables of more than %d pieces; those of at most %d always have it", dtwPieces, dtwPieces))
 			fs.BoolVar(&fl.mtc, "mtc", false, "also store the moves to conversion (plies to the next man move or capture)")

@@ -13,6 +13,9 @@
 // Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
 // Exit status: 0 success, 1 failure, 2 bad usage or input.
 //
+// The commands that read tables take --dir as a list of directories,
+// joined by the system's list separator, and DTB_PATH when it is left out.
+//
 // DTB_MEM_UNCHECKED=1 is a testing knob: gen and plan then take any
 // --mem, however small, and split every group into its smallest units.
 package main
@@ -48,6 +51,7 @@ type env struct {
 	// progressEvery is the interval of the progress lines of long work
 	// when stderr is not a terminal, 0 for none.
 	progressEvery time.Duration
+	path          string // DTB_PATH: the table directories read when --dir is left out
 	// uncheckedMem takes any --mem, below the floor or below what a unit
 	// needs (DTB_MEM_UNCHECKED=1): a testing knob to split every group
 	// into its smallest units, which then go over the budget.
@@ -71,7 +75,7 @@ func badInput(format string, args ...any) error {
 
 func main() {
 	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
-		progressEvery: 30 * time.Second, uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
+		progressEvery: 30 * time.Second, path: os.Getenv(pathVar), uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
 }
 
 // errReported is returned by a command that has already said on stderr
@@ -126,7 +130,10 @@ func run(args []string, e *env) int {
 		fmt.Fprintf(e.stderr, "dtb %s: --%s is given an empty value (leave the flag out for its default)\n", cmd.name, name)
 		return 2
 	}
-	err := runCmd(e, fs.Args())
+	err := checkDirs(fs, e)
+	if err == nil {
+		err = runCmd(e, fs.Args())
+	}
 	if err == nil {
 		return 0
 	}

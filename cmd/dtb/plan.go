@@ -20,7 +20,7 @@ func init() {
 			fl := &planCmd{}
 			fs.IntVarP(&fl.pieces, "pieces", "n", 4, "build every material of 2..N pieces")
 			fs.StringVar(&fl.only, "only", "", "build only this material (e.g. KKMvK) and the tables it needs")
-			fs.StringVarP(&fl.out, "out", "o", "tables", "output directory of the jobs (made absolute)")
+			dirFlag(fs, &fl.out, "out", "o", writeOne, "output directory of the jobs (made absolute)")
 			fs.BoolVar(&fl.dtw, "dtw", false, fmt.Sprintf("build the tables of more than %d pieces with the dtw column too", dtwPieces))
 			fs.BoolVar(&fl.mtc, "mtc", false, "build the tables with the mtc column")
 			fs.IntVarP(&fl.threads, "threads", "t", 1, "threads of each job")

@@ -23,7 +23,7 @@ func init() {
 		name: "probe", args: "[FEN...]", summary: "look positions up in the tables (the lines of standard input, FEN [clock=N] [rule2=N], if no FEN is given)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &probeCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
@@ -384,13 +384,14 @@ func (a *answerer) note(p draughts.Position, r probe.Result) {
 	switch m := rules.MaterialOf(&p); {
 	case r.ValuesAlone && !a.valuesAlone:
 		a.valuesAlone = true
-		fmt.Fprintf(a.e.stderr, "dtb %s: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", a.e.command, a.fl.dir)
+		fmt.Fprintf(a.e.stderr, "dtb %s: %s holds the values of some tables alone, without their distances (dtb slim writes them unless --distances=false)\n", a.e.command, holder(a.fl.dir, m))
 	case !r.ValuesAlone && r.Entry.Theory != rules.Draw && r.Entry.DTW < 0 && !a.noDTW[m]:
 		a.noDTW[m] = true
-		how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, a.fl.dir)
-		if slimDir(a.fl.dir) {
-			how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", a.fl.dir, a.fl.dir)
+		dir := holder(a.fl.dir, m)
+		how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, dir)
+		if slimDir(dir) {
+			how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", dir, dir)
 		}
-		fmt.Fprintf(a.e.stderr, "dtb %s: the tables of %s in %s have no dtw (%s)\n", a.e.command, m, a.fl.dir, how)
+		fmt.Fprintf(a.e.stderr, "dtb %s: the tables of %s in %s have no dtw (%s)\n", a.e.command, m, dir, how)
 	}
 }

@@ -25,7 +25,7 @@ func init() {
 		name: "serve", args: "", summary: "answer positions over HTTP as JSON: /api/probe?fen=... and /api/line?fen=... (the explorer's API)",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &serveCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "address to listen on; localhost only unless another host is given")
 			fs.IntVar(&fl.searches, "searches", 0, "requests probing at once, the others waiting (default 2 per CPU)")
 			return fl.run
@@ -35,7 +35,7 @@ func init() {
 		name: "line", args: "FEN", summary: "the best line from a position to the end of the game, in PDN",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &lineCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move"}`)
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
 			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")

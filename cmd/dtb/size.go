@@ -17,7 +17,7 @@ func init() {
 		name: "size", args: "", summary: "bytes and bits per position of the tables, by piece count, column and kind of file",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &sizeCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			dirFlag(fs, &fl.dir, "dir", "d", readOne, "table directory")
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per piece count, then the total: {"pieces":2,"tables":7,...}`)
 			return fl.run
 		},

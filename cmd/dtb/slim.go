@@ -14,8 +14,9 @@ func init() {
 		name: "slim", args: "", summary: "write the tables an engine's search reads: value files, one side to move per colour pair",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &slimCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory that dtb gen built")
+			dirFlag(fs, &fl.dir, "dir", "d", readOne, "table directory that dtb gen built")
 			fs.StringVarP(&fl.out, "out", "o", "", "directory to write the slim tables to (required)")
+			fs.SetAnnotation("out", dirKey, []string{writeOne})
 			fs.BoolVar(&fl.dist, "distances", true, "write the distance files of the tables kept (running clocks, dtw, mtc, lists of moves), short rule-2 distances left to a search; --distances=false: the value files alone, for an engine's search")
 			fs.StringVar(&fl.threats, "threats", "auto", fmt.Sprintf("forced threats in the value files: auto (left to a search where that saves %.0f%% of a file), keep, drop", 100*slim.ThreatSaving))
 			return fl.run

@@ -20,7 +20,7 @@ func init() {
 		name: "stats", args: "", summary: "summarise the tables: values, cursed wins, longest wins",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &statsCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per material: {"material":"KvK","positions":2450,...}`)
 			return fl.run
 		},

@@ -17,7 +17,7 @@ func init() {
 		name: "sums", args: "", summary: "write the SHA-256 of every table, as sha256sum does, to check a build with dtb verify --sums",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &sumsCmd{}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			dirFlag(fs, &fl.dir, "dir", "d", readOne, "table directory")
 			return fl.run
 		},
 	})

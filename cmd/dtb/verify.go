@@ -18,6 +18,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/verify"
@@ -28,13 +29,13 @@ func init() {
 		name: "verify", args: "", summary: "check the tables: files, checksums, and every value against its successors",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &verifyCmd{fs: fs}
-			fs.StringVarP(&fl.dir, "dir", "d", "tables", "table directory")
+			tablesFlag(fs, &fl.dir)
 			fs.StringSliceVar(&fl.only, "only", nil, "check only these materials (e.g. KKMvK or KKMvK,KvKKM), reading the tables they need")
 			fs.IntVarP(&fl.threads, "threads", "t", runtime.NumCPU(), "threads")
 			fs.IntVar(&fl.examples, "examples", 10, "mismatching positions listed per table")
 			fs.StringVar(&fl.list, "sums", "", "only compare the files with the SHA-256 sums of this list (of dtb sums or sha256sum), in seconds")
 			fs.StringVar(&fl.mem, "mem", "", "memory for the tables read, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
-			fs.StringVar(&fl.work, "work", "", "folder where a long check keeps its progress, to go on after an interruption (default: DIR/work/verify, if DIR is writable)")
+			fs.StringVar(&fl.work, "work", "", "folder where a long check keeps its progress, to go on after an interruption (default: DIR/work/verify, DIR the first directory, if writable)")
 			return fl.run
 		},
 	})
@@ -160,7 +161,10 @@ func (fl *verifyCmd) run(e *env, args []string) error {
 		if fl.fs.Changed("only") || fl.fs.Changed("examples") {
 			return badInput("--sums excludes --only and --examples")
 		}
-		return checkSums(e.stdout, fl.dir, fl.list)
+		if dirs := probe.SplitPath(fl.dir); len(dirs) != 1 {
+			return badInput("--sums reads one directory, not a list: --dir %s", fl.dir)
+		}
+		return checkSums(e.stdout, probe.SplitPath(fl.dir)[0], fl.list)
 	}
 	if fl.threads < 1 || fl.examples < 1 {
 		return badInput("--threads and --examples must be at least 1")
@@ -174,8 +178,8 @@ func (fl *verifyCmd) run(e *env, args []string) error {
 	debug.SetGCPercent(25)
 	debug.SetMemoryLimit(memory)
 	o := verify.Options{Threads: fl.threads, Examples: fl.examples, Memory: memory, Work: fl.work}
-	if !fl.fs.Changed("work") && writable(fl.dir) {
-		o.Work = filepath.Join(fl.dir, retro.WorkDir, "verify")
+	if first := probe.SplitPath(fl.dir); !fl.fs.Changed("work") && len(first) > 0 && writable(first[0]) {
+		o.Work = filepath.Join(first[0], retro.WorkDir, "verify")
 		defer os.Remove(filepath.Dir(o.Work)) // if Verify emptied it
 	}
 	for _, s := range fl.only {
