@@ -458,3 +458,17 @@ func BenchmarkC(b *testing.B) {
 		}
 	}
 }
+
+// TestCOpenList checks that dtb_open takes a list of directories: the
+// golden tables split in two answer as the golden tables do.
+func TestCOpenList(t *testing.T) {
+	small := tabletest.Keep(t, golden, func(m index.Material) bool { return m.Pieces() <= 2 })
+	large := tabletest.Keep(t, golden, func(m index.Material) bool { return m.Pieces() > 2 })
+	fens := []string{"W:WK10:BK5", "W:WK2,6:BK50"}
+	want, err := exec.Command(buildExample(t), append([]string{golden}, fens...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, want)
+	}
+	sep := string(filepath.ListSeparator)
+	checkOutput(t, buildExample(t), string(want), append([]string{sep + small + sep + large}, fens...)...)
+}

@@ -207,7 +207,10 @@ typedef struct dtb_root_move {
 int dtb_abi_version(void);
 
 /* dtb_open opens the table directory dir (its MANIFEST.json) with a cache
- * of cache_mb megabytes of blocks (64 if cache_mb <= 0). It
+ * of cache_mb megabytes of blocks (64 if cache_mb <= 0). dir may be a
+ * list of directories joined by the system's list separator (':' on
+ * Unix, ';' on Windows), as SyzygyPath: empty elements are ignored, and
+ * a material listed twice is read from the first directory. It
  * returns NULL on failure, with a one-line message in msg (msg_size bytes,
  * NUL-terminated; msg may be NULL). It is dtb_open_version with the
  * caller's DTB_ABI_VERSION, which fails unless it is the library's. */

@@ -241,17 +241,16 @@ def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
 
 
 def _directory_list(paths: Sequence[str]) -> str:
-    """Returns the directory argument of dtb_open for paths."""
-    if not paths:
+    """Returns the directory argument of dtb_open for paths: joined by
+    os.pathsep, as dtb_open reads a list (the first that lists a table
+    serves it)."""
+    if not [p for p in paths if p]:
         raise ValueError("open_tablebase: no table directory given")
-    if len(paths) > 1:
-        raise ValueError("open_tablebase: libdtb opens one table directory, %d given: %s"
-                         % (len(paths), ", ".join(paths)))
     return os.pathsep.join(paths)
 
 
 class Tablebase:
-    """An open table directory; open one with open_tablebase.
+    """An open table directory, or several; open one with open_tablebase.
 
     Safe for use from many threads at once: probes share a lock that
     close() takes alone, and a failure runs its call again alone so that
@@ -408,7 +407,9 @@ class Tablebase:
 
 
 def open_tablebase(path_or_paths, cache_mb: int = 64, library=None) -> Tablebase:
-    """Opens a table directory (a path, or a list of one path) with a cache
+    """Opens a table directory (a path, or a list of paths, read in order: a
+    table in two is read from the first; a path string may itself be a
+    list joined by os.pathsep, as SyzygyPath) with a cache
     of cache_mb megabytes of blocks (64 if <= 0), through the libdtb that
     library names (see the module's docstring for where it is looked for).
     Raises TableError, with the library's message, where it cannot."""

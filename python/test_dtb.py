@@ -14,6 +14,8 @@ without it).
 
 import json
 import os
+import shutil
+import tempfile
 import threading
 import unittest
 
@@ -21,6 +23,25 @@ import dtb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.environ.get("DTB_TEST_TABLES") or os.path.join(HERE, "..", "testdata", "golden")
+
+
+def split_tables(tmp, first):
+    """Copies TABLES to two directories under tmp: the tables whose
+    material first accepts, and the others. Returns both."""
+    with open(os.path.join(TABLES, "MANIFEST.json")) as f:
+        manifest = json.load(f)
+    dirs = []
+    for keep in (first, lambda m: not first(m)):
+        d = os.path.join(tmp, str(len(dirs)))
+        os.mkdir(d)
+        kept = [e for e in manifest["tables"] if keep(e["material"])]
+        for e in kept:
+            for name in [e["file"]] + ([e["distances"]["file"]] if e.get("distances") else []):
+                shutil.copy(os.path.join(TABLES, name), d)
+        with open(os.path.join(d, "MANIFEST.json"), "w") as f:
+            json.dump(dict(manifest, tables=kept), f)
+        dirs.append(d)
+    return dirs
 
 
 def c_result(p):
@@ -202,10 +223,23 @@ class TestOpen(unittest.TestCase):
     def test_paths(self):
         with dtb.open_tablebase([TABLES]) as tb:
             self.assertEqual(tb.probe("W:WK10:BK5").distance, 3)
-        with self.assertRaisesRegex(ValueError, "one table directory, 2 given"):
-            dtb.open_tablebase([TABLES, TABLES])
         with self.assertRaises(ValueError):
             dtb.open_tablebase([])
+        with self.assertRaises(ValueError):
+            dtb.open_tablebase([""])
+
+    def test_several_paths(self):
+        """The tables split in two directories answer as in one."""
+        with tempfile.TemporaryDirectory() as tmp:
+            small, large = split_tables(tmp, lambda material: len(material) <= 3)  # "KvK": 2 pieces
+            with dtb.open_tablebase(TABLES) as tb:
+                want = [tb.probe(f) for f in ("W:WK10:BK5", "W:WK2,6:BK50")]
+            for paths in ([small, large], ["", large, small], os.pathsep.join(["", small, large])):
+                with dtb.open_tablebase(paths) as tb:
+                    self.assertEqual([tb.probe(f) for f in ("W:WK10:BK5", "W:WK2,6:BK50")], want)
+            with dtb.open_tablebase(small) as tb:
+                with self.assertRaises(dtb.MissingTableError):
+                    tb.probe("W:WK2,6:BK50")
 
     def test_missing_directory(self):
         missing = os.path.join(HERE, "no-such-directory")
