@@ -517,14 +517,8 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 			}
 			checked++
 			if held {
-				if want, err = c.recompute(pl, p.Moves(buf[:0])); err != nil {
+				if want, err = c.recomputed(pl, p.Moves(buf[:0]), got); err != nil {
 					return err
-				}
-				if !c.dtw {
-					want.DTW = got.DTW
-				}
-				if !c.mtc {
-					want.MTC = got.MTC
 				}
 			} else {
 				want = own.orbitEntry(n)
@@ -546,6 +540,19 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 		}
 		return err
 	})
+}
+
+// recomputed is c.recompute of pl and its moves, with the columns the
+// check lacks (dtw, mtc) taken from got, the stored entry.
+func (c *checker) recomputed(pl index.Placement, moves []draughts.Move, got rules.Entry) (rules.Entry, error) {
+	want, err := c.recompute(pl, moves)
+	if !c.dtw {
+		want.DTW = got.DTW
+	}
+	if !c.mtc {
+		want.MTC = got.MTC
+	}
+	return want, err
 }
 
 // testHookChunk, if set, is called after each chunk that checkValues
