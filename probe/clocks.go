@@ -167,6 +167,9 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	if err := Check(p); err != nil {
 		return nil, err
 	}
+	if err := t.beyond(rules.MaterialOf(&p)); err != nil {
+		return nil, err // not left to rootClass, which lets a missing table pass
+	}
 	from, err := t.rootClass(&p)
 	if err != nil {
 		return nil, err

@@ -162,7 +162,8 @@ type Result struct {
 // c, and the clock its distance counts. The clocks change Value alone. A
 // position whose side to move has no pieces, and the other side some, is
 // lost at distance 0 without a table. Probe returns a *MissingError if a
-// table it needs is not in the directory. It returns a *codec.FileError,
+// table it needs is not in the directory, or p has more pieces than the
+// limit (Options.MaxPieces): an engine treats both alike. It returns a *codec.FileError,
 // naming the file and block, if a table is damaged. For a position that
 // no table holds, it returns Check's error. If f has CacheOnly, it
 // returns ErrNotCached where a table would have to be read.

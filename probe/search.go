@@ -42,6 +42,9 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		return err
 	}
 	if p.Pieces(p.Side) == 0 {
+		if err := t.beyond(rules.MaterialOf(&p)); err != nil {
+			return err
+		}
 		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss, Rule2Tracked: true}
 		return nil
 	}

@@ -19,6 +19,11 @@ type Options struct {
 	// CacheBytes bounds the blocks kept in memory (cache.go); 0 (or less)
 	// means 64 MiB.
 	CacheBytes int64
+	// MaxPieces, if positive, limits the tables to positions of at most
+	// that many pieces, as Stockfish's SyzygyProbeLimit. A position or
+	// table of more is missing: a *MissingError, its file not opened.
+	// 0 (or less) means no limit. SetMaxPieces changes it.
+	MaxPieces int
 }
 
 // ErrMissing is wrapped by the error of a probe whose material has no
@@ -30,9 +35,15 @@ var ErrMissing = errors.New("no table")
 // captures lead to. It wraps ErrMissing.
 type MissingError struct {
 	Material index.Material // the material of the missing table
+	Limit    int            // the piece limit it is over (Options.MaxPieces), 0 if none
 }
 
-func (e *MissingError) Error() string { return fmt.Sprintf("no table for %s", e.Material) }
+func (e *MissingError) Error() string {
+	if e.Limit > 0 {
+		return fmt.Sprintf("no table for %s: more than %d pieces, the probe limit", e.Material, e.Limit)
+	}
+	return fmt.Sprintf("no table for %s", e.Material)
+}
 
 // Unwrap returns ErrMissing.
 func (e *MissingError) Unwrap() error { return ErrMissing }
@@ -46,6 +57,7 @@ type Tables struct {
 	files []*file          // by Material.Slot: index.Slots of them
 	mats  []index.Material // index.Materials order
 	cache cache
+	limit atomic.Int32 // Options.MaxPieces, 0 for none
 }
 
 // file is one table file, opened on first use.
@@ -164,7 +176,34 @@ func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20
 	}
-	return &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
+	t := &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
+	t.SetMaxPieces(o.MaxPieces)
+	return t
+}
+
+// SetMaxPieces sets the piece limit of Options.MaxPieces; n <= 0 lifts
+// it. It may run while probes do: a probe under way may see either limit.
+func (t *Tables) SetMaxPieces(n int) {
+	t.limit.Store(int32(min(max(n, 0), maxPieces+1))) // more is no limit
+}
+
+// MaxPieces returns the most pieces of a table within the limit, 0 if
+// there is none: the largest position t answers.
+func (t *Tables) MaxPieces() int {
+	n := 0
+	for _, m := range t.Materials() {
+		n = max(n, m.Pieces())
+	}
+	return n
+}
+
+// beyond returns the *MissingError of m if it has more pieces than the
+// limit, nil otherwise.
+func (t *Tables) beyond(m index.Material) error {
+	if n := int(t.limit.Load()); n > 0 && m.Pieces() > n {
+		return &MissingError{Material: m, Limit: n}
+	}
+	return nil
 }
 
 // Add adds the table of m in the file at path. The file is opened on its
@@ -209,9 +248,11 @@ func (f *file) close() error {
 	return nil
 }
 
-// Materials returns the materials that have a table, in the order of
-// index.Materials.
-func (t *Tables) Materials() []index.Material { return slices.Clone(t.mats) }
+// Materials returns the materials that have a table within the piece
+// limit, in the order of index.Materials.
+func (t *Tables) Materials() []index.Material {
+	return slices.DeleteFunc(slices.Clone(t.mats), func(m index.Material) bool { return t.beyond(m) != nil })
+}
 
 // Header returns the file header of the table of m. A table answered by a
 // search through its colour flip has none. For it, Header returns an
@@ -252,6 +293,9 @@ func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
 	var f *file
 	if s := m.Slot(); s < len(t.files) { // a material of more than 15 pieces of a kind has none
 		f = t.files[s]
+	}
+	if err := t.beyond(m); err != nil {
+		return nil, err
 	}
 	if f == nil || f.m != m {
 		return nil, &MissingError{Material: m}
