@@ -52,10 +52,9 @@ var (
 
 // state is an open directory.
 type state struct {
-	handle    handle
-	tables    *probe.Tables
-	maxPieces int
-	last      atomic.Pointer[string] // the message of the latest failure
+	handle handle
+	tables *probe.Tables
+	last   atomic.Pointer[string] // the message of the latest failure
 }
 
 // errBadArgument is wrapped by the errors of calls with bad arguments.
@@ -132,9 +131,6 @@ func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.si
 		return 0
 	}
 	s := &state{tables: t}
-	for _, m := range t.Materials() {
-		s.maxPieces = max(s.maxPieces, m.Pieces())
-	}
 	n := opens.Add(1)
 	for i := range handles {
 		s.handle = handle(n<<slotBits | uint64(i+1))
@@ -338,7 +334,17 @@ func dtbgo_max_pieces(h handle) C.int {
 	if err != nil {
 		return s.fail(err)
 	}
-	return C.int(s.maxPieces)
+	return C.int(s.tables.MaxPieces())
+}
+
+//export dtbgo_set_max_pieces
+func dtbgo_set_max_pieces(h handle, n C.int) C.int {
+	s, _, err := args(h, 0, nil, false)
+	if err != nil {
+		return s.fail(err)
+	}
+	s.tables.SetMaxPieces(int(n))
+	return C.DTB_OK
 }
 
 //export dtbgo_last_error

@@ -32,10 +32,10 @@ func TestMain(m *testing.M) {
 }
 
 // built are the C programs, built once per test binary: the example,
-// testdata/abi.c and testdata/handles.c.
+// testdata/abi.c, testdata/handles.c and testdata/limit.c.
 var built struct {
-	once                         sync.Once
-	dir, path, abi, handles, err string
+	once                                sync.Once
+	dir, path, abi, handles, limit, err string
 }
 
 // buildExample builds libdtb.so and the C programs against it, with $CC
@@ -66,12 +66,14 @@ func build(tb testing.TB) {
 			return
 		}
 		built.path, built.abi, built.handles = filepath.Join(built.dir, "dtbprobe"), filepath.Join(built.dir, "abi"), filepath.Join(built.dir, "handles")
+		built.limit = filepath.Join(built.dir, "limit")
 		cflags := []string{"-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I.", "-L" + built.dir, "-ldtb", "-Wl,-rpath," + built.dir}
 		for _, args := range [][]string{
 			{goTool, "build", "-buildmode=c-shared", "-o", filepath.Join(built.dir, "libdtb.so"), "."},
 			append([]string{cc, filepath.Join("..", "examples", "c", "dtbprobe.c"), "-o", built.path}, cflags...),
 			append([]string{cc, filepath.Join("testdata", "abi.c"), "-o", built.abi}, cflags...),
 			append([]string{cc, filepath.Join("testdata", "handles.c"), "-o", built.handles}, cflags...),
+			append([]string{cc, filepath.Join("testdata", "limit.c"), "-o", built.limit}, cflags...),
 		} {
 			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 				built.err = fmt.Sprintf("%s: %v\n%s", strings.Join(args, " "), err, out)
@@ -398,6 +400,24 @@ func TestCHandles(t *testing.T) {
 		"old handle: max pieces -5, last error 0\n"+
 		"new after closing the old again: 0\n"+
 		"new closed: -5\n", golden, plain)
+}
+
+// TestCMaxPieces checks dtb_set_max_pieces over the golden tables (up to
+// 3 pieces) with testdata/limit.c: under a limit of 2, a 3-piece position
+// is DTB_NO_TABLE (-1), even for dtb_root_moves, whose moves all capture
+// into 2 pieces; a closed handle is DTB_BAD_ARGUMENT (-5).
+func TestCMaxPieces(t *testing.T) {
+	build(t)
+	checkOutput(t, built.limit, "max pieces 3\n"+
+		"set 2: 0, max pieces 2\n"+
+		"2 pieces: 0\n"+
+		"3 pieces: -1\n"+
+		"no table for KvKK: more than 2 pieces, the probe limit\n"+
+		"3 pieces, cached only: -1\n"+
+		"3 pieces, root moves: -1\n"+
+		"set 0: 0, max pieces 3\n"+
+		"3 pieces: 0\n"+
+		"closed: -5\n", golden)
 }
 
 // TestCOpenError checks that the C example reports a directory without

@@ -39,6 +39,10 @@ int dtb_root_moves_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks,
     return dtbgo_root_moves_fen(handle(t), (char *)fen, (dtb_clocks *)clocks, moves, max_moves);
 }
 
+int dtb_set_max_pieces(dtb_tables *t, int max_pieces) {
+    return dtbgo_set_max_pieces(handle(t), max_pieces);
+}
+
 int dtb_max_pieces(dtb_tables *t) { return dtbgo_max_pieces(handle(t)); }
 
 size_t dtb_last_error(dtb_tables *t, char *msg, size_t size) {

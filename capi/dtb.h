@@ -65,6 +65,8 @@
  *     -1 where the position has no clock. Version 2 gave the distance of
  *     the position after the move, one ply longer, on that position's
  *     clock.
+ *   - Added since: dtb_set_max_pieces. A program that calls it needs a
+ *     library that has it.
  */
 #ifndef DTB_H
 #define DTB_H
@@ -92,7 +94,7 @@ enum { DTB_LOSS = 0, DTB_DRAW = 1, DTB_WIN = 2 };
  * negative statuses. dtb_last_error gives the message of a failure. */
 enum {
     DTB_OK = 0,
-    DTB_NO_TABLE = -1,     /* a table needed is not in the directory */
+    DTB_NO_TABLE = -1,     /* a table needed is not in the directory, or over dtb_set_max_pieces */
     DTB_DAMAGED = -2,      /* a table needed is damaged (bad checksum, bad bytes) */
     DTB_ILLEGAL = -3,      /* not a legal position, or its game is over, or a bad FEN */
     DTB_NOT_CACHED = -4,   /* DTB_CACHED_ONLY, and a table block needed is not in the cache */
@@ -256,8 +258,16 @@ int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clo
 int dtb_root_moves_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks,
                        dtb_root_move *moves, int max_moves);
 
-/* dtb_max_pieces returns the most pieces of a table in t (0: none), or a
- * negative status. */
+/* dtb_set_max_pieces limits t to positions of at most max_pieces pieces,
+ * as Stockfish's SyzygyProbeLimit (max_pieces <= 0: no limit, as after
+ * dtb_open). A probe or dtb_root_moves of a position with more returns
+ * DTB_NO_TABLE, as for a table the directory lacks, and opens no file.
+ * It returns DTB_OK or a negative status. It may run while probes do; a
+ * probe under way may see either limit. Added within version 3. */
+int dtb_set_max_pieces(dtb_tables *t, int max_pieces);
+
+/* dtb_max_pieces returns the most pieces of a table in t within the limit
+ * of dtb_set_max_pieces (0: none), or a negative status. */
 int dtb_max_pieces(dtb_tables *t);
 
 /* dtb_last_error copies into msg (size bytes, NUL-terminated) the message

@@ -84,8 +84,9 @@ class IllegalPositionError(DtbError, ValueError):
 
 
 class MissingTableError(DtbError, KeyError):
-    """A table the position needs is not in the directory (a KeyError,
-    as python-chess raises for a missing table)."""
+    """A table the position needs is not in the directory, or the position
+    has more than max_pieces (a KeyError, as python-chess raises for a
+    missing table)."""
 
 
 class TableError(DtbError, OSError):
@@ -234,6 +235,9 @@ def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
         ]:
             f = getattr(lib, name)
             f.restype, f.argtypes = restype, argtypes
+        if hasattr(lib, "dtb_set_max_pieces"):  # added within ABI version 3
+            lib.dtb_set_max_pieces.restype = ctypes.c_int
+            lib.dtb_set_max_pieces.argtypes = [ctypes.c_void_p, ctypes.c_int]
     except AttributeError as e:
         raise TableError("dtb: %s lacks a function of this module (%s): rebuild it from the "
                          "same sources" % (path, e)) from None
@@ -257,12 +261,16 @@ class Tablebase:
     the library's message (kept per directory) is its own.
     """
 
-    def __init__(self, path_or_paths, cache_mb: int = 64, library=None):
+    def __init__(self, path_or_paths, cache_mb: int = 64, library=None,
+                 max_pieces: Optional[int] = None):
         if isinstance(path_or_paths, (str, bytes, os.PathLike)):
             path_or_paths = [path_or_paths]
         paths = [os.fsdecode(p) for p in path_or_paths]
         dirs = _directory_list(paths)
         self._lib = _load(library)
+        if max_pieces is not None and not hasattr(self._lib, "dtb_set_max_pieces"):
+            raise TableError("dtb: the library lacks dtb_set_max_pieces for max_pieces: "
+                             "rebuild it from the same sources")
         self._cond = threading.Condition(threading.Lock())
         self._sharers = 0   # calls running
         self._alone = False  # a call or close runs alone
@@ -273,6 +281,8 @@ class Tablebase:
         if not self._handle:
             raise TableError(msg.value.decode("utf-8", "replace"))
         self.paths = paths
+        if max_pieces is not None:
+            self._lib.dtb_set_max_pieces(self._handle, int(max_pieces))
 
     # The lock: calls share it, close and a failed call's rerun hold it
     # alone; a caller waiting to hold it alone goes before new sharers.
@@ -370,7 +380,8 @@ class Tablebase:
 
     @property
     def max_pieces(self) -> int:
-        """The most pieces of a table in the directory (0: none)."""
+        """The most pieces of a table in the directory within max_pieces
+        (0: none)."""
         return self._run(self._lib.dtb_max_pieces)
 
     @property
@@ -406,11 +417,16 @@ class Tablebase:
                                         " closed" if self.closed else "")
 
 
-def open_tablebase(path_or_paths, cache_mb: int = 64, library=None) -> Tablebase:
+def open_tablebase(path_or_paths, cache_mb: int = 64, library=None,
+                   max_pieces: Optional[int] = None) -> Tablebase:
     """Opens a table directory (a path, or a list of paths, read in order: a
     table in two is read from the first; a path string may itself be a
     list joined by os.pathsep, as SyzygyPath) with a cache
     of cache_mb megabytes of blocks (64 if <= 0), through the libdtb that
     library names (see the module's docstring for where it is looked for).
-    Raises TableError, with the library's message, where it cannot."""
-    return Tablebase(path_or_paths, cache_mb=cache_mb, library=library)
+    max_pieces (None or <= 0: no limit) limits the probes to positions of
+    at most that many pieces, as SyzygyProbeLimit: one of more raises
+    MissingTableError, as for a missing table, and get_wdl returns its
+    default. Raises TableError, with the library's message, where it
+    cannot open."""
+    return Tablebase(path_or_paths, cache_mb=cache_mb, library=library, max_pieces=max_pieces)

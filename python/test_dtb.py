@@ -241,6 +241,22 @@ class TestOpen(unittest.TestCase):
                 with self.assertRaises(dtb.MissingTableError):
                     tb.probe("W:WK2,6:BK50")
 
+    def test_max_pieces_limit(self):
+        """Under max_pieces=2, a 3-piece position is a missing table."""
+        with dtb.open_tablebase(TABLES, cache_mb=1, max_pieces=2) as tb:
+            self.assertEqual(tb.max_pieces, 2)
+            self.assertEqual(tb.probe_wdl("W:WK10:BK5"), 2)
+            with self.assertRaises(dtb.MissingTableError) as cm:
+                tb.probe("W:WK2,6:BK50")
+            self.assertEqual(str(cm.exception), "no table for KMvK: more than 2 pieces, the probe limit")
+            with self.assertRaises(dtb.MissingTableError):
+                tb.best_move("W:WK28:BK23,K41")
+            self.assertIsNone(tb.get_wdl("W:WK2,6:BK50"))
+        for limit in (None, 0, 3):
+            with dtb.open_tablebase(TABLES, max_pieces=limit) as tb:
+                self.assertEqual(tb.max_pieces, 3)
+                self.assertEqual(tb.probe_wdl("W:WK2,6:BK50"), 2)
+
     def test_missing_directory(self):
         missing = os.path.join(HERE, "no-such-directory")
         with self.assertRaises(dtb.TableError) as cm:
