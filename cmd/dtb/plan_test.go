@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,33 +121,45 @@ func TestPlanNinja(t *testing.T) {
 	}
 }
 
-// fakeSbatch stands in for Slurm's sbatch: it runs the job script it reads
-// on stdin at once, every task of its array, checks that a dependency
-// names the job submitted last, and prints a job ID with a cluster name
-// as sbatch --parsable does.
+// fakeSbatch stands in for Slurm's sbatch: it records its arguments and
+// the job script it reads on stdin in its directory (jobN.args, one a
+// line, and jobN.sh), checks that the jobs of a dependency are done, runs
+// the script at once and prints the job ID with a cluster name as sbatch
+// --parsable does.
 const fakeSbatch = `#!/usr/bin/env bash
 set -euo pipefail
-state=$(dirname "$0")/last-job
-last=$(cat "$state" 2>/dev/null || echo 0)
-lo=0 hi=0
+state=$(dirname "$0")
+id=$(($(cat "$state/last-job" 2>/dev/null || echo 0) + 1))
 for a in "$@"; do
   case $a in
-  --array=*) r=${a#--array=}; lo=${r%-*}; hi=${r#*-} ;;
-  --dependency=*) [[ ${a#--dependency=} == "afterok:$last" ]] || { echo "sbatch: $a, but the last job is $last" >&2; exit 1; } ;;
+  --dependency=*)
+    IFS=: read -ra deps <<<"${a#--dependency=afterok:}"
+    for d in "${deps[@]}"; do
+      [[ -e $state/job$d.ok ]] || { echo "sbatch: $a: job $d is not done" >&2; exit 1; }
+    done ;;
   esac
 done
-script=$(cat)
-for ((i = lo; i <= hi; i++)); do SLURM_ARRAY_TASK_ID=$i bash -c "$script" >/dev/null; done
-echo $((last + 1)) >"$state"
-echo "$((last + 1));cluster"
+printf '%s\n' "$@" >"$state/job$id.args"
+cat >"$state/job$id.sh"
+bash "$state/job$id.sh" >/dev/null
+touch "$state/job$id.ok"
+echo "$id" >"$state/last-job"
+echo "$id;cluster"
 `
 
-// TestPlanSlurm runs the Slurm script with a stand-in for sbatch.
-func TestPlanSlurm(t *testing.T) {
-	work := t.TempDir()
-	tables := writePlan(t, work, 3, "slurm", "submit.sh")
-	bin := filepath.Join(work, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
+// slurmJob is a job that fakeSbatch recorded.
+type slurmJob struct {
+	id     string
+	args   []string
+	script string
+}
+
+// submitSlurm runs the script work/submit.sh with fakeSbatch in a new
+// directory and returns the jobs it submitted by job name.
+func submitSlurm(t *testing.T, work string) map[string]slurmJob {
+	t.Helper()
+	bin, err := os.MkdirTemp(work, "bin")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fakeSbatch), 0o755); err != nil {
@@ -155,11 +168,129 @@ func TestPlanSlurm(t *testing.T) {
 	cmd := exec.Command("bash", "submit.sh")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.HasSuffix(string(out), "manifest: job 6\n") {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("bash submit.sh: %v: %s", err, out)
 	}
+	jobs := map[string]slurmJob{}
+	for i := 1; ; i++ {
+		args, err := os.ReadFile(filepath.Join(bin, fmt.Sprintf("job%d.args", i)))
+		if err != nil {
+			break
+		}
+		script, _ := os.ReadFile(filepath.Join(bin, fmt.Sprintf("job%d.sh", i)))
+		j := slurmJob{id: strconv.Itoa(i), args: strings.Fields(string(args)), script: string(script)}
+		name := ""
+		for _, a := range j.args {
+			if n, ok := strings.CutPrefix(a, "--job-name=dtb-"); ok {
+				name = n
+			}
+		}
+		jobs[name] = j
+	}
+	return jobs
+}
+
+// option returns the value of the option --name= in args, and whether
+// there is one.
+func option(args []string, name string) (string, bool) {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// planUnit is a unit of dtb plan --format json.
+type planUnit struct {
+	ID   string
+	Deps []string
+}
+
+// checkSlurmJobs checks that jobs, by name, are those of the units want
+// (in build order in units) and the manifest: each after the jobs of its
+// deps among them, the manifest after them all, each requeued, each
+// unit's dtb gen with the memory and threads its job asks Slurm for.
+func checkSlurmJobs(t *testing.T, run string, units []planUnit, jobs map[string]slurmJob, want ...string) {
+	t.Helper()
+	if len(jobs) != len(want)+1 {
+		t.Errorf("%s: %d jobs, want %d (%s and the manifest)", run, len(jobs), len(want)+1, strings.Join(want, ", "))
+	}
+	var all []string
+	for _, u := range units {
+		j, ok := jobs[u.ID]
+		if !slices.Contains(want, u.ID) {
+			if ok {
+				t.Errorf("%s: a job for unit %s, which is built", run, u.ID)
+			}
+			continue
+		}
+		all = append(all, j.id)
+		var deps []string
+		for _, d := range u.Deps {
+			if dj, ok := jobs[d]; ok {
+				deps = append(deps, dj.id)
+			}
+		}
+		checkSlurmJob(t, run+": unit "+u.ID, j, deps)
+		mem, _ := option(j.args, "mem")
+		cpus, _ := option(j.args, "cpus-per-task")
+		gen := fmt.Sprintf(" gen --unit %s --out ", u.ID)
+		if !strings.HasSuffix(mem, "M") || !strings.Contains(j.script, gen) || !strings.HasSuffix(j.script, fmt.Sprintf(" --threads %s --mem %siB\n", cpus, mem)) {
+			t.Errorf("%s: unit %s: --mem=%s, --cpus-per-task=%s, script %q: want dtb gen --unit with the same --mem and --threads", run, u.ID, mem, cpus, j.script)
+		}
+		if m, _ := option(j.args, "time"); m == "" {
+			t.Errorf("%s: unit %s: no --time", run, u.ID)
+		}
+	}
+	checkSlurmJob(t, run+": the manifest", jobs["manifest"], all)
+}
+
+// checkSlurmJob checks that j is requeued and depends on exactly the jobs
+// deps.
+func checkSlurmJob(t *testing.T, what string, j slurmJob, deps []string) {
+	t.Helper()
+	dep, ok := option(j.args, "dependency")
+	if want := "afterok:" + strings.Join(deps, ":"); ok != (len(deps) > 0) || ok && dep != want {
+		t.Errorf("%s: --dependency=%s, want %s", what, dep, want)
+	}
+	if !slices.Contains(j.args, "--requeue") {
+		t.Errorf("%s: no --requeue in %q", what, j.args)
+	}
+}
+
+// TestPlanSlurm runs the Slurm script with a stand-in for sbatch, then
+// again after some units are undone, then again with all built.
+func TestPlanSlurm(t *testing.T) {
+	work := t.TempDir()
+	tables := writePlan(t, work, 3, "slurm", "submit.sh")
+	var doc struct{ Units []planUnit }
+	if err := json.Unmarshal([]byte(runTool(t, "", dtbBinary(t), "plan", "--pieces", "3", "--format", "json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range doc.Units {
+		ids = append(ids, u.ID)
+	}
+	checkSlurmJobs(t, "the first run", doc.Units, submitSlurm(t, work), ids...)
 	checkSame(t, "the Slurm script", tables, reference(t, 3))
+
+	// As a cancelled run leaves them: KvM and MMvM without a table,
+	// KvMM with its work folder.
+	for _, f := range []string{"MvK.dtb", "MMvM.dtb", "MANIFEST.json"} {
+		if err := os.Remove(filepath.Join(tables, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(tables, "work", "KvMM"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	checkSlurmJobs(t, "the rerun", doc.Units, submitSlurm(t, work), "KvM", "KvMM", "MMvM")
+	checkSame(t, "the Slurm script rerun", tables, reference(t, 3))
+
+	if jobs := submitSlurm(t, work); len(jobs) != 0 {
+		t.Errorf("a run with every unit built: %d jobs, want none", len(jobs))
+	}
 }
 
 func TestPlanBadInput(t *testing.T) {
@@ -197,18 +328,20 @@ func TestPlanBadInput(t *testing.T) {
 }
 
 // TestPlanSevenPieces checks that the plan of the largest build is quick
-// to make (no index is built), and that every job keeps to the budget.
+// to make (no index is built), and that every job keeps to the budget:
+// one a unit, each asking Slurm for the memory its dtb gen gets.
 func TestPlanSevenPieces(t *testing.T) {
 	out, errOut, code := dtb("plan", "--pieces", "7", "--mem", "128GiB", "--format", "slurm", "--dtb", "/opt/dtb")
-	if code != 0 || strings.Count(out, "\nunits=(") != 13 || !strings.Contains(out, "units=(MMMMMMvM MMMMMvMM MMMMvMMM)") {
+	if code != 0 || strings.Count(out, "\n  job[") != 2*134 || !strings.Contains(out, "\nif built MMMMvMMM MMMMvMMM.dtb MMMvMMMM.dtb; then\n") {
 		t.Errorf("plan --pieces 7: status %d, stderr %q, stdout %.200q", code, errOut, out)
 	}
-	if n := strings.Count(out, " --mem 131072MiB"); n != 13 {
-		t.Errorf("plan --pieces 7 --mem 128GiB: %d jobs run with --mem 131072MiB, want 13", n)
+	jobs := regexp.MustCompile(`--mem=(\d+)M .*\n#!/bin/bash\nexec .* --mem (\d+)MiB\n`).FindAllStringSubmatch(out, -1)
+	if len(jobs) != 134 {
+		t.Errorf("plan --pieces 7: %d unit jobs with a --mem, want 134", len(jobs))
 	}
-	for _, m := range regexp.MustCompile(`--mem=(\d+)M`).FindAllStringSubmatch(out, -1) {
-		if mib, _ := strconv.Atoi(m[1]); mib > 131072*5/4+64 {
-			t.Errorf("plan --pieces 7 --mem 128GiB: a wave asks Slurm for %s MiB", m[1])
+	for _, m := range jobs {
+		if mib, _ := strconv.Atoi(m[1]); m[1] != m[2] || mib > 131072 {
+			t.Errorf("plan --pieces 7 --mem 128GiB: a job asks Slurm for %s MiB and gives dtb gen --mem %sMiB", m[1], m[2])
 		}
 	}
 }
@@ -257,7 +390,6 @@ func TestPlanJobs(t *testing.T) {
 	for format, want := range map[string][]string{
 		"make":  {"make -f FILE -j 4 ", "GEN := $(DTB) gen --out $(DIR) --threads 1 --mem 2048MiB\n"},
 		"ninja": {"ninja -f FILE -j 4 ", "--threads 1 --mem 2048MiB\n"},
-		"slurm": {"--threads 1 --mem 2048MiB\n"},
 	} {
 		out, errOut, code := dtb("plan", "--pieces", "3", "--jobs", "4", "--mem", "8GiB", "--format", format, "--dtb", "/opt/dtb", "--out", "/t")
 		for _, w := range want {

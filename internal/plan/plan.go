@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/retro"
@@ -35,7 +34,7 @@ type Build struct {
 	Dir     string       // the table directory, which every job must see
 	Threads int          // threads of each job
 	Jobs    int          // jobs make and ninja run at once (-j), 0 for N in the comments
-	Mem     int64        // memory budget of each job in bytes (dtb gen --mem), 0 for dtb gen's default
+	Mem     int64        // memory budget of each job in bytes (dtb gen --mem; a Slurm job's cap, see Job), 0 for dtb gen's default
 	DTW     bool         // build the tables with the dtw column
 	MTC     bool         // build the tables with the mtc column
 }
@@ -109,11 +108,12 @@ func (b *Build) waves() map[string]int {
 	return wave
 }
 
-// genFlags returns the flags of every dtb gen --unit after the unit's ID.
-func (b *Build) genFlags() string {
+// genFlags returns the flags of every dtb gen --unit after the unit's ID,
+// with a memory budget of mem bytes (none for 0).
+func (b *Build) genFlags(mem int64) string {
 	f := fmt.Sprintf("--threads %d", b.Threads)
-	if b.Mem > 0 {
-		f += fmt.Sprintf(" --mem %dMiB", max(b.Mem>>20, 1))
+	if mem > 0 {
+		f += fmt.Sprintf(" --mem %dMiB", max(mem>>20, 1))
 	}
 	if b.DTW {
 		f += " --dtw"
@@ -174,7 +174,7 @@ func (b *Build) header(s *strings.Builder, tool string) {
 func (b *Build) make(s *strings.Builder) {
 	b.header(s, "make")
 	fmt.Fprintf(s, "# Needs GNU make 4.3 or later (grouped targets, &:).\n\n")
-	fmt.Fprintf(s, "DTB := %s\nDIR := %s\nGEN := $(DTB) gen --out $(DIR) %s\n\n", b.Dtb, b.Dir, b.genFlags())
+	fmt.Fprintf(s, "DTB := %s\nDIR := %s\nGEN := $(DTB) gen --out $(DIR) %s\n\n", b.Dtb, b.Dir, b.genFlags(b.Mem))
 	fmt.Fprintf(s, ".PHONY: manifest")
 	for _, u := range b.Units {
 		fmt.Fprintf(s, " %s", u.ID)
@@ -202,7 +202,7 @@ func (b *Build) ninja(s *strings.Builder) {
 	b.header(s, "ninja")
 	fmt.Fprintf(s, "\n")
 	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
-	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags())
+	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags(b.Mem))
 	fmt.Fprintf(s, "rule manifest\n  command = $dtb gen --manifest --out $dir\n  description = manifest\n\n")
 	for _, u := range b.Units {
 		out := strings.Join(files("$dir", u), " ")
@@ -218,56 +218,4 @@ func implicit(words []string) string {
 		return ""
 	}
 	return " |" + strings.ReplaceAll(continued(words), `\`, "$")
-}
-
-// slurm writes a bash script that submits the build as Slurm jobs.
-func (b *Build) slurm(s *strings.Builder) {
-	waves := b.waves()
-	n := 0
-	for _, w := range waves {
-		n = max(n, w+1)
-	}
-	fmt.Fprintf(s, `#!/usr/bin/env bash
-# Written by dtb plan: submits %d units of tables into %s as Slurm jobs.
-# %s and the dtb binary must be on a file system that every node
-# shares. Run it where sbatch works: bash FILE. A unit's wave is its depth
-# in the graph (as in dtb plan --format json): each wave is one job array
-# whose task i builds the wave's i-th unit (dtb gen --unit) once the
-# previous wave has succeeded, and a last job writes the manifest (dtb gen
-# --manifest). --mem is the wave's largest estimate, plus a quarter and 64
-# MiB. The jobs' logs go to slurm-*.out here; the script prints the job
-# IDs.
-set -euo pipefail
-
-# submit runs sbatch with the options given and the job script on stdin,
-# and prints the job ID.
-submit() {
-  local id
-  id=$(sbatch --parsable "$@")
-  echo "${id%%%%;*}"
-}
-`, len(b.Units), b.Dir, b.Dir)
-	prev := ""
-	for w := range n {
-		var ids []string
-		var mem int64
-		for _, u := range b.Units {
-			if waves[u.ID] == w {
-				ids = append(ids, u.ID)
-				mem = max(mem, u.Memory)
-			}
-		}
-		comment, dep := "units without deps", ""
-		if prev != "" {
-			comment, dep = "after wave "+strconv.Itoa(w-1), " --dependency=afterok:$"+prev
-		}
-		mib := (mem+mem/4)>>20 + 64
-		fmt.Fprintf(s, "\n# Wave %d: %s.\n", w, comment)
-		fmt.Fprintf(s, "wave%d=$(submit --job-name=dtb-wave%d%s --array=0-%d --cpus-per-task=%d --mem=%dM <<'EOF'\n", w, w, dep, len(ids)-1, b.Threads, mib)
-		fmt.Fprintf(s, "#!/bin/bash\nunits=(%s)\nexec %s gen --unit \"${units[SLURM_ARRAY_TASK_ID]}\" --out %s %s\nEOF\n)\n", strings.Join(ids, " "), b.Dtb, b.Dir, b.genFlags())
-		fmt.Fprintf(s, "echo \"wave %d: job $wave%d\"\n", w, w)
-		prev = "wave" + strconv.Itoa(w)
-	}
-	fmt.Fprintf(s, "\nmanifest=$(submit --job-name=dtb-manifest --dependency=afterok:$%s <<'EOF'\n", prev)
-	fmt.Fprintf(s, "#!/bin/bash\nexec %s gen --manifest --out %s\nEOF\n)\necho \"manifest: job $manifest\"\n", b.Dtb, b.Dir)
 }
