@@ -8,8 +8,10 @@
 # It installs slurm-wlm and munge from Debian's packages if missing,
 # writes a minimal slurm.conf for the node localhost into a temporary work
 # directory (nothing under /etc changes: SLURM_CONF points there), starts
-# munged, slurmctld and slurmd, submits the plan and waits for its jobs,
-# and stops the daemons it started at the end. The work directory is kept
+# munged, slurmctld and slurmd, submits the plan (one job a unit) and
+# waits for its jobs, then removes one table and checks that a rerun of
+# the script submits only that unit and the manifest, and stops the
+# daemons it started at the end. The work directory is kept
 # after a FAIL, with the daemons' logs and the jobs' slurm-*.out. CI does
 # not run it.
 set -euo pipefail
@@ -106,24 +108,45 @@ for ((i = 0; ; i++)); do
 	sleep 1
 done
 
+# wait_jobs waits until the queue is empty.
+wait_jobs() {
+	local start=$SECONDS
+	while [[ -n $(squeue -h -o %i) ]]; do
+		if ((SECONDS - start > 1800)); then
+			log "FAIL: jobs still queued after 30 minutes"
+			squeue
+			exit 1
+		fi
+		sleep 2
+	done
+	log "the jobs are done in $((SECONDS - start)) s"
+}
+
 log "submitting dtb plan --pieces $pieces --format slurm"
 "$work/dtb" plan --pieces "$pieces" --out "$work/tables" --format slurm --dtb "$work/dtb" >"$work/submit.sh"
 (cd "$work" && bash submit.sh)
-start=$SECONDS
-while [[ -n $(squeue -h -o %i) ]]; do
-	if ((SECONDS - start > 1800)); then
-		log "FAIL: jobs still queued after 30 minutes"
-		squeue
-		exit 1
-	fi
-	sleep 2
-done
-log "the jobs are done in $((SECONDS - start)) s; building the reference with dtb gen"
+wait_jobs
+log "building the reference with dtb gen"
 "$work/dtb" gen --pieces "$pieces" --out "$work/ref" >/dev/null
+if ! diff -r "$work/ref" "$work/tables"; then
+	log "FAIL: the tables differ from dtb gen's; see $work"
+	exit 1
+fi
+
+# A rerun after MvM.dtb is lost submits the unit MvM and the manifest.
+log "rerunning the script without MvM.dtb"
+rm "$work/tables/MvM.dtb"
+out=$(cd "$work" && bash submit.sh)
+echo "$out"
+if [[ $(grep -c ': job ' <<<"$out") != 2 || $out != *"unit MvM: job "* ]]; then
+	log "FAIL: the rerun submitted other jobs than unit MvM's and the manifest's"
+	exit 1
+fi
+wait_jobs
 if diff -r "$work/ref" "$work/tables"; then
-	log "PASS: $(ls "$work/tables" | wc -l) files identical to dtb gen --pieces $pieces"
+	log "PASS: $(ls "$work/tables" | wc -l) files identical to dtb gen --pieces $pieces, after a rerun too"
 	passed=true
 else
-	log "FAIL: the tables differ from dtb gen's; see $work"
+	log "FAIL: the tables differ from dtb gen's after the rerun; see $work"
 	exit 1
 fi
