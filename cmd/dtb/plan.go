@@ -27,6 +27,7 @@ func init() {
 			fs.StringVar(&fl.mem, "mem", "", "memory budget of the jobs run at once, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
 			fs.IntVarP(&fl.jobs, "jobs", "j", 1, "jobs run at once (make -j, ninja -j): each gets --mem divided by them")
 			fs.StringVar(&fl.format, "format", "json", "output format: "+strings.Join(plan.Formats, ", "))
+			fs.IntVar(&fl.nodes, "nodes", 0, "with --format json, simulate the schedule on N nodes of --threads cores, one job a node")
 			fs.StringVar(&fl.dtb, "dtb", "", "the dtb binary the jobs run (default: this one)")
 			return fl.run
 		},
@@ -45,11 +46,12 @@ type planCmd struct {
 	jobs    int
 	format  string
 	dtb     string
+	nodes   int
 }
 
 func (fl *planCmd) run(e *env, args []string) error {
-	if fl.threads < 1 || fl.jobs < 1 {
-		return badInput("--threads and --jobs must be at least 1")
+	if fl.threads < 1 || fl.jobs < 1 || fl.nodes < 0 {
+		return badInput("--threads and --jobs must be at least 1, --nodes at least 0")
 	}
 	if !slices.Contains(plan.Formats, fl.format) {
 		return badInput("--format %q: one of %s", fl.format, strings.Join(plan.Formats, ", "))
@@ -76,7 +78,7 @@ func (fl *planCmd) run(e *env, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	b := plan.Build{Units: units, Dtb: fl.dtb, Threads: fl.threads, Jobs: fl.jobs, Mem: o.Mem, DTW: fl.dtw, MTC: fl.mtc}
+	b := plan.Build{Units: units, Dtb: fl.dtb, Threads: fl.threads, Jobs: fl.jobs, Nodes: fl.nodes, Mem: o.Mem, DTW: fl.dtw, MTC: fl.mtc}
 	if b.Dir, err = filepath.Abs(fl.out); err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ type Build struct {
 	Mem     int64        // memory budget of each job in bytes (dtb gen --mem; a Slurm job's cap, see Job), 0 for dtb gen's default
 	DTW     bool         // build the tables with the dtw column
 	MTC     bool         // build the tables with the mtc column
+	Nodes   int          // nodes of Threads cores for the JSON's simulated schedule, 0 for none
 }
 
 // Write writes b in format, one of Formats. A Makefile, a build.ninja and
@@ -75,16 +76,47 @@ type jsonUnit struct {
 	Positions int64    `json:"positions"`
 	Memory    int64    `json:"memory"`
 	Wave      int      `json:"wave"`
+	CPU       float64  `json:"cpu_seconds"`  // estimated, at Rate
+	Wall      float64  `json:"wall_seconds"` // estimated, on Threads
 }
 
-// json writes {"units": [...]}, the units in build order.
+// jsonDoc is the JSON document.
+type jsonDoc struct {
+	Units        []jsonUnit    `json:"units"`
+	Threads      int           `json:"threads"`
+	Rate         float64       `json:"rate"` // positions a CPU-second
+	CPUHours     float64       `json:"cpu_hours"`
+	CriticalPath jsonPath      `json:"critical_path"`
+	Schedule     *jsonSchedule `json:"schedule,omitempty"`
+}
+
+// jsonPath is the longest chain of estimated wall times.
+type jsonPath struct {
+	Units []string `json:"units"`
+	Wall  float64  `json:"wall_seconds"`
+}
+
+// jsonSchedule is the simulated wall time on Nodes nodes (Simulate).
+type jsonSchedule struct {
+	Nodes int     `json:"nodes"`
+	Cores int     `json:"cores"`
+	Wall  float64 `json:"wall_seconds"`
+}
+
+// json writes the units in build order with their estimates, the
+// critical path and the CPU-hours, and a schedule if b.Nodes > 0.
 func (b *Build) json(w io.Writer) error {
-	doc := struct {
-		Units []jsonUnit `json:"units"`
-	}{Units: []jsonUnit{}}
+	threads := max(b.Threads, 1)
+	doc := jsonDoc{Units: []jsonUnit{}, Threads: threads, Rate: Rate}
+	doc.CriticalPath.Units, doc.CriticalPath.Wall = CriticalPath(b.Units, threads)
+	if b.Nodes > 0 {
+		doc.Schedule = &jsonSchedule{Nodes: b.Nodes, Cores: threads, Wall: Simulate(b.Units, b.Nodes, threads)}
+	}
 	waves := b.waves()
 	for _, u := range b.Units {
-		j := jsonUnit{ID: u.ID, Deps: append([]string{}, u.Deps...), Positions: u.Positions, Memory: u.Memory, Wave: waves[u.ID]}
+		doc.CPUHours += CPUSeconds(u) / 3600
+		j := jsonUnit{ID: u.ID, Deps: append([]string{}, u.Deps...), Positions: u.Positions, Memory: u.Memory, Wave: waves[u.ID],
+			CPU: CPUSeconds(u), Wall: WallSeconds(u, threads)}
 		for _, m := range u.Materials {
 			j.Materials = append(j.Materials, m.String())
 			j.Files = append(j.Files, table.FileName(m))

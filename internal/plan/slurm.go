@@ -15,12 +15,10 @@ const (
 	// MemExtra is added to a unit's memory estimate beside a quarter
 	// of it: for the estimate's error and the Go runtime.
 	MemExtra = 128 << 20
-	// Rate is the positions a CPU-second a job's time assumes: below
-	// every rate measured (0.7 M at 7 pieces with men, 1.1 M at 5
-	// pieces, 2 M and more for kings only; docs/benchmarks.md).
-	Rate = 0.5e6
-	// TimeFactor multiplies the time at Rate.
-	TimeFactor = 3
+	// TimeFactor multiplies a unit's estimated wall time (WallSeconds)
+	// for its job's time: 6 at Rate is 3 times the time at 0.5 M
+	// positions a CPU-second, below every rate measured.
+	TimeFactor = 6
 	// TimeFloor is the least time of a job, in minutes.
 	TimeFloor = 10
 )
@@ -29,15 +27,15 @@ const (
 // of u. The memory is u's estimate plus a quarter and MemExtra, rounded
 // up, but not above b.Mem (the budget the units were planned in) unless
 // the estimate is; the job asks Slurm for it (--mem) and gives it to dtb
-// gen (--mem) alike. The time is TimeFactor times u's positions at Rate a
-// thread, at least TimeFloor.
+// gen (--mem) alike. The time is TimeFactor times u's estimated wall time
+// on b.Threads, at least TimeFloor.
 func (b *Build) Job(u retro.Unit) (mib int64, minutes int64) {
 	bytes := u.Memory + u.Memory/4 + MemExtra
 	if b.Mem > 0 {
 		bytes = min(bytes, max(b.Mem, u.Memory))
 	}
 	mib = (bytes + 1<<20 - 1) >> 20
-	secs := TimeFactor * float64(u.Positions) / (Rate * float64(max(b.Threads, 1)))
+	secs := TimeFactor * WallSeconds(u, b.Threads)
 	return mib, max(TimeFloor, int64(math.Ceil(secs/60)))
 }
 
@@ -56,8 +54,8 @@ const slurmHeader = `#!/usr/bin/env bash
 # --mem) unless the estimate is above it: --mem=NM, N MiB, and its dtb
 # gen gets the same figure, --mem NMiB. --cpus-per-task and dtb gen's
 # --threads are both %[3]d.
-# Time: --time is %[5]d times the unit's positions at %.1[6]f M positions a
-# CPU-second on its threads, in minutes, at least %[7]d.
+# Time: --time is %[5]d times the unit's estimated time, its positions at
+# %.1[6]f M positions a CPU-second on its threads, in minutes, at least %[7]d.
 #
 # Every job has --requeue: one whose node fails starts again and resumes
 # from the unit's finished parts. Run the script again after a cancelled
