@@ -34,6 +34,12 @@ func (p *Position) Occupied() uint64 { return p.White | p.Black }
 // Empty returns every free square.
 func (p *Position) Empty() uint64 { return Board &^ (p.White | p.Black) }
 
+// Converts reports whether m, a move of p, is a capture or a man move:
+// a move that restarts the count of the 25-move king rule.
+func (p *Position) Converts(m Move) bool {
+	return m.IsCapture() || p.Kings&Bit(m.FromSquare()) == 0
+}
+
 // Play returns the position after the legal move m.
 func (p Position) Play(m Move) Position {
 	from, to := uint64(1)<<m.From, uint64(1)<<m.To

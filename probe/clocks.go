@@ -181,7 +181,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		if err != nil {
 			return nil, err
 		}
-		conversion := m.IsCapture() || p.Kings&draughts.Bit(m.FromSquare()) == 0
+		conversion := p.Converts(m)
 		e := through(from, r.Class, r.Entry, conversion, q.Pieces(q.Side) != 0 && q.CountMoves() == 0)
 		moves = append(moves, RootMove{Move: m, Value: c.Value(from, e), Entry: e, Class: from, Clocks: c.after(from, r.Class, conversion)})
 	}

@@ -129,7 +129,7 @@ func (h *hubEngine) readPos(args map[string]string) (draughts.Position, probe.Cl
 		if err != nil {
 			return p, c, fmt.Errorf("moves: %v", err)
 		}
-		if beyond == nil || conversion(&p, m) {
+		if beyond == nil || p.Converts(m) {
 			c, beyond = h.after(p, c, m)
 		}
 		p = p.Play(m)
@@ -159,12 +159,6 @@ func hubClocks(args map[string]string) (probe.Clocks, error) {
 	return c, checkClocks(c, lineForm)
 }
 
-// conversion reports whether m, a move of p, is a capture or a man move,
-// which restarts the clocks.
-func conversion(p *draughts.Position, m draughts.Move) bool {
-	return m.IsCapture() || p.Kings&draughts.Bit(m.FromSquare()) == 0
-}
-
 // after returns the clocks c of p carried over its move m, as
 // probe.Tables.RootMoves carries them. Where p is beyond the tables, a
 // conversion restarts them; any other move leaves them unknown (an error).
@@ -174,7 +168,7 @@ func (h *hubEngine) after(p draughts.Position, c probe.Clocks, m draughts.Move) 
 		return c, err
 	}
 	root, err := t.RootMoves(p, c)
-	if err != nil && conversion(&p, m) {
+	if err != nil && p.Converts(m) {
 		return probe.Clocks{}, nil
 	}
 	if err != nil {
