@@ -239,51 +239,14 @@ func checkBudgets(t *testing.T, mats []index.Material, c rules.Class, runsOn fun
 		t.Fatal(err)
 	}
 	st := loadAll(t, dir, index.Materials(4), table.Extra{})
-	// under[b][m][i] is the value of position i of m under budget b.
-	var under []map[index.Material][]rules.Value
+	g := newBudgetGraph(st, mats, runsOn)
+	// under[b][k][i] is the value of position i of mats[k] under budget b.
+	var under [][][]rules.Value
 	for b := 0; ; b++ {
-		layer := map[index.Material][]rules.Value{}
-		var eg errgroup.Group
-		eg.SetLimit(2)
-		for _, m := range mats {
-			x := index.New(m)
-			vals := make([]rules.Value, x.Size())
-			layer[m] = vals
-			for lo := int64(0); lo < x.Size(); lo += 1 << 14 {
-				eg.Go(func() error {
-					for i := lo; i < min(lo+1<<14, x.Size()); i++ {
-						p := rules.Position(x.Unrank(i))
-						moves := p.Moves(nil)
-						v := rules.Draw
-						if len(moves) == 0 {
-							v = rules.Loss
-						} else if b > 0 {
-							var outs []rules.Outcome
-							for _, mv := range moves {
-								q := p.Play(mv)
-								var o rules.Value
-								switch qm := rules.MaterialOf(&q); {
-								case q.Pieces(q.Side) == 0:
-									o = rules.Loss
-								case runsOn(&p, &q, mv):
-									o = under[b-1][qm][st.get(qm).x.Rank(rules.Placement(&q))]
-								default:
-									o = stored(st, &q).Rules
-								}
-								outs = append(outs, rules.Outcome{Value: o})
-							}
-							v = best(outs).Value
-						}
-						vals[i] = v
-					}
-					return nil
-				})
-			}
-		}
-		eg.Wait()
+		layer := g.layer(b, under)
 		changed := b == 0
-		for m, vals := range layer {
-			changed = changed || !slices.Equal(vals, under[b-1][m])
+		for k, vals := range layer {
+			changed = changed || !slices.Equal(vals, under[b-1][k])
 		}
 		if !changed {
 			break
@@ -292,24 +255,118 @@ func checkBudgets(t *testing.T, mats []index.Material, c rules.Class, runsOn fun
 	}
 	full := under[min(c.Budget(), len(under)-1)]
 	bad := 0
-	for _, m := range mats {
+	for k, m := range mats {
 		x := index.New(m)
 		for i := range x.Size() {
 			p := rules.Position(x.Unrank(i))
 			dist := -1
 			for b := 0; b < len(under) && dist < 0; b++ {
-				if under[b][m][i] != rules.Draw {
+				if under[b][k][i] != rules.Draw {
 					dist = b
 				}
 			}
-			if e := stored(st, &p); e.Distance != dist || e.Rules != full[m][i] {
+			if e := stored(st, &p); e.Distance != dist || e.Rules != full[k][i] {
 				if bad++; bad <= 10 {
-					t.Errorf("%s: stored %v; by budgets: distance %d, value under %d plies %v", p.FEN(), e, dist, c.Budget(), full[m][i])
+					t.Errorf("%s: stored %v; by budgets: distance %d, value under %d plies %v", p.FEN(), e, dist, c.Budget(), full[k][i])
 				}
 			}
 		}
 	}
 	t.Logf("%v: values stable from budget %d on", mats, len(under)-1)
+}
+
+// A budgetGraph holds the moves of every position of a list of tables
+// for checkBudgets, generated once for all budgets, by chunks of
+// chunkPositions positions: per position, whether it has a move, the
+// outcomes of the moves after which the clock starts afresh (or the game
+// ends), added up, and the positions of the tables that the other moves
+// lead to.
+type budgetGraph struct {
+	sizes  []int64
+	chunks [][]budgetChunk // by table, then by chunk
+}
+
+const chunkPositions = 1 << 14
+
+type budgetChunk struct {
+	moves []bool
+	fresh []rules.Minimax
+	start []int32     // the moves of position j are runOn[start[j]:start[j+1]]
+	runOn []budgetRef // the successors where the clock runs on
+}
+
+// A budgetRef is position i of the k-th table.
+type budgetRef struct{ k, i int32 }
+
+func newBudgetGraph(st *store, mats []index.Material, runsOn func(p, q *draughts.Position, mv draughts.Move) bool) *budgetGraph {
+	g := &budgetGraph{chunks: make([][]budgetChunk, len(mats))}
+	var eg errgroup.Group
+	eg.SetLimit(2)
+	for k, m := range mats {
+		x := index.New(m)
+		g.sizes = append(g.sizes, x.Size())
+		g.chunks[k] = make([]budgetChunk, (x.Size()+chunkPositions-1)/chunkPositions)
+		for n := range g.chunks[k] {
+			eg.Go(func() error {
+				lo := int64(n) * chunkPositions
+				hi := min(lo+chunkPositions, x.Size())
+				c := budgetChunk{moves: make([]bool, hi-lo), fresh: make([]rules.Minimax, hi-lo), start: make([]int32, 1, hi-lo+1)}
+				for i := lo; i < hi; i++ {
+					p := rules.Position(x.Unrank(i))
+					moves := p.Moves(nil)
+					c.moves[i-lo] = len(moves) > 0
+					for _, mv := range moves {
+						q := p.Play(mv)
+						switch qm := rules.MaterialOf(&q); {
+						case q.Pieces(q.Side) == 0:
+							c.fresh[i-lo].Add(rules.Outcome{Value: rules.Loss})
+						case runsOn(&p, &q, mv):
+							c.runOn = append(c.runOn, budgetRef{int32(slices.Index(mats, qm)), int32(st.get(qm).x.Rank(rules.Placement(&q)))})
+						default:
+							c.fresh[i-lo].Add(rules.Outcome{Value: stored(st, &q).Rules})
+						}
+					}
+					c.start = append(c.start, int32(len(c.runOn)))
+				}
+				g.chunks[k][n] = c
+				return nil
+			})
+		}
+	}
+	eg.Wait()
+	return g
+}
+
+// layer returns the values under budget b, from those under b-1.
+func (g *budgetGraph) layer(b int, under [][][]rules.Value) [][]rules.Value {
+	layer := make([][]rules.Value, len(g.sizes))
+	var eg errgroup.Group
+	eg.SetLimit(2)
+	for k, chunks := range g.chunks {
+		layer[k] = make([]rules.Value, g.sizes[k])
+		for n, c := range chunks {
+			eg.Go(func() error {
+				vals := layer[k][n*chunkPositions:]
+				for j, moves := range c.moves {
+					switch {
+					case !moves:
+						vals[j] = rules.Loss
+					case b == 0:
+						vals[j] = rules.Draw
+					default:
+						m := c.fresh[j]
+						for _, r := range c.runOn[c.start[j]:c.start[j+1]] {
+							m.Add(rules.Outcome{Value: under[b-1][r.k][r.i]})
+						}
+						vals[j] = m.Outcome().Value
+					}
+				}
+				return nil
+			})
+		}
+	}
+	eg.Wait()
+	return layer
 }
 
 // TestPublishedLongestWins checks the longest wins under the rules that
