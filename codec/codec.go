@@ -1,11 +1,13 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"runtime"
@@ -417,24 +419,63 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
+	return openFile(f, path)
+}
+
+// OpenFS opens the table file name of fsys as Open does, naming it name
+// in errors. A file of fsys that is an *os.File (os.DirFS) is mapped
+// where Open maps one; another is read through its ReadAt (the files of
+// testing/fstest.MapFS and embed.FS have one), and a file without ReadAt
+// (archive/zip's) is read whole into memory at once.
+func OpenFS(fsys fs.FS, name string) (*Reader, error) {
+	f, err := fsys.Open(name)
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	var from io.ReaderAt = f
-	closeFile := f.Close
-	if data, unmap := mapFile(f, st.Size()); data != nil {
-		f.Close() // the mapping keeps the file
-		from, closeFile = mapped(data), unmap
+	return openFile(f, name)
+}
+
+// openFile reads the table that f holds, named name in errors, as OpenFS
+// says; the Reader closes f, or f is closed.
+func openFile(f fs.File, name string) (*Reader, error) {
+	from, size, closeFile, err := readerOf(f)
+	if err != nil {
+		return nil, err
 	}
-	r, err := newReader(from, st.Size(), path)
+	r, err := NewReader(from, size, name)
 	if err != nil {
 		closeFile()
 		return nil, err
 	}
 	r.close = closeFile
 	return r, nil
+}
+
+// readerOf returns what reads f, its size and the function that closes
+// it: f mapped, f itself if it has ReadAt, or its bytes read whole. On
+// an error f is closed.
+func readerOf(f fs.File) (io.ReaderAt, int64, func() error, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	size := st.Size()
+	if osf, ok := f.(*os.File); ok {
+		if data, unmap := mapFile(osf, size); data != nil {
+			f.Close() // the mapping keeps the file
+			return mapped(data), size, unmap, nil
+		}
+	}
+	if ra, ok := f.(io.ReaderAt); ok {
+		return ra, size, f.Close, nil
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(data), int64(len(data)), func() error { return nil }, nil
 }
 
 // mapped is the bytes of a file mapped into memory (mapFile).
@@ -461,11 +502,13 @@ func (m mapped) ReadAt(p []byte, off int64) (n int, err error) {
 	return n, err
 }
 
-// newReader reads the table of size bytes that f holds, named path in
-// errors, as Open does; Close does nothing until the caller sets close.
-// The fuzz tests read from memory with it.
-func newReader(f io.ReaderAt, size int64, path string) (*Reader, error) {
-	r := &Reader{f: f, close: func() error { return nil }, size: size, path: path}
+// NewReader reads the table of size bytes that f holds, named name in
+// errors, as Open does, for a table that is no file of the system: in
+// memory (a bytes.Reader), or a part of an archive (an io.SectionReader).
+// f must allow parallel calls of ReadAt, as io.ReaderAt says. Close does
+// not close f.
+func NewReader(f io.ReaderAt, size int64, name string) (*Reader, error) {
+	r := &Reader{f: f, close: func() error { return nil }, size: size, path: name}
 	if err := r.load(); err != nil {
 		return nil, err
 	}
@@ -600,6 +643,9 @@ func (r *Reader) StoredLen(col, block int) int {
 	}
 	return int(r.entries[col*r.nblocks+block].n)
 }
+
+// Size returns the bytes of the file.
+func (r *Reader) Size() int64 { return r.size }
 
 // PrefixLen returns the bytes before the first block: the fixed prefix,
 // the header, the block table and their checksum (28+H+T).
@@ -822,5 +868,6 @@ func (r *Reader) Check() error {
 	})
 }
 
-// Close closes the file. Reads after Close return an error.
+// Close closes the file that Open or OpenFS opened; reads after it may
+// fail. It does nothing for a Reader of NewReader.
 func (r *Reader) Close() error { return r.close() }

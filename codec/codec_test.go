@@ -150,7 +150,7 @@ func TestReadRuns(t *testing.T) {
 		if v != Version {
 			file = downgrade(t, b, v)
 		}
-		r, err := newReader(bytes.NewReader(file), int64(len(file)), path)
+		r, err := NewReader(bytes.NewReader(file), int64(len(file)), path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +304,7 @@ func layout(file []byte) (hl, tl, dataStart int) {
 // that of its bytes, and no kind byte before version 3.
 func downgrade(tb testing.TB, file []byte, v Format) []byte {
 	tb.Helper()
-	r, err := newReader(bytes.NewReader(file), int64(len(file)), "downgrade")
+	r, err := NewReader(bytes.NewReader(file), int64(len(file)), "downgrade")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -727,7 +727,7 @@ func FuzzOpen(f *testing.F) {
 // fuzzOne reads the table file b from memory: whatever the bytes, Open,
 // Check and ReadColumn must return an error of the right kind or agree.
 func fuzzOne(t *testing.T, b []byte) {
-	r, err := newReader(bytes.NewReader(b), int64(len(b)), "fuzz.dtb")
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)), "fuzz.dtb")
 	if err != nil {
 		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
 			t.Fatalf("Open: unexpected error kind: %v", err)

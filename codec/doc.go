@@ -28,7 +28,9 @@
 // larger than memory. A Reader is safe for concurrent use; it keeps
 // only the header and the block table in memory and reads each block when
 // asked, from the file mapped into memory on Unix (a copy, no system
-// call), with ReadAt elsewhere. Every error names the file, and errors
+// call), with ReadAt elsewhere. OpenFS reads a file of an fs.FS (an
+// embed.FS, an archive, a system without mapping), NewReader one of any
+// io.ReaderAt, in the same way. Every error names the file, and errors
 // about a block name its column and block. Damage of any kind
 // (truncation, a wrong magic, a length out of range, a checksum
 // mismatch, an undecodable block) yields an error wrapping ErrCorrupt; a

@@ -126,7 +126,7 @@ func TestVersion1(t *testing.T) {
 				binary.LittleEndian.PutUint32(b[8:], 1)
 				reCRC(b)
 			}
-			r, err := newReader(bytes.NewReader(b), int64(len(b)), path)
+			r, err := NewReader(bytes.NewReader(b), int64(len(b)), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestKinds(t *testing.T) {
 				if v != Version {
 					file = downgrade(t, b, v)
 				}
-				r, err := newReader(bytes.NewReader(file), int64(len(file)), path)
+				r, err := NewReader(bytes.NewReader(file), int64(len(file)), path)
 				if err != nil {
 					t.Fatalf("version %d: %v", v, err)
 				}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,6 +122,21 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseManifest(b, path)
+}
+
+// ReadManifestFS reads the MANIFEST.json at the root of fsys, as
+// ReadManifest does.
+func ReadManifestFS(fsys fs.FS) ([]ManifestEntry, error) {
+	b, err := fs.ReadFile(fsys, ManifestName)
+	if err != nil {
+		return nil, err
+	}
+	return parseManifest(b, ManifestName)
+}
+
+// parseManifest parses b, the manifest at path, as ReadManifest does.
+func parseManifest(b []byte, path string) ([]ManifestEntry, error) {
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "not valid JSON")
