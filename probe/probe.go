@@ -10,13 +10,22 @@
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
 //	// r.Value == rules.Win, r.Entry.Distance == 3
 //
-// Open reads the directories' manifests. Each table is opened on its first
-// use. Its value file opens first, and its distance file when a probe
-// first needs a distance. A Tables is safe for concurrent use by many
-// goroutines. Its files are opened once. Its blocks are kept in a bounded
-// cache, and a probe of a cached block takes no lock (see cache.go). The
-// cache keeps 1-byte columns as run-length tokens of package runs, read
-// in place. It decodes the blocks probed most, a byte a position.
+// OpenFS reads the tables of an fs.FS instead: embedded in the program,
+// served from an archive, or on a system without memory mapping (WASM).
+//
+//	//go:embed tables
+//	var files embed.FS
+//	sub, _ := fs.Sub(files, "tables")
+//	t, err := probe.OpenFS(sub, probe.Options{})
+//
+// Open reads the directories' manifests, OpenFS the one at the root of
+// its fs.FS. Each table is opened on its first use. Its value file opens
+// first, and its distance file when a probe first needs a distance. A
+// Tables is safe for concurrent use by many goroutines. Its files are
+// opened once. Its blocks are kept in a bounded cache, and a probe of a
+// cached block takes no lock (see cache.go). The cache keeps 1-byte
+// columns as run-length tokens of package runs, read in place. It
+// decodes the blocks probed most, a byte a position.
 //
 // Probe is the one lookup. Its Result holds the entry exactly as the
 // generator (package retro) computed it. That includes positions whose
@@ -65,7 +74,7 @@
 //
 // # Outline
 //
-//	tables.go   Open, New, Add: the registry of tables; a file opened on first use
+//	tables.go   Open, OpenFS, New, Add: the registry of tables; a file opened on first use
 //	probe.go    Probe, Result, Flags, Check: the lookup
 //	search.go   probeCut: a stored entry (stored), or the search of a capture
 //	            position (captures), of a table answered through its colour

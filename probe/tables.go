@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -62,8 +63,9 @@ type Tables struct {
 
 // file is one table file, opened on first use.
 type file struct {
-	path   string
+	path   string               // of its value file, in fsys if set
 	dir    string               // the directory whose manifest lists the table (Open)
+	fsys   fs.FS                // or the fs.FS (OpenFS)
 	listed *codec.ManifestEntry // and its entry there, nil for a table added
 	m      index.Material
 
@@ -108,10 +110,26 @@ func Open(dirs string, o Options) (*Tables, error) {
 	}
 	t := New(o)
 	for _, dir := range list {
-		if err := t.addDir(dir); err != nil {
+		if err := t.addDir(dir, nil); err != nil {
 			t.Close()
 			return nil, err
 		}
+	}
+	return t, nil
+}
+
+// OpenFS reads the manifest at the root of fsys and returns the tables
+// it lists, as Open does for a directory, their files read through fsys
+// (table.OpenFS): tables embedded in the program (embed.FS), served
+// from an archive, or on a system without memory mapping (WASM). A file
+// of fsys is mapped only where it is an *os.File (os.DirFS) and the
+// system maps; one without ReadAt is read whole into memory when first
+// probed (codec.OpenFS). Errors name the files as fsys does.
+func OpenFS(fsys fs.FS, o Options) (*Tables, error) {
+	t := New(o)
+	if err := t.addDir("", fsys); err != nil {
+		t.Close()
+		return nil, err
 	}
 	return t, nil
 }
@@ -122,10 +140,17 @@ func SplitPath(dirs string) []string {
 	return slices.DeleteFunc(filepath.SplitList(dirs), func(d string) bool { return d == "" })
 }
 
-// addDir adds the tables of dir's manifest whose materials no directory
-// added before lists.
-func (t *Tables) addDir(dir string) error {
-	entries, err := codec.ReadManifest(dir)
+// addDir adds the tables of the manifest of dir, or of the root of fsys
+// where it is set (dir empty), whose materials no directory added before
+// lists.
+func (t *Tables) addDir(dir string, fsys fs.FS) error {
+	var entries []codec.ManifestEntry
+	var err error
+	if fsys == nil {
+		entries, err = codec.ReadManifest(dir)
+	} else {
+		entries, err = codec.ReadManifestFS(fsys)
+	}
 	if err != nil {
 		return err
 	}
@@ -139,7 +164,7 @@ func (t *Tables) addDir(dir string) error {
 			continue
 		}
 		if err == nil {
-			f := &file{path: filepath.Join(dir, e.File), dir: dir, listed: &e, m: m}
+			f := &file{path: filepath.Join(dir, e.File), dir: dir, fsys: fsys, listed: &e, m: m}
 			err = t.add(m, f)
 			if err == nil && e.Searched != "" {
 				err = t.addSearched(e.Searched, f, taken)
@@ -333,9 +358,12 @@ func (f *file) open() (err error) {
 		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
 		return nil
 	}
-	if f.listed != nil {
+	switch {
+	case f.fsys != nil:
+		f.r, err = table.OpenFS(f.fsys, *f.listed, f.m)
+	case f.listed != nil:
 		f.r, err = table.OpenListed(f.dir, *f.listed, f.m)
-	} else {
+	default:
 		f.r, err = table.Open(f.path, f.m)
 	}
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -162,7 +161,8 @@ func (l Layout) Width() int {
 // table (formats 1 and 2). A File is safe for concurrent use.
 type File struct {
 	values   *codec.Reader // the value file or the whole table
-	path     string        // of values
+	fsys     fs.FS         // that holds the files (OpenFS), nil for the system's
+	path     string        // of values: in fsys, or the system's
 	Material index.Material
 	Info
 	// ValuesAlone reports that the directory holds the value file without
@@ -209,12 +209,16 @@ type Info struct {
 // wrapping codec.ErrVersion. The distance file is opened, and its header
 // checked against the value file's, when first read: a directory may
 // hold value files alone.
-func Open(path string, m index.Material) (*File, error) {
-	r, err := codec.Open(path)
+func Open(path string, m index.Material) (*File, error) { return open(nil, path, m) }
+
+// open opens the table of m whose value file is path, in fsys or the
+// system's (fsys nil), as Open does.
+func open(fsys fs.FS, path string, m index.Material) (*File, error) {
+	r, err := openCodec(fsys, path)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{values: r, path: path, Material: m, distPath: DistancePath(path)}
+	f := &File{values: r, fsys: fsys, path: path, Material: m, distPath: DistancePath(path)}
 	if f.Info, err = checkHeader(path, r.Header(), m); err != nil {
 		r.Close()
 		return nil, err
@@ -228,6 +232,14 @@ func Open(path string, m index.Material) (*File, error) {
 	return f, nil
 }
 
+// openCodec opens the file path of fsys, or of the system (fsys nil).
+func openCodec(fsys fs.FS, path string) (*codec.Reader, error) {
+	if fsys == nil {
+		return codec.Open(path)
+	}
+	return codec.OpenFS(fsys, path)
+}
+
 // OpenListed opens the table of e, an entry of the manifest of dir, as
 // Open does, and checks each of its files against e when it opens it: its
 // size and its header checksum (codec.Reader.HeaderCRC, which with the
@@ -237,23 +249,40 @@ func Open(path string, m index.Material) (*File, error) {
 // which live in its work folder only), yields an error wrapping
 // codec.ErrCorrupt that names the file.
 func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, error) {
-	path := filepath.Join(dir, e.File)
-	f, err := Open(path, m)
+	join := func(name string) string { return filepath.Join(dir, name) }
+	return openListed(nil, join, e, m)
+}
+
+// OpenFS opens the table of e, an entry of the manifest at the root of
+// fsys (codec.ReadManifestFS), as OpenListed does, reading its files
+// through fsys (codec.OpenFS): the tables of an embed.FS, of an archive,
+// or of a system without memory mapping. Errors name the files as fsys
+// does.
+func OpenFS(fsys fs.FS, e codec.ManifestEntry, m index.Material) (*File, error) {
+	name := func(file string) string { return filepath.ToSlash(filepath.Clean(file)) }
+	return openListed(fsys, name, e, m)
+}
+
+// openListed opens the table of e as OpenListed does, its files named
+// by path from their names in e, in fsys or the system's (fsys nil).
+func openListed(fsys fs.FS, path func(string) string, e codec.ManifestEntry, m index.Material) (*File, error) {
+	p := path(e.File)
+	f, err := open(fsys, p, m)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &missingError{fmt.Sprintf("%s is listed in %s but missing", path, codec.ManifestName), err}
+		return nil, &missingError{fmt.Sprintf("%s is listed in %s but missing", p, codec.ManifestName), err}
 	} else if err != nil {
 		return nil, err
 	}
-	if err := checkListed(path, f.values, e.Size, e.HeaderCRC32C); err != nil {
+	if err := checkListed(p, f.values, e.Size, e.HeaderCRC32C); err != nil {
 		f.Close()
 		return nil, err
 	}
 	if f.Variant == Work {
 		f.Close()
-		return nil, &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x, those of a work file of dtb gen, not of a table", f.Header().Rules)}
+		return nil, &codec.FileError{Path: p, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x, those of a work file of dtb gen, not of a table", f.Header().Rules)}
 	}
 	if d := e.Distances; d != nil {
-		f.distPath, f.distWant = filepath.Join(dir, d.File), d
+		f.distPath, f.distWant = path(d.File), d
 	} else {
 		f.ValuesAlone = f.Split && f.Layout.Distances()
 	}
@@ -263,16 +292,12 @@ func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, err
 // checkListed checks the file at path, open as r, against the size and
 // header checksum its manifest gives (a checksum of 0: none given).
 func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
 	bad := func(format string, args ...any) error {
 		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf(format, args...) + ", " + codec.ManifestName + " says otherwise"}
 	}
 	switch {
-	case st.Size() != size:
-		return bad("%d bytes", st.Size())
+	case r.Size() != size:
+		return bad("%d bytes", r.Size())
 	case headerCRC == 0 && r.Format().HeaderChecksum():
 		// Only manifests of version 1, over files of format 2, list no
 		// header checksum; one set back to version 1 must not turn the
@@ -285,8 +310,17 @@ func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) err
 }
 
 // Path returns the path of the table's value file (the whole table
-// for a table of one file).
+// for a table of one file): its name in the fs.FS of OpenFS.
 func (f *File) Path() string { return f.path }
+
+// dir names where the table's files are, for errors: the directory of
+// the system, or the file system of OpenFS.
+func (f *File) dir() string {
+	if f.fsys != nil {
+		return "the file system"
+	}
+	return filepath.Dir(f.path)
+}
 
 // Header returns the header of the value file or whole table.
 func (f *File) Header() codec.Header { return f.values.Header() }
@@ -336,10 +370,10 @@ func (f *File) distances() (*codec.Reader, error) {
 			f.dist.r = f.values
 			return
 		case f.ValuesAlone:
-			f.dist.err = &missingError{fmt.Sprintf("%s holds the values of %s alone, not the distances that a running clock, a distance or a list of moves needs (dtb slim writes them unless --distances=false)", filepath.Dir(f.path), f.Material), fs.ErrNotExist}
+			f.dist.err = &missingError{fmt.Sprintf("%s holds the values of %s alone, not the distances that a running clock, a distance or a list of moves needs (dtb slim writes them unless --distances=false)", f.dir(), f.Material), fs.ErrNotExist}
 			return
 		}
-		f.dist.r, f.dist.err = openDistances(f.distPath, f.values.Header(), f.Layout)
+		f.dist.r, f.dist.err = openDistances(f.fsys, f.distPath, f.values.Header(), f.Layout)
 		if f.dist.err == nil && f.distWant != nil {
 			if f.dist.err = checkListed(f.distPath, f.dist.r, f.distWant.Size, f.distWant.HeaderCRC32C); f.dist.err != nil {
 				f.dist.r.Close()
@@ -350,10 +384,11 @@ func (f *File) distances() (*codec.Reader, error) {
 	return f.dist.r, f.dist.err
 }
 
-// openDistances opens the distance file at path of the table whose value
-// file has header v and layout l, and checks its header against them.
-func openDistances(path string, v codec.Header, l Layout) (*codec.Reader, error) {
-	r, err := codec.Open(path)
+// openDistances opens the distance file path, of fsys or the system's
+// (fsys nil), of the table whose value file has header v and layout l,
+// and checks its header against them.
+func openDistances(fsys fs.FS, path string, v codec.Header, l Layout) (*codec.Reader, error) {
+	r, err := openCodec(fsys, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb")), fs.ErrNotExist}
 	} else if err != nil {
