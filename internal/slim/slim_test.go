@@ -216,8 +216,8 @@ func TestWriteErrors(t *testing.T) {
 // byte for byte as they were.
 func TestGenRefusesSlim(t *testing.T) {
 	ctx := context.Background()
-	build := tabletest.Rule2.Dir(t)
-	o := tabletest.Rule2.Options
+	build := tabletest.Golden
+	o := retro.Options{Pieces: 3, DTW: true} // as testdata/README.md says
 	out := write(t, build, slim.Options{Threats: slim.ThreatsLeftOut})
 	o.Dir = out
 	if err := retro.Generate(ctx, o); err == nil || !strings.Contains(err.Error(), "is a slim directory") {
