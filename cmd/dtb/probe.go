@@ -192,17 +192,18 @@ func (m moveEntry) MarshalJSON() ([]byte, error) {
 // clock is kind: "clock_kind" (as "clock"), then the plies played on
 // each count, null where it does not apply to the position.
 func clockKeys(kind rules.Class, c probe.Clocks) string {
-	k, class, rule2 := "null", "null", "null"
+	k := "null"
 	if kind != rules.NoClass {
 		k = strconv.Quote(kind.String())
 	}
-	if kind.Carries() {
-		class = strconv.Itoa(c.Class)
+	count := func(n *int) string {
+		if n == nil {
+			return "null"
+		}
+		return strconv.Itoa(*n)
 	}
-	if kind == rules.Rule2 {
-		rule2 = strconv.Itoa(c.Rule2)
-	}
-	return fmt.Sprintf(`,"clock_kind":%s,"class_played":%s,"rule2_played":%s`, k, class, rule2)
+	class, rule2 := explore.Played(kind, c)
+	return fmt.Sprintf(`,"clock_kind":%s,"class_played":%s,"rule2_played":%s`, k, count(class), count(rule2))
 }
 
 // keyEntry returns the JSON object of e with "key":value in front and,

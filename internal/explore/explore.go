@@ -102,10 +102,24 @@ type Move struct {
 	Capture  bool `json:"capture"`
 	ManMove  bool `json:"man_move"` // a capture or man move restarts the rule-2 count
 	Crowning bool `json:"crowning"` // a man crowned by the move
-	// ClassPlies and Rule2 are the clocks after the move, as plies
-	// played (probe.Clocks): those to pass with its FEN.
-	ClassPlies int `json:"class_plies"`
-	Rule2      int `json:"rule2"`
+	// ClassPlayed and Rule2Played are the clocks after the move, as
+	// plies played (probe.Clocks): those to pass with its FEN; nil where
+	// the count does not run in the position after it.
+	ClassPlayed *int `json:"class_played"`
+	Rule2Played *int `json:"rule2_played"`
+}
+
+// Played returns the plies played of c that count in a position whose
+// clock is kind: the class clock's in class A and B, the rule-2 count's
+// where rule 2 runs, nil for the other.
+func Played(kind rules.Class, c probe.Clocks) (class, rule2 *int) {
+	if kind.Carries() {
+		class = &c.Class
+	}
+	if kind == rules.Rule2 {
+		rule2 = &c.Rule2
+	}
+	return class, rule2
 }
 
 // Probe returns what the tables say of p under the clocks c: its
@@ -132,8 +146,8 @@ func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, erro
 			Move: p.Notation(m.Move), FEN: q.FEN(), Category: CategoryOf(m.Value, m.Entry.Theory),
 			Rules: m.Value.String(), Theory: m.Entry.Theory.String(), Distances: distances(m.Entry, m.Class),
 			Capture: m.Move.IsCapture(), ManMove: p.Kings&from == 0, Crowning: p.Kings&from == 0 && q.Kings&to != 0,
-			ClassPlies: m.Clocks.Class, Rule2: m.Clocks.Rule2,
 		}
+		pos.Moves[i].ClassPlayed, pos.Moves[i].Rule2Played = Played(m.Class, m.Clocks)
 	}
 	return pos, nil
 }

@@ -83,12 +83,15 @@ func TestProbe(t *testing.T) {
 		}
 		for _, m := range pos.Moves {
 			q := fen(t, m.FEN)
-			r, err := tables.Probe(q, probe.Clocks{Class: m.ClassPlies, Rule2: m.Rule2}, 0)
+			r, err := tables.Probe(q, probe.Clocks{Class: deref(m.ClassPlayed), Rule2: deref(m.Rule2Played)}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := explore.CategoryOf(r.Value.Neg(), r.Entry.Theory.Neg()); m.Category != want {
 				t.Errorf("%d plies played, %s: category %s, the position after it %s", c.played, m.Move, m.Category, want)
+			}
+			if m.ClassPlayed == nil || m.Rule2Played != nil { // every move stays in class A or B
+				t.Errorf("%s: clocks played %v, %v: want a class count, no rule-2 count", m.Move, m.ClassPlayed, m.Rule2Played)
 			}
 			if m.ManMove != (m.Move == "6-1") || m.Crowning != (m.Move == "6-1") || m.Capture {
 				t.Errorf("%s: man move %v, crowning %v, capture %v", m.Move, m.ManMove, m.Crowning, m.Capture)
@@ -98,6 +101,14 @@ func TestProbe(t *testing.T) {
 			t.Errorf("%d plies played: best move %+v, want 2-11, %s", c.played, pos.Moves[0], c.want)
 		}
 	}
+}
+
+// deref returns *n, 0 for nil.
+func deref(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 // TestBestLine follows the best line of the longest class B win: 9

@@ -107,13 +107,33 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 
-	// A position from its FEN, then a move by clicking: king 10 to 46.
+	// A position from its FEN and from its Hub string, then a move by
+	// clicking: king 10 to 46, the class clock after it taken from the
+	// move's answer.
 	do("set up W:WK10:BK5", chromedp.SetValue(chromedp.CSS("#fen"), "W:WK10:BK5"), chromedp.Click(chromedp.CSS("#fenform button")))
+	shows("W:WK10:BK5")
+	kk, _ := draughts.ParseFEN("B:WK2:BK5,30")
+	do("set up "+kk.Hub(), chromedp.SetValue(chromedp.CSS("#fen"), kk.Hub()), chromedp.Click(chromedp.CSS("#fenform button")))
+	shows("B:WK2:BK5,30")
+	do("set up W:WK10:BK5 again", chromedp.SetValue(chromedp.CSS("#fen"), "W:WK10:BK5"), chromedp.Click(chromedp.CSS("#fenform button")))
 	shows("W:WK10:BK5")
 	do("pick the king on 10", chromedp.Click(chromedp.CSS(`rect[data-square="10"]`)))
 	until("square 46 a target", `document.querySelector('rect[data-square="46"]').getAttribute("class") === "target"`)
 	do("play 10-46", chromedp.Click(chromedp.CSS(`rect[data-square="46"]`)))
 	shows("B:WK46:BK5")
+	kvk, _ := draughts.ParseFEN("W:WK10:BK5")
+	answer, err := explore.Probe(tables, kvk, probe.Clocks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range answer.Moves {
+		if m.Move == "10-46" {
+			if m.ClassPlayed == nil {
+				t.Fatalf("10-46: no class clock after it: %+v", m)
+			}
+			until("the class clock after 10-46", fmt.Sprintf(`document.getElementById("clock").value === "%d"`, *m.ClassPlayed))
+		}
+	}
 
 	// The editor: a black man on 30.
 	do("edit", chromedp.Click(chromedp.CSS("#edit")), chromedp.Click(chromedp.CSS(`#palette button[data-piece="bm"]`)),

@@ -25,12 +25,21 @@ function squareXY(s) {
   return [(2 * i + (r % 2 === 0 ? 1 : 0)) * 50, r * 50];
 }
 
-// parseFEN reads a PDN FEN such as "W:W31-50:B1-20" or "B:WK4,28:B12,K45."
-// into {side, pieces}; it throws an Error in words.
+// parseFEN reads a PDN FEN such as "W:W31-50:B1-20" or "B:WK4,28:B12,K45.",
+// or a Hub position (the side to move, then squares 1 to 50 as w, b, W,
+// B or e), into {side, pieces}; it throws an Error in words.
 function parseFEN(fen) {
+  const hub = /^([WB])([wbWBe]{50})$/.exec(fen.trim());
+  if (hub) {
+    const pieces = {};
+    [...hub[2]].forEach((c, i) => {
+      if (c !== "e") pieces[i + 1] = c.toLowerCase() + (c === c.toUpperCase() ? "k" : "m");
+    });
+    return { side: hub[1], pieces };
+  }
   const parts = fen.trim().replace(/\.$/, "").split(":");
   if (parts.length !== 3 || !/^[WB]$/.test(parts[0])) {
-    throw new Error("a FEN is SIDE:WHITE:BLACK, e.g. W:WK10:BK5");
+    throw new Error("a FEN is SIDE:WHITE:BLACK, e.g. W:WK10:BK5, or a Hub position of 51 characters");
   }
   const pieces = {};
   for (const list of parts.slice(1)) {
@@ -132,8 +141,8 @@ function clickSquare(s) {
 // play plays a move of the list: the board takes the position after it
 // and the clocks after it.
 function play(m) {
-  $("clock").value = m.class_plies;
-  $("rule2").value = m.rule2;
+  $("clock").value = m.class_played ?? 0;
+  $("rule2").value = m.rule2_played ?? 0;
   load(m.fen);
 }
 
