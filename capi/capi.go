@@ -176,7 +176,7 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 	if c == nil {
 		return probe.Clocks{}
 	}
-	return probe.Clocks{Class: int(c.class_played), Rule2: int(c.rule2_plies)}
+	return probe.Clocks{Class: int(c.class_played), Rule2: int(c.rule2_played)}
 }
 
 // result returns the C result of an entry whose value under the clocks

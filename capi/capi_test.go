@@ -87,7 +87,7 @@ func build(tb testing.TB) {
 }
 
 // line returns the stdin line of the C example for p with the clocks c,
-// which the example passes as they are: class_played and rule2_plies
+// which the example passes as they are: class_played and rule2_played
 // count plies played, as Clocks do.
 func line(p draughts.Position, c probe.Clocks) string {
 	men, kings := p.White&^p.Kings, p.White&p.Kings

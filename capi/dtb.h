@@ -45,7 +45,7 @@
  * Version 2 (version 1 had no number):
  *   - dtb_clocks.class_plies, the plies LEFT on the class clock
  *     (DTB_FULL_CLOCK, -1, for a full one), is replaced by class_played,
- *     the plies already PLAYED on it (0 for a full one), as rule2_plies
+ *     the plies already PLAYED on it (0 for a full one), as rule2_played
  *     counts; DTB_FULL_CLOCK is gone. The zero dtb_clocks are fresh.
  *   - dtb_result gains mtc, after dtw: dtb_result and dtb_root_move are
  *     larger, so a version-1 program would pass buffers too small.
@@ -144,8 +144,8 @@ typedef struct dtb_position {
  * or B only the class clock counts. Each field is ignored for a position
  * it does not apply to, so an engine may pass both as it keeps them:
  *
- *     after a capture or a man move (a crowning is one):  rule2_plies = 0
- *     after any other move (a king move, no capture):     rule2_plies += 1
+ *     after a capture or a man move (a crowning is one):  rule2_played = 0
+ *     after any other move (a king move, no capture):     rule2_played += 1
  *     after a move that produces class A or B material
  *       from material of no class:                        class_played = 0
  *     after a move that stays in class A or in class B:   class_played += 1
@@ -167,7 +167,7 @@ typedef struct dtb_clocks {
      * and the position is of neither class A nor B; it is ignored
      * elsewhere, and by tables built before rule 2 was tracked (their
      * rules values ignore rule 2). */
-    int rule2_plies;
+    int rule2_played;
 } dtb_clocks;
 
 /* What the tables say of a position, for its side to move. */
@@ -249,7 +249,7 @@ int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int 
  * or a negative status. Each move's value is under the clocks after
  * it, carried as dtb_clocks says: a move inside class A or B adds a ply
  * to class_played; a king move that captures nothing adds a ply to
- * rule2_plies, a capture or man move sets it to 0.
+ * rule2_played, a capture or man move sets it to 0.
  * It reads the disk as needed. */
 int dtb_root_moves(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks,
                    dtb_root_move *moves, int max_moves);

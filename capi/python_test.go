@@ -21,7 +21,7 @@ import (
 type expectation struct {
 	FEN         string  `json:"fen"`
 	Class       int     `json:"class_played"`
-	Rule2       int     `json:"rule2_plies"`
+	Rule2       int     `json:"rule2_played"`
 	Status      int     `json:"status"`            // of the probe
 	Message     string  `json:"message,omitempty"` // the library's, where Status < 0
 	Result      []int   `json:"result,omitempty"`  // rules, theory, distance, dtw, mtc

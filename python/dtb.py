@@ -23,7 +23,7 @@ then ``libdtb.so`` on the loader's path).
 
 Positions are FEN strings as dtb reads them ("W:WK10:BK5"); the clocks
 are those of docs/engines.md, both plies already played: ``class_played``
-on the class clock of class A or B, ``rule2_plies`` since the last man
+on the class clock of class A or B, ``rule2_played`` since the last man
 move or capture. Values are for the side to move, distances in plies,
 None where the tables hold none.
 
@@ -103,7 +103,7 @@ def _error(status: int, message: str) -> DtbError:
 
 
 class _Clocks(ctypes.Structure):
-    _fields_ = [("class_played", ctypes.c_int), ("rule2_plies", ctypes.c_int)]
+    _fields_ = [("class_played", ctypes.c_int), ("rule2_played", ctypes.c_int)]
 
 
 class _Result(ctypes.Structure):
@@ -177,8 +177,8 @@ def _squares(bits: int) -> Tuple[int, ...]:
     return tuple(i + 1 for i in range(50) if bits >> i & 1)
 
 
-def _clocks(class_played: int, rule2_plies: int) -> _Clocks:
-    return _Clocks(int(class_played), int(rule2_plies))
+def _clocks(class_played: int, rule2_played: int) -> _Clocks:
+    return _Clocks(int(class_played), int(rule2_played))
 
 
 def _fen(fen: str) -> bytes:
@@ -344,38 +344,38 @@ class Tablebase:
                                                     ctypes.byref(r)))
         return _probe(r)
 
-    def probe(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> Probe:
+    def probe(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> Probe:
         """Returns what the tables say of the position of fen under the
         clocks (plies played; 0: fresh), or raises DtbError."""
-        return self._probe(fen, _clocks(class_played, rule2_plies), 0)
+        return self._probe(fen, _clocks(class_played, rule2_played), 0)
 
-    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> int:
+    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> int:
         """Returns the WDL of the position of fen for its side to move: 2 a
         win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2 a loss, under
         the clocks. Reads the value files alone where the clocks are fresh."""
-        return self._probe(fen, _clocks(class_played, rule2_plies), _VALUES_ONLY).wdl
+        return self._probe(fen, _clocks(class_played, rule2_played), _VALUES_ONLY).wdl
 
-    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_plies: int = 0):
+    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_played: int = 0):
         """probe_wdl, or default where a table the position needs is missing."""
         try:
-            return self.probe_wdl(fen, class_played=class_played, rule2_plies=rule2_plies)
+            return self.probe_wdl(fen, class_played=class_played, rule2_played=rule2_played)
         except MissingTableError:
             return default
 
-    def root_moves(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> List[RootMove]:
+    def root_moves(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> List[RootMove]:
         """Returns every legal move of the position of fen, best first, each
         valued for its mover under the clocks carried over it; [] where the
         side to move has no move (it has lost)."""
-        f, c = _fen(fen), _clocks(class_played, rule2_plies)
+        f, c = _fen(fen), _clocks(class_played, rule2_played)
         moves = (_RootMove * _MAX_MOVES)()
         n = self._run(lambda h: self._lib.dtb_root_moves_fen(h, f, ctypes.byref(c), moves,
                                                              _MAX_MOVES))
         return [RootMove(m.notation.decode("ascii"), m.from_, m.to, _squares(m.captured),
                          _probe(m.result)) for m in moves[:min(n, _MAX_MOVES)]]
 
-    def best_move(self, fen: str, *, class_played: int = 0, rule2_plies: int = 0) -> Optional[RootMove]:
+    def best_move(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> Optional[RootMove]:
         """Returns the first of root_moves, or None where there is no move."""
-        moves = self.root_moves(fen, class_played=class_played, rule2_plies=rule2_plies)
+        moves = self.root_moves(fen, class_played=class_played, rule2_played=rule2_played)
         return moves[0] if moves else None
 
     @property

@@ -51,14 +51,14 @@ def c_result(p):
     return [int(p.value) + 1, int(p.theory) + 1, n(p.distance), n(p.dtw), n(p.mtc)]
 
 
-def answer(tb, fen, class_played=0, rule2_plies=0):
+def answer(tb, fen, class_played=0, rule2_played=0):
     """The probe and the root moves of fen, or the failures, as comparable values."""
     try:
-        r = ("ok", tb.probe(fen, class_played=class_played, rule2_plies=rule2_plies))
+        r = ("ok", tb.probe(fen, class_played=class_played, rule2_played=rule2_played))
     except dtb.DtbError as e:
         r = (type(e).__name__, e.status, str(e))
     try:
-        m = ("ok", tb.root_moves(fen, class_played=class_played, rule2_plies=rule2_plies))
+        m = ("ok", tb.root_moves(fen, class_played=class_played, rule2_played=rule2_played))
     except dtb.DtbError as e:
         m = (type(e).__name__, e.status, str(e))
     return r, m
@@ -92,7 +92,7 @@ class TestProbe(unittest.TestCase):
             r = self.tb.probe("W:WK2,6:BK50", class_played=played)
             self.assertEqual((r.category, r.wdl, r.distance, r.dtw), (category, wdl, 9, 9), played)
             self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), wdl)
-        self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", rule2_plies=49), 2)  # rule 2 ignored in class B
+        self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", rule2_played=49), 2)  # rule 2 ignored in class B
 
     def test_moves(self):
         moves = self.tb.root_moves("W:WK2,6:BK50")
@@ -140,7 +140,7 @@ class TestProbe(unittest.TestCase):
             expectations = json.load(f)
         failures = 0
         for e in expectations:
-            fen, clocks = e["fen"], dict(class_played=e["class_played"], rule2_plies=e["rule2_plies"])
+            fen, clocks = e["fen"], dict(class_played=e["class_played"], rule2_played=e["rule2_played"])
             r, m = answer(self.tb, fen, **clocks)
             if e["status"] < 0:
                 got = r[1:]

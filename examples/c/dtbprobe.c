@@ -75,7 +75,7 @@ static int read_lines(void) {
         unsigned long long wm, wk, bm, bk;
         line l = {0};
         int n = sscanf(buf, "%llx %llx %llx %llx %d %d %d", &wm, &wk, &bm, &bk, &l.pos.side,
-                       &l.clocks.class_played, &l.clocks.rule2_plies);
+                       &l.clocks.class_played, &l.clocks.rule2_played);
         if (n != 6 && n != 7) {
             fprintf(stderr, "dtbprobe: bad line %d: %s", nlines + 1, buf);
             return 0;
