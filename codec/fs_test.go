@@ -11,18 +11,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/dtb-draughts/dtb/internal/testenv"
 )
-
-// streamFS is an fs.FS whose files have no ReadAt, as archive/zip's.
-type streamFS struct{ fs.FS }
-
-func (s streamFS) Open(name string) (fs.File, error) {
-	f, err := s.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return struct{ fs.File }{f}, nil
-}
 
 // TestOpenFS reads a table through the fs.FS of its directory, of memory
 // (fstest.MapFS) and of memory without ReadAt: each gives what Open
@@ -42,7 +33,7 @@ func TestOpenFS(t *testing.T) {
 	}{
 		{"dir", os.DirFS(filepath.Dir(path)), filepath.Base(path), mustOpen(t, path).f}, // mapped where Open maps
 		{"map", mem, "sub/x.dtb", func() io.ReaderAt { f, _ := mem.Open("sub/x.dtb"); return f.(io.ReaderAt) }()},
-		{"stream", streamFS{mem}, "sub/x.dtb", bytes.NewReader(nil)},
+		{"stream", testenv.StreamFS{FS: mem}, "sub/x.dtb", bytes.NewReader(nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := OpenFS(tc.fsys, tc.file)
@@ -79,7 +70,7 @@ func TestOpenFSDamage(t *testing.T) {
 	flipped := bytes.Clone(b)
 	flipped[e.off+int64(e.n)/2] ^= 0x41
 	mem := fstest.MapFS{"cut.dtb": {Data: b[:len(b)-1]}, "flip.dtb": {Data: flipped}}
-	for _, fsys := range []fs.FS{mem, streamFS{mem}} {
+	for _, fsys := range []fs.FS{mem, testenv.StreamFS{FS: mem}} {
 		for _, tc := range []struct {
 			file, want string
 			is         error

@@ -62,17 +62,6 @@ func zipFS(tb testing.TB, m fstest.MapFS) fs.FS {
 	return r
 }
 
-// streamFS is an fs.FS whose files have no ReadAt, as archive/zip's.
-type streamFS struct{ fs.FS }
-
-func (s streamFS) Open(name string) (fs.File, error) {
-	f, err := s.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return struct{ fs.File }{f}, nil
-}
-
 // TestOpenFS probes tables read into memory (fstest.MapFS), with ReadAt
 // and without, through OpenFS: every probe agrees with Open's of the
 // directory, value, distances, dtw, mtc and errors alike. The tables: up
@@ -93,7 +82,7 @@ func TestOpenFS(t *testing.T) {
 	}{
 		{"four", tabletest.Four.Dir(t), nil, testenv.Stride(1, 257)}, // every block still read
 		{"slim", slimDir, nil, testenv.Stride(1, 101)},
-		{"golden-stream", tabletest.Golden, func(m fstest.MapFS) fs.FS { return streamFS{m} }, testenv.Stride(1, 7)},
+		{"golden-stream", tabletest.Golden, func(m fstest.MapFS) fs.FS { return testenv.StreamFS{FS: m} }, testenv.Stride(1, 7)},
 		{"golden-zip", tabletest.Golden, func(m fstest.MapFS) fs.FS { return zipFS(t, m) }, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,7 +149,7 @@ func TestOpenFSDamage(t *testing.T) {
 				tc.edit(m)
 				var fsys fs.FS = m
 				if stream {
-					fsys = streamFS{m}
+					fsys = testenv.StreamFS{FS: m}
 				}
 				err := probeAll(fsys, kkvk)
 				if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {

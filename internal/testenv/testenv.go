@@ -5,6 +5,7 @@
 //	testenv.SkipUnlessLong(t, "5-piece build")   // only under DTB_LONG=1
 //	for i := int64(0); i < n; i += testenv.Stride(1, 64) { ... } // every position under DTB_LONG=1
 //	ninja := testenv.Tool(t, "ninja", "ninja-build")         // skip, or fail under DTB_REQUIRE_TOOLS=1
+//	fsys := testenv.StreamFS{FS: mem}                        // files without ReadAt
 //
 // DTB_LONG=1 runs the checks that take minutes: deep perft, 5-piece
 // builds, exhaustive checks of every 4-piece position. Without it an
@@ -15,6 +16,7 @@ package testenv
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"testing"
@@ -62,4 +64,18 @@ func Tool(tb testing.TB, name, pkg string) string {
 		tb.Skipf("%s: skipped; set DTB_REQUIRE_TOOLS=1 to make it fail", msg)
 	}
 	return ""
+}
+
+// StreamFS is an fs.FS whose files have no ReadAt, as archive/zip's: it
+// tests the readers of an fs.FS that read such files whole.
+type StreamFS struct{ fs.FS }
+
+// Open opens the file name of the FS, hiding all its methods but
+// fs.File's.
+func (s StreamFS) Open(name string) (fs.File, error) {
+	f, err := s.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return struct{ fs.File }{f}, nil
 }
