@@ -29,6 +29,7 @@ func init() {
 			fs.StringVar(&fl.format, "format", "json", "output format: "+strings.Join(plan.Formats, ", "))
 			fs.IntVar(&fl.nodes, "nodes", 0, "with --format json, simulate the schedule on N nodes of --threads cores, one job a node")
 			fs.StringVar(&fl.dtb, "dtb", "", "the dtb binary the jobs run (default: this one)")
+			fs.BoolVar(&fl.verify, "verify", false, "with --format slurm, add a dtb verify --only job a unit, after the manifest's")
 			return fl.run
 		},
 	})
@@ -47,6 +48,7 @@ type planCmd struct {
 	format  string
 	dtb     string
 	nodes   int
+	verify  bool
 }
 
 func (fl *planCmd) run(e *env, args []string) error {
@@ -55,6 +57,9 @@ func (fl *planCmd) run(e *env, args []string) error {
 	}
 	if !slices.Contains(plan.Formats, fl.format) {
 		return badInput("--format %q: one of %s", fl.format, strings.Join(plan.Formats, ", "))
+	}
+	if fl.verify && fl.format != "slurm" {
+		return badInput("--verify: only with --format slurm, not %s", fl.format)
 	}
 	o := retro.Options{DTW: fl.dtw, DTWPieces: dtwPieces, MTC: fl.mtc}
 	var err error
@@ -78,7 +83,7 @@ func (fl *planCmd) run(e *env, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	b := plan.Build{Units: units, Dtb: fl.dtb, Threads: fl.threads, Jobs: fl.jobs, Nodes: fl.nodes, Mem: o.Mem, DTW: fl.dtw, MTC: fl.mtc}
+	b := plan.Build{Units: units, Dtb: fl.dtb, Threads: fl.threads, Jobs: fl.jobs, Nodes: fl.nodes, Verify: fl.verify, Mem: o.Mem, DTW: fl.dtw, MTC: fl.mtc}
 	if b.Dir, err = filepath.Abs(fl.out); err != nil {
 		return err
 	}

@@ -293,6 +293,113 @@ func TestPlanSlurm(t *testing.T) {
 	}
 }
 
+// TestPlanSlurmVerify runs the Slurm script of dtb plan --verify with a
+// stand-in for sbatch: a verify job a unit after the manifest's, each
+// checking the unit's materials and leaving its mark; then a rerun after
+// KvMM.dtb is lost rebuilds unit KvMM and verifies it and the units that
+// read it, and none else; a damaged table fails its verify job, which leaves
+// no mark.
+func TestPlanSlurmVerify(t *testing.T) {
+	work := t.TempDir()
+	tables := filepath.Join(work, "tables")
+	script := runTool(t, "", dtbBinary(t), "plan", "--pieces", "3", "--out", tables, "--format", "slurm", "--verify")
+	if err := os.WriteFile(filepath.Join(work, "submit.sh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Units []struct {
+			ID        string
+			Deps      []string
+			Materials []string
+		}
+	}
+	if err := json.Unmarshal([]byte(runTool(t, "", dtbBinary(t), "plan", "--pieces", "3", "--format", "json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// checkVerify checks that jobs holds the verify jobs of exactly the
+	// units want, after the manifest's job if there is one, each with the memory of its
+	// unit's job, and that every unit has its mark.
+	checkVerify := func(run string, jobs map[string]slurmJob, want ...string) {
+		t.Helper()
+		for _, u := range doc.Units {
+			j, ok := jobs["verify-"+u.ID]
+			if ok != slices.Contains(want, u.ID) {
+				t.Errorf("%s: verify job of unit %s: %v, want %v", run, u.ID, ok, !ok)
+				continue
+			}
+			if ok {
+				var after []string // the manifest's job, if there is one
+				if m, ok := jobs["manifest"]; ok {
+					after = append(after, m.id)
+				}
+				checkSlurmJob(t, run+": verify "+u.ID, j, after)
+				mem, _ := option(j.args, "mem")
+				only := fmt.Sprintf(" verify --dir %s --only %s --threads 1 --mem %siB ", tables, strings.Join(u.Materials, ","), mem)
+				if !strings.Contains(j.script, only) {
+					t.Errorf("%s: verify %s: script %q, want %q", run, u.ID, j.script, only)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(tables, "work", "verified", u.ID)); err != nil {
+				t.Errorf("%s: unit %s not marked verified: %v", run, u.ID, err)
+			}
+		}
+	}
+	var ids []string
+	for _, u := range doc.Units {
+		ids = append(ids, u.ID)
+	}
+	checkVerify("the first run", submitSlurm(t, work), ids...)
+	if jobs := submitSlurm(t, work); len(jobs) != 0 {
+		t.Errorf("a rerun with every unit built and verified: %d jobs, want none", len(jobs))
+	}
+
+	if err := os.Remove(filepath.Join(tables, "KvMM.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"KvMM"}
+	for _, u := range doc.Units {
+		if slices.Contains(u.Deps, "KvMM") {
+			want = append(want, u.ID)
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("no unit reads KvMM: %v", doc.Units)
+	}
+	jobs := submitSlurm(t, work)
+	checkVerify("the rerun without KvMM.dtb", jobs, want...)
+	if _, ok := jobs["KvMM"]; !ok || len(jobs) != 2+len(want) {
+		t.Errorf("the rerun without KvMM.dtb: %d jobs, want unit KvMM, the manifest and %d verify jobs", len(jobs), len(want))
+	}
+
+	// A flipped bit in KvMM's table: its manifest entry no longer fits,
+	// so its verify job fails and leaves no mark.
+	b, err := os.ReadFile(filepath.Join(tables, "KvMM.dtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(filepath.Join(tables, "KvMM.dtb"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "submit.sh")
+	cmd.Dir = work
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fakeSbatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "1 damaged") {
+		t.Errorf("the run with KvMM.dtb damaged: %v, want its verify job to fail: %s", err, out)
+	}
+	// Mended, KvMM.dtb is newer than the mark its verify job left
+	// before: the next run verifies KvMM again, and MMvM, which reads it.
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(filepath.Join(tables, "KvMM.dtb"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkVerify("the run after KvMM.dtb is mended", submitSlurm(t, work), want...)
+}
+
 func TestPlanBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"plan", "--pieces", "1"},
@@ -305,6 +412,7 @@ func TestPlanBadInput(t *testing.T) {
 		{"plan", "--format", "make", "--out", "my tables"},
 		{"plan", "--format", "slurm", "--dtb", "/a b/dtb"},
 		{"plan", "--format", "ninja", "--out", "a:b"},
+		{"plan", "--format", "make", "--verify"},
 		{"plan", "extra"},
 		{"gen", "--unit", "KvKK"},
 		{"gen", "--unit", "KKKKvKKKK"},

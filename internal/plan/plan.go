@@ -2,7 +2,8 @@
 // scheduler to run: as a JSON document, a Makefile, a build.ninja or a
 // Slurm submission script. Each job runs `dtb gen --unit ID` for one unit
 // once the units it depends on are done, and a last one `dtb gen
-// --manifest`.
+// --manifest`. With Build.Verify, the Slurm script also submits a `dtb
+// verify --only` job a unit, after the manifest's.
 //
 //	units, err := retro.Units(retro.Options{Pieces: 4})
 //	b := plan.Build{Units: units, Dtb: "/usr/local/bin/dtb", Dir: "/data/tables", Threads: 1}
@@ -38,6 +39,7 @@ type Build struct {
 	DTW     bool         // build the tables with the dtw column
 	MTC     bool         // build the tables with the mtc column
 	Nodes   int          // nodes of Threads cores for the JSON's simulated schedule, 0 for none
+	Verify  bool         // slurm only: a dtb verify job a unit, after the manifest
 }
 
 // Write writes b in format, one of Formats. A Makefile, a build.ninja and
@@ -46,6 +48,9 @@ type Build struct {
 func (b *Build) Write(w io.Writer, format string) error {
 	if len(b.Units) == 0 {
 		return errors.New("no units")
+	}
+	if b.Verify && format != "slurm" {
+		return fmt.Errorf("verify jobs are for the slurm format, not %s", format)
 	}
 	if format == "json" {
 		return b.json(w)

@@ -47,3 +47,36 @@ func TestSlurmPaths(t *testing.T) {
 		t.Errorf("Write to /my tables: %v, %d bytes", err, s.Len())
 	}
 }
+
+// TestVerify checks the verify jobs: a job a unit in the Slurm script,
+// after the manifest's, checking the unit's materials with its job's
+// memory, and no verify jobs in the other formats.
+func TestVerify(t *testing.T) {
+	units, err := retro.Units(retro.Options{Pieces: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := plan.Build{Units: units, Dtb: "/opt/dtb", Dir: "/t", Threads: 2, Mem: 32 << 20, Verify: true}
+	var s strings.Builder
+	if err := b.Write(&s, "slurm"); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(s.String(), "--job-name=dtb-verify-"); n != len(units) {
+		t.Errorf("%d verify jobs, want %d", n, len(units))
+	}
+	for _, want := range []string{
+		"\nif [[ -z ${job[KvMM]}${job[KvM]}${job[KMvK]} ]] && verified KvMM KvMM.dtb MMvK.dtb KvM.dtb MvK.dtb KMvK.dtb KvKM.dtb; then\n",
+		"--job-name=dtb-verify-KvMM --mem=64M --cpus-per-task=2 --time=10 $(after \"$manifest\")",
+		"\n/opt/dtb verify --dir /t --only KvMM,MMvK --threads 2 --mem 64MiB --work /t/work/verify/KvMM\nmkdir -p /t/work/verified\ntouch /t/work/verified/KvMM\n",
+	} {
+		if !strings.Contains(s.String(), want) {
+			t.Errorf("the Slurm script with verify jobs lacks %q", want)
+		}
+	}
+	for _, format := range []string{"json", "make", "ninja"} {
+		s.Reset()
+		if err := b.Write(&s, format); err == nil || s.Len() != 0 {
+			t.Errorf("Write %s with Verify: %v, %d bytes; want an error", format, err, s.Len())
+		}
+	}
+}

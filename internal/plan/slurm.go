@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
@@ -21,6 +22,9 @@ const (
 	TimeFactor = 6
 	// TimeFloor is the least time of a job, in minutes.
 	TimeFloor = 10
+	// VerifyMinMiB is the least memory of a verify job, dtb verify's
+	// floor.
+	VerifyMinMiB = 64
 )
 
 // Job returns the memory in MiB and the time in minutes of the Slurm job
@@ -71,10 +75,10 @@ declare -A job # the job ID of each unit, empty for a unit built
 jobs=()        # the job IDs submitted, in order
 
 # submit runs sbatch with the options given and the job script on stdin,
-# and prints the job ID.
+# and prints the job ID; it fails if sbatch does.
 submit() {
   local id
-  id=$(sbatch --parsable --requeue "$@")
+  id=$(sbatch --parsable --requeue "$@") || return
   echo "${id%%%%;*}"
 }
 
@@ -108,9 +112,70 @@ func (b *Build) slurm(s *strings.Builder) {
 		b.slurmUnit(s, u)
 	}
 	fmt.Fprintf(s, "\n# The manifest, after every unit's job; none if no unit had one and\n# the manifest is there.\n")
-	fmt.Fprintf(s, "deps=$(after ${jobs[@]+\"${jobs[@]}\"})\nif [[ -z $deps && -e $dir/%s ]]; then\n  echo \"manifest: written\"\nelse\n", codec.ManifestName)
+	fmt.Fprintf(s, "manifest= # its job ID\ndeps=$(after ${jobs[@]+\"${jobs[@]}\"})\nif [[ -z $deps && -e $dir/%s ]]; then\n  echo \"manifest: written\"\nelse\n", codec.ManifestName)
 	fmt.Fprintf(s, "  manifest=$(submit --job-name=dtb-manifest $deps <<'EOF'\n#!/bin/bash\nexec %s gen --manifest --out %s\nEOF\n)\n", b.Dtb, b.Dir)
 	fmt.Fprintf(s, "  echo \"manifest: job $manifest\"\nfi\n")
+	if b.Verify {
+		fmt.Fprintf(s, slurmVerifyHeader, b.Dir, VerifiedDir)
+		for _, u := range b.Units {
+			b.slurmVerify(s, u)
+		}
+	}
+}
+
+// VerifiedDir is the folder of the table directory where the verify job
+// of a unit (Build.Verify) leaves an empty file named after the unit once
+// its tables pass dtb verify.
+const VerifiedDir = retro.WorkDir + "/verified"
+
+// slurmVerifyHeader opens the verify jobs of the Slurm script, with %[1]s
+// the table directory and %[2]s VerifiedDir.
+const slurmVerifyHeader = `
+# The verify jobs (dtb plan --verify): one a unit, dtb verify --only its
+# materials, after the manifest's job (dtb verify checks each table
+# against its manifest entry). A job that passes leaves the file
+# %[1]s/%[2]s/UNIT. A unit is verified, and gets no job, when
+# that file is newer than the unit's tables and those of its deps, none
+# of which gets a job in this run.
+
+# verified UNIT FILE... succeeds if UNIT passed dtb verify since FILE...
+# were written.
+verified() {
+  local mark=$dir/%[2]s/$1 f
+  [[ -e $mark ]] || return 1
+  shift
+  for f; do
+    [[ $mark -nt $dir/$f ]] || return 1
+  done
+}
+`
+
+// slurmVerify writes the lines of the script that submit the verify job
+// of u unless u is verified. The job asks for the memory, threads and
+// time of u's own job.
+func (b *Build) slurmVerify(s *strings.Builder, u retro.Unit) {
+	mib, minutes := b.Job(u)
+	mib = max(mib, VerifyMinMiB)
+	var mats, names []string
+	rebuilt := "${job[" + u.ID + "]}"
+	for _, m := range u.Materials {
+		mats = append(mats, m.String())
+		names = append(names, table.FileName(m))
+	}
+	for _, v := range b.Units {
+		if slices.Contains(u.Deps, v.ID) {
+			rebuilt += "${job[" + v.ID + "]}"
+			for _, m := range v.Materials {
+				names = append(names, table.FileName(m))
+			}
+		}
+	}
+	mark := b.Dir + "/" + VerifiedDir
+	fmt.Fprintf(s, "\nif [[ -z %s ]] && verified %s %s; then\n  echo \"verify %s: passed\"\nelse\n", rebuilt, u.ID, strings.Join(names, " "), u.ID)
+	fmt.Fprintf(s, "  id=$(submit --job-name=dtb-verify-%s --mem=%dM --cpus-per-task=%d --time=%d $(after \"$manifest\") <<'EOF'\n", u.ID, mib, b.Threads, minutes)
+	fmt.Fprintf(s, "#!/bin/bash\nset -e\n%s verify --dir %s --only %s --threads %d --mem %dMiB --work %s/%s/verify/%s\n",
+		b.Dtb, b.Dir, strings.Join(mats, ","), b.Threads, mib, b.Dir, retro.WorkDir, u.ID)
+	fmt.Fprintf(s, "mkdir -p %s\ntouch %s/%s\nEOF\n)\n  echo \"verify %s: job $id\"\nfi\n", mark, mark, u.ID, u.ID)
 }
 
 // slurmUnit writes the lines of the script that submit the job of u
