@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -49,7 +49,7 @@ func rebuild(paths []string) string {
 	if _, err := os.Stat(filepath.Join(dir, codec.ConvertingName)); err == nil {
 		return "dtb convert --dir " + dir + " (a dtb convert there was interrupted; nothing is lost)"
 	}
-	if slimDir(dir) {
+	if slim.Is(dir) {
 		return "dtb slim --dir BUILD --out " + dir + " (BUILD: the directory dtb gen built, which the slim tables come from)"
 	}
 	flags := genFlags(dir)
@@ -63,13 +63,6 @@ func rebuild(paths []string) string {
 		cmds = append(cmds, fmt.Sprintf("dtb gen%s --out %s%s", only, dir, flags))
 	}
 	return strings.Join(cmds, " && ")
-}
-
-// slimDir reports whether dir is a slim directory, which dtb slim wrote:
-// its manifest names tables searched through others.
-func slimDir(dir string) bool {
-	entries, _ := codec.ReadManifest(dir)
-	return slices.ContainsFunc(entries, func(e codec.ManifestEntry) bool { return e.Searched != "" })
 }
 
 // genFlags returns the flags of dtb gen that build the optional columns

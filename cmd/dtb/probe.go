@@ -14,6 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/explore"
+	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
@@ -390,7 +391,7 @@ func (a *answerer) note(p draughts.Position, r probe.Result) {
 		a.noDTW[m] = true
 		dir := holder(a.fl.dir, m)
 		how := fmt.Sprintf("build them with: dtb gen --only %s --dtw --out %s", m, dir)
-		if slimDir(dir) {
+		if slim.Is(dir) {
 			how = fmt.Sprintf("write %s with: dtb slim --dir BUILD --out %s, BUILD a directory dtb gen built with --dtw", dir, dir)
 		}
 		fmt.Fprintf(a.e.stderr, "dtb %s: the tables of %s in %s have no dtw (%s)\n", a.e.command, m, dir, how)

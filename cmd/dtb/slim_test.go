@@ -17,7 +17,7 @@ import (
 func TestSlimCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "engine")
 	stdout, stderr, code := dtb("slim", "--dir", tabletest.Golden, "--out", out)
-	if code != 0 || !strings.Contains(stdout, "MvKK     searched through KKvM\n") || !strings.HasPrefix(stderr, "dtb slim: 11 tables in ") || !strings.HasSuffix(stderr, ", 5 more answered by search, in "+out+"\n") {
+	if code != 0 || !strings.Contains(stdout, "MvKK     searched through KKvM, 2.8 probes a position\n") || !strings.HasPrefix(stderr, "dtb slim: 11 tables in ") || !strings.HasSuffix(stderr, ", 5 more answered by search, in "+out+"\n") {
 		t.Fatalf("slim: status %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	const fen = "W:W20:BK1,K10" // MvKK, left out
@@ -60,6 +60,38 @@ func TestSlimCommand(t *testing.T) {
 	_, stderr, code = dtb("probe", "--dir", out, fen)
 	if want := "(rebuild it with: dtb slim --dir BUILD --out " + out + " (BUILD: the directory dtb gen built"; code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("probe of a damaged slim directory: status %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestSlimSides checks --sides on the Rule2 set: both searches no
+// table, and a table missing there is to be written anew by dtb slim; auto (the default) keeps both tables of KMvKK's pair, whose
+// search costs some 27 probes a position, and searches MvKK through KKvM
+// (3 probes); one searches both; a bad value is refused.
+func TestSlimSides(t *testing.T) {
+	dir, out := tabletest.Rule2.Dir(t), filepath.Join(t.TempDir(), "engine")
+	stdout, stderr, code := dtb("slim", "--dir", dir, "--out", out, "--distances=false", "--sides", "both")
+	if code != 0 || strings.Contains(stdout, "searched") || !strings.Contains(stderr, ", 0 more answered by search, in ") {
+		t.Errorf("--sides both: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// Its files say it is a slim directory: written anew by dtb slim.
+	if err := os.Remove(filepath.Join(out, "KKvKM.dtb")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = dtb("probe", "--dir", out, "W:WK46,K50:BK5,15")
+	if want := "(rebuild it with: dtb slim --dir BUILD --out " + out + " "; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("probe of a damaged slim directory of both sides: status %d, stderr %q, want %q", code, stderr, want)
+	}
+	stdout, stderr, code = dtb("slim", "--dir", dir, "--out", out+"-auto", "--distances=false")
+	if code != 0 || !regexp.MustCompile(`(?m)^KKvKM +\d+ bytes, marked, kept beside KMvKK: a search through it costs 2\d\.\d probes a position$`).MatchString(stdout) ||
+		!regexp.MustCompile(`(?m)^MvKK +searched through KKvM, [23]\.\d probes a position$`).MatchString(stdout) {
+		t.Errorf("--sides auto: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, stderr, code = dtb("slim", "--dir", dir, "--out", out+"-one", "--distances=false", "--sides", "one")
+	if code != 0 || !strings.Contains(stdout, "KKvKM    searched through KMvKK\n") || !strings.Contains(stdout, "MvKK     searched through KKvM\n") {
+		t.Errorf("--sides one: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, stderr, code := dtb("slim", "--dir", dir, "--out", out+"-x", "--sides", "all"); code != 2 || stderr != "dtb slim: --sides \"all\": want one, both or auto\n" {
+		t.Errorf("--sides all: status %d, stderr %q", code, stderr)
 	}
 }
 

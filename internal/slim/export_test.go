@@ -7,3 +7,11 @@ func SetThreatSaving(x float64) (restore func()) {
 	threatSaving = x
 	return func() { threatSaving = old }
 }
+
+// SetSearchCost sets the threshold of SidesWhereDear to x and returns
+// the function that restores it.
+func SetSearchCost(x float64) (restore func()) {
+	old := searchCost
+	searchCost = x
+	return func() { searchCost = old }
+}

@@ -1,7 +1,7 @@
 // Package slim writes the tables an engine's search reads, from a
 // directory that dtb gen built: the value files, and of each colour pair
-// of tables (KKvK and KvKK) only one, the other answered by a search
-// through it.
+// of tables (KKvK and KvKK) one, the other answered by a search through
+// it, or both where that search is dear (Options.Sides).
 //
 //	err := slim.Write(ctx, "tables", "engine", slim.Options{})
 //	t, err := probe.Open("engine", probe.Options{}) // answers every position
@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +46,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
+	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -57,6 +59,8 @@ type Options struct {
 	Distances bool
 	// Threats says which value files leave out their forced threats.
 	Threats Threats
+	// Sides says which colour pairs keep both tables.
+	Sides Sides
 	// Done, if not nil, is called with each table written or left out.
 	Done func(Table)
 }
@@ -89,15 +93,46 @@ const ThreatSaving = 0.1
 // threatSaving is ThreatSaving, which the tests change.
 var threatSaving = ThreatSaving
 
+// Sides says which colour pairs of a slim directory keep both tables,
+// the other pairs keeping the smaller one.
+type Sides int
+
+const (
+	// SidesOne keeps one table of every pair.
+	SidesOne Sides = iota
+	// SidesBoth keeps both tables of every pair: no table is searched.
+	SidesBoth
+	// SidesWhereDear keeps both tables of a pair where the search of the
+	// table left out would cost at least SearchCost probes a position
+	// (Table.Cost).
+	SidesWhereDear
+)
+
+// SearchCost is the mean probes a search of the positions of a table
+// left out must cost for SidesWhereDear to keep both tables of its pair.
+// A stored probe reads one position; a search probes a successor for each
+// move (cost.go). Up to 4 pieces it splits KMvKK's pair (27.1 probes)
+// from the others (1.7 to 7.7).
+const SearchCost = 16.0
+
+// searchCost is SearchCost, which the tests change.
+var searchCost = SearchCost
+
 // Table is what Write did with one table.
 type Table struct {
 	Material index.Material
 	// SearchedIn is the table that answers this one by a search, its
 	// colour flip; the zero Material for a table written.
 	SearchedIn index.Material
-	Marked     bool  // its value file was written marked (table.WriteSlim)
-	Threats    bool  // its value file leaves out its forced threats
-	Bytes      int64 // of the files written, 0 for a table left out
+	// Cost is, where SidesWhereDear measured the table's colour pair and
+	// the table is its larger, the mean probes of a search of one of its
+	// positions through its colour flip (cost.go); else 0. The table is
+	// searched where Cost is under SearchCost, kept beside its flip
+	// otherwise.
+	Cost    float64
+	Marked  bool  // its value file was written marked (table.WriteSlim)
+	Threats bool  // its value file leaves out its forced threats
+	Bytes   int64 // of the files written, 0 for a table left out
 }
 
 // Write writes to out the tables of dir, as the package doc says, then
@@ -123,8 +158,11 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 	if err != nil {
 		return err
 	}
-	if listed, err := codec.ReadManifest(out); err == nil && len(listed) > 0 && !slices.ContainsFunc(listed, func(e codec.ManifestEntry) bool { return e.Searched != "" }) {
-		return fmt.Errorf("%s holds the tables of a build (no table there is answered by a search): write the slim tables to another directory", out)
+	if slimListed(dir, entries) {
+		return fmt.Errorf("%s is a slim directory already: write from the directory dtb gen built", dir)
+	}
+	if listed, err := codec.ReadManifest(out); err == nil && len(listed) > 0 && !slimListed(out, listed) {
+		return fmt.Errorf("%s holds the tables of a build (no table there is a slim directory's): write the slim tables to another directory", out)
 	}
 	// No manifest until every file is written: an interrupted Write
 	// leaves a directory that vouches for nothing. The files an
@@ -143,16 +181,12 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	byMat := map[index.Material]codec.ManifestEntry{}
-	for _, e := range entries {
-		m, err := index.ParseMaterial(e.Material)
-		if err != nil {
-			return fmt.Errorf("%s: entry %q: %v", filepath.Join(dir, codec.ManifestName), e.File, err)
-		}
-		if e.Searched != "" {
-			return fmt.Errorf("%s is a slim directory already: write from the directory dtb gen built", dir)
-		}
-		byMat[m] = e
+	ps, err := newPairs(dir, entries)
+	if err != nil {
+		return err
+	}
+	if err := ps.choose(ctx, dir, o.Sides); err != nil {
+		return err
 	}
 	var listed []codec.ManifestEntry
 	for _, e := range entries {
@@ -160,22 +194,55 @@ func Write(ctx context.Context, dir, out string, o Options) error {
 			return err
 		}
 		m, _ := index.ParseMaterial(e.Material)
-		if keeper(m, byMat) != m {
+		if ps.keeper(m) != m {
 			continue // written with its flip
 		}
-		w, threats, err := write(dir, out, scratch, e, m, byMat, o)
+		w, threats, err := write(dir, out, scratch, e, m, ps, o)
 		if err != nil {
 			return err
 		}
 		listed = append(listed, w)
 		if o.Done != nil {
-			o.Done(Table{Material: m, Marked: rules.ClassOf(m) == rules.Rule2, Threats: threats, Bytes: w.Size + distanceSize(w)})
+			o.Done(Table{Material: m, Cost: ps.cost[m], Marked: rules.ClassOf(m) == rules.Rule2, Threats: threats, Bytes: w.Size + distanceSize(w)})
 			if w.Searched != "" {
-				o.Done(Table{Material: m.Flip(), SearchedIn: m})
+				o.Done(Table{Material: m.Flip(), SearchedIn: m, Cost: ps.cost[m.Flip()]})
 			}
 		}
 	}
 	return codec.WriteManifest(out, listed)
+}
+
+// Is reports whether dir's manifest lists the tables of a slim
+// directory (slimListed).
+func Is(dir string) bool {
+	entries, err := codec.ReadManifest(dir)
+	return err == nil && slimListed(dir, entries)
+}
+
+// slimListed reports whether entries, the manifest of dir, list a slim
+// directory's tables: a table answered by a search, or a value file that
+// marks or leaves out positions (table.Slim). A directory of SidesBoth
+// has no table searched; its files say what it is, but where no
+// material has a rule-2 count and every file keeps its forced threats,
+// which leaves them as a build's.
+func slimListed(dir string, entries []codec.ManifestEntry) bool {
+	for _, e := range entries {
+		if e.Searched != "" {
+			return true
+		}
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			continue
+		}
+		if f, err := table.Open(filepath.Join(dir, e.File), m); err == nil {
+			slim := f.Variant == table.Slim
+			f.Close()
+			if slim {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lock locks dir, so that the tables read do not change meanwhile (a dtb
@@ -210,17 +277,83 @@ func lock(dir, out string) (release func(), err error) {
 	return release, nil
 }
 
+// pairs are the tables of a build by material, and what Write keeps of
+// each colour pair.
+type pairs struct {
+	byMat map[index.Material]codec.ManifestEntry
+	whole map[index.Material]bool    // both tables kept, by either material
+	cost  map[index.Material]float64 // SidesWhereDear's measure, by the larger material
+}
+
+// newPairs returns the pairs of the manifest entries of dir, each pair
+// keeping one table.
+func newPairs(dir string, entries []codec.ManifestEntry) (*pairs, error) {
+	ps := &pairs{byMat: map[index.Material]codec.ManifestEntry{}, whole: map[index.Material]bool{}, cost: map[index.Material]float64{}}
+	for _, e := range entries {
+		m, err := index.ParseMaterial(e.Material)
+		if err != nil {
+			return nil, fmt.Errorf("%s: entry %q: %v", filepath.Join(dir, codec.ManifestName), e.File, err)
+		}
+		ps.byMat[m] = e
+	}
+	return ps, nil
+}
+
+// choose chooses the pairs that keep both tables, as sides says:
+// SidesWhereDear measures the search of each pair's larger table
+// through the smaller in the tables of dir (meanProbes).
+func (ps *pairs) choose(ctx context.Context, dir string, sides Sides) error {
+	if sides == SidesOne {
+		return nil
+	}
+	var t *probe.Tables
+	if sides == SidesWhereDear {
+		var err error
+		if t, err = probe.Open(dir, probe.Options{CacheBytes: 256 << 20}); err != nil {
+			return err
+		}
+		defer t.Close()
+	}
+	for _, m := range slices.SortedFunc(maps.Keys(ps.byMat), index.Compare) {
+		if m == m.Flip() || ps.smaller(m) != m || ps.smaller(m.Flip()) != m {
+			continue // no pair, or the pair once, by its smaller table
+		}
+		if t != nil {
+			cost, err := meanProbes(ctx, t, m.Flip())
+			if err != nil {
+				return err
+			}
+			ps.cost[m.Flip()] = cost
+			if cost < searchCost {
+				continue
+			}
+		}
+		ps.whole[m], ps.whole[m.Flip()] = true, true
+	}
+	return nil
+}
+
 // keeper returns the material whose table answers the positions of m in
-// the slim directory: m itself, or its colour flip where that is listed,
-// m's class has no class clock, and the flip's value file is the smaller
-// (by material order on a tie).
-func keeper(m index.Material, byMat map[index.Material]codec.ManifestEntry) index.Material {
+// the slim directory: m itself where its pair keeps both tables, else
+// the smaller.
+func (ps *pairs) keeper(m index.Material) index.Material {
+	if ps.whole[m] {
+		return m
+	}
+	return ps.smaller(m)
+}
+
+// smaller returns the material of m's pair whose value file is the
+// smaller (by material order on a tie): m itself where m has no pair
+// (its colour flip is not listed or is m) or m's class has a class
+// clock, which keeps both tables.
+func (ps *pairs) smaller(m index.Material) index.Material {
 	f := m.Flip()
-	e, ok := byMat[f]
+	e, ok := ps.byMat[f]
 	if f == m || !ok || rules.ClassOf(m).Carries() {
 		return m
 	}
-	if s, t := e.Size, byMat[m].Size; s < t || s == t && index.Compare(f, m) < 0 {
+	if s, t := e.Size, ps.byMat[m].Size; s < t || s == t && index.Compare(f, m) < 0 {
 		return f
 	}
 	return m
@@ -231,7 +364,7 @@ func keeper(m index.Material, byMat map[index.Material]codec.ManifestEntry) inde
 // forced threats: its value file, marked where the rule-2 count runs,
 // forced threats left out as o.Threats says but in class A and B, and
 // its distance file if asked for or of class A or B.
-func write(dir, out, scratch string, e codec.ManifestEntry, m index.Material, byMat map[index.Material]codec.ManifestEntry, o Options) (codec.ManifestEntry, bool, error) {
+func write(dir, out, scratch string, e codec.ManifestEntry, m index.Material, ps *pairs, o Options) (codec.ManifestEntry, bool, error) {
 	src, dst := filepath.Join(dir, e.File), filepath.Join(out, e.File)
 	f, err := table.OpenListed(dir, e, m)
 	if err != nil {
@@ -241,7 +374,7 @@ func write(dir, out, scratch string, e codec.ManifestEntry, m index.Material, by
 	if !f.Split {
 		return e, false, fmt.Errorf("%s is a table of format 2: convert it first with: dtb convert --dir %s", src, dir)
 	}
-	searched := m != m.Flip() && keeper(m.Flip(), byMat) == m
+	searched := m != m.Flip() && ps.keeper(m.Flip()) == m
 	copyDistances := e.Distances != nil && (o.Distances || f.Class.Carries())
 	threats := false
 	if !f.Class.Carries() {
