@@ -77,11 +77,11 @@ func (b bestEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 // clockArgs returns the clocks c of a position whose clock is kind as a
 // line of standard input gives them: " clock=N", " rule2=N" or "".
 func clockArgs(kind rules.Class, c probe.Clocks) string {
-	switch {
-	case kind.Carries():
-		return fmt.Sprintf(" clock=%d", c.Class)
-	case kind == rules.Rule2:
-		return fmt.Sprintf(" rule2=%d", c.Rule2)
+	switch class, rule2 := explore.Played(kind, c); {
+	case class != nil:
+		return fmt.Sprintf(" clock=%d", *class)
+	case rule2 != nil:
+		return fmt.Sprintf(" rule2=%d", *rule2)
 	}
 	return ""
 }
