@@ -11,6 +11,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/internal/fault"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 )
 
 // cleanBuild returns a directory of the tables up to 2 pieces built by
@@ -144,18 +145,37 @@ func faultyGen(t *testing.T, mode fault.Mode, n int) (dir, errOut string, code i
 	return dir, errOut, code
 }
 
+// eachCrashPoint calls strike(n) for a fault after n files written, until
+// a build writes fewer files and strike reports no fault struck. The
+// quick suite strikes after the first four files, every third file after
+// them (work files, all written alike) and each of the last twelve (the
+// last units, the tables and the manifests); DTB_LONG=1 after each. It
+// returns the faults struck.
+func eachCrashPoint(strike func(n int) bool) (struck int) {
+	step := int(testenv.Stride(1, 3))
+	n := 0
+	for ; strike(n); n += max(step*min(n/4, 1), 1) {
+		struck++
+	}
+	for m := max(n-12, 4); m < n; m++ {
+		if (m-4)%step != 0 && strike(m) {
+			struck++
+		}
+	}
+	return struck
+}
+
 // TestGenCrashPoints kills a build (simulated: every write fails and
-// nothing is cleaned up) after each number of files written in turn, table
-// files and manifests: a rerun must finish the directory of a clean build.
+// nothing is cleaned up) after a number of files written, table files
+// and manifests (eachCrashPoint): a rerun must finish the directory of a
+// clean build.
 func TestGenCrashPoints(t *testing.T) {
 	ref := cleanBuild(t)
-	kills := 0
-	for n := 0; ; n++ {
+	kills := eachCrashPoint(func(n int) bool {
 		dir, errOut, code := faultyGen(t, fault.Kill, n)
 		if code == 0 {
-			break // the build wrote fewer than n+1 files
+			return false // the build wrote fewer than n+1 files
 		}
-		kills++
 		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "killed") {
 			t.Errorf("killed after %d files: status %d, stderr %q", n, code, errOut)
 		}
@@ -164,22 +184,24 @@ func TestGenCrashPoints(t *testing.T) {
 			t.Errorf("rerun after a kill after %d files: status %d, stdout %q, stderr %q", n, code, out, errOut)
 		}
 		checkSame(t, fmt.Sprintf("rerun after a kill after %d files", n), dir, ref)
-	}
-	if kills < 6 { // 4 tables, a manifest per group and the last one
+		return true
+	})
+	if kills < 12 { // 4 first files, 4 tables, a manifest per group and the last one, some units
 		t.Errorf("only %d crash points", kills)
 	}
 }
 
-// TestGenDiskFull fills the disk while each file in turn is written: the
-// run fails with the reason, the manifest lists exactly the tables written
-// whole, no temporary file is left, and a rerun finishes the directory.
+// TestGenDiskFull fills the disk while a file is written (eachCrashPoint):
+// the run fails with the reason, the manifest lists exactly the tables
+// written whole, no temporary file is left, and a rerun finishes the
+// directory.
 func TestGenDiskFull(t *testing.T) {
 	ref := cleanBuild(t)
 	halfPair := false // the disk filled on the second table of a pair
-	for n := 0; ; n++ {
+	eachCrashPoint(func(n int) bool {
 		dir, errOut, code := faultyGen(t, fault.DiskFull, n)
 		if code == 0 {
-			break
+			return false
 		}
 		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "no space left on device") {
 			t.Errorf("disk full at file %d: status %d, stderr %q", n, code, errOut)
@@ -191,7 +213,8 @@ func TestGenDiskFull(t *testing.T) {
 			t.Errorf("rerun after a full disk at file %d: status %d, stdout %q, stderr %q", n, code, out, errOut)
 		}
 		checkSame(t, fmt.Sprintf("rerun after a full disk at file %d", n), dir, ref)
-	}
+		return true
+	})
 	if !halfPair {
 		t.Error("the disk never filled between the two tables of a pair")
 	}
