@@ -230,7 +230,7 @@ func TestC(t *testing.T) {
 // the others answer as the Go probe does.
 func TestCFlagsForged(t *testing.T) {
 	dir := tabletest.Copy(t, golden)
-	tabletest.ForgeRules(t, filepath.Join(dir, "KKvK.dtb"), table.RulesFlagsResolved)
+	tabletest.ForgeRules(t, filepath.Join(dir, "KKvK.dtb"), table.Work.Rules())
 	c := compare(t, dir, 3)
 	damaged := 0
 	for _, fen := range []string{"W:WK10:BK5", "W:WK10,K37:BK5", "W:WK10,K20:BK5", "W:WK2,6:BK50"} {

@@ -66,8 +66,8 @@ func TestDamageNeverSilent(t *testing.T) {
 		case 4: // a range zeroed
 			i := rng.IntN(len(b))
 			clear(b[i:min(len(b), i+1+rng.IntN(64))])
-		case 6: // the rules flags of a work file (table.RulesFlagsResolved), the checksum recomputed
-			b = tabletest.ForgedRules(table.RulesFlagsResolved)(b)
+		case 6: // the rules flags of a work file (table.Work), the checksum recomputed
+			b = tabletest.ForgedRules(table.Work.Rules())(b)
 		case 5: // another table's file
 			other := []string{"KvKK", "KMvK", "KvK"}[rng.IntN(3)]
 			if b, err = os.ReadFile(filepath.Join(tabletest.Golden, other+filepath.Ext(name))); err != nil {

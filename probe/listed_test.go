@@ -30,11 +30,11 @@ func TestManifestVouches(t *testing.T) {
 		want string
 	}{
 		{"flags forged", func(t *testing.T, dir string) {
-			tabletest.ForgeRules(t, filepath.Join(dir, "KKvK.dtb"), table.RulesFlagsResolved)
+			tabletest.ForgeRules(t, filepath.Join(dir, "KKvK.dtb"), table.Work.Rules())
 		}, "KKvK.dtb is damaged (header checksum "},
 		{"flags forged, manifest fitted", func(t *testing.T, dir string) {
 			path := filepath.Join(dir, "KKvK.dtb")
-			tabletest.ForgeRules(t, path, table.RulesFlagsResolved)
+			tabletest.ForgeRules(t, path, table.Work.Rules())
 			entries, err := codec.ReadManifest(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -54,7 +54,7 @@ func TestManifestVouches(t *testing.T) {
 			}
 		}, "KKvK.dtb is damaged (rules flags 0x33, those of a work file of dtb gen"},
 		{"distance file forged", func(t *testing.T, dir string) {
-			tabletest.ForgeRules(t, filepath.Join(dir, "KKvK"+table.DistanceExt), table.RulesFlagsResolved)
+			tabletest.ForgeRules(t, filepath.Join(dir, "KKvK"+table.DistanceExt), table.Work.Rules())
 		}, "KKvK.dtbd is damaged (header: "},
 		{"manifest set back to version 1", func(t *testing.T, dir string) {
 			// Version 1 lists no header checksums and no distance files.

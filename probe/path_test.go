@@ -49,7 +49,7 @@ func TestOpenList(t *testing.T) {
 
 	// A damaged KvK behind a good one is never read; in front, it is.
 	damaged := tabletest.Copy(t, tabletest.Golden)
-	tabletest.ForgeRules(t, filepath.Join(damaged, "KvK.dtb"), table.RulesFlagsResolved)
+	tabletest.ForgeRules(t, filepath.Join(damaged, "KvK.dtb"), table.Work.Rules())
 	p, _ := draughts.ParseFEN("W:WK10:BK5")
 	for dirs, bad := range map[string]bool{small + sep + damaged: false, damaged + sep + small: true} {
 		tables, err := probe.Open(dirs, probe.Options{})

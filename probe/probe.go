@@ -32,7 +32,7 @@
 // side to move must capture. The files hold no real value for them
 // (table.CaptureGap). A search over the captures resolves them, each
 // capture's result probed in turn. A resolved table holds them and needs
-// no search (table.RulesFlagsResolved). The generator keeps such tables
+// no search (table.Work). The generator keeps such tables
 // for its own lookups. With the entry come the rules value under the
 // game's running clocks (Clocks), and the clock the entry's distance
 // counts.

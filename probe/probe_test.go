@@ -148,7 +148,7 @@ func TestEveryPosition(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want table.Stats
-		if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &want); err != nil {
+		if err := json.Unmarshal([]byte(h.Meta["stats"]), &want); err != nil {
 			t.Fatal(err)
 		}
 		if stats != want {
@@ -590,7 +590,7 @@ func TestResolvedTable(t *testing.T) {
 	m, _ := index.ParseMaterial("KvKM") // a capture leaves KvK or KvM
 	x := index.New(m)
 	path := filepath.Join(t.TempDir(), table.FileName(m))
-	w, err := table.NewResolvedWriter(path, m, table.Extra{DTW: true})
+	w, err := table.NewWriter(path, m, table.Extra{DTW: true}, table.Work)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -383,7 +383,7 @@ func (b *groupBuild) unitHeader(n int) codec.Header {
 	h := codec.Header{
 		Material:     u.name,
 		IndexVersion: table.IndexVersion,
-		Rules:        table.RulesFlags,
+		Rules:        table.Full.Rules(),
 		Positions:    u.positions(),
 		BlockSize:    int(min(u.kings*max(1, 1<<16/u.kings), writeBatch)),
 		Meta:         map[string]string{"first": strconv.FormatInt(u.firstRank, 10)},
@@ -505,7 +505,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 		s.state, s.cols = solvedInMemory, table.NewLayout(m, b.extra).MakeColumns(x.Size())
 		lookupColumns(&s.cols, s.class)
 	}
-	w, err := table.NewWriter(s.path, m, b.extra)
+	w, err := table.NewWriter(s.path, m, b.extra, table.Full)
 	if err != nil {
 		return nil, err
 	}
@@ -513,7 +513,7 @@ func (b *groupBuild) assemble(t int, keep, copied bool, limit int64) (*solved, e
 	var wc *table.Writer // of the resolved copy, if copied
 	if copied {
 		s.state, s.copy = copiedOnDisk, resolvedCopy(b.o.Dir, m)
-		if wc, err = table.NewResolvedWriter(s.copy, m, b.extra); err != nil {
+		if wc, err = table.NewWriter(s.copy, m, b.extra, table.Work); err != nil {
 			return nil, err
 		}
 		defer wc.Abort()

@@ -236,7 +236,7 @@ func spillTable(t *solved, path string) spill {
 	sp := spill{t: t, from: t.state, bytes: t.bytes(), header: codec.Header{
 		Material:     t.x.Material().String(),
 		IndexVersion: table.IndexVersion,
-		Rules:        table.RulesFlags,
+		Rules:        table.Full.Rules(),
 		Positions:    t.x.Size(),
 	}}
 	var data [][]byte

@@ -34,32 +34,32 @@ const (
 // many plies finds it (package probe).
 const ShortDistance = 3
 
-// RulesFlags are the rules of the tables this version writes.
-const RulesFlags = rulesRepetition | rulesClassLimits | rules25Move | rulesCapturesDontCare | rulesCompact
+// rulesFlagsFull are the rules of the tables this version writes (Full).
+const rulesFlagsFull = rulesRepetition | rulesClassLimits | rules25Move | rulesCapturesDontCare | rulesCompact
 
-// RulesFlagsResolved are the rules of a resolved table (NewResolvedWriter):
-// RulesFlags, with the real entry of every capture position.
-const RulesFlagsResolved = RulesFlags &^ rulesCapturesDontCare
+// rulesFlagsWork are the rules of a resolved table (Work): those of
+// Full, with the real entry of every capture position.
+const rulesFlagsWork = rulesFlagsFull &^ rulesCapturesDontCare
 
 // rulesFlagsPlain are the rules of the tables written with rule 2
 // before rulesCompact, which this version still reads: the same entries,
 // with real bytes in a draw's distance, dtw and mtc and the mtc byte
 // itself. File converts their mtc bytes as it reads them.
-const rulesFlagsPlain = RulesFlags &^ rulesCompact
+const rulesFlagsPlain = rulesFlagsFull &^ rulesCompact
 
-// RulesFlagsNo25Move are the rules of the tables written before rule 2
+// rulesFlagsNoRule2 are the rules of the tables written before rule 2
 // was tracked, which this version still reads: their rules values ignore
 // rule 2, and their Rule2 materials have no clock and no distance column.
-const RulesFlagsNo25Move = rulesRepetition | rulesClassLimits | rulesNo25Move | rulesCapturesDontCare
+const rulesFlagsNoRule2 = rulesRepetition | rulesClassLimits | rulesNo25Move | rulesCapturesDontCare
 
 // rulesSlim are the rules flags that a slim directory's files add to
-// RulesFlags (package slim): rulesFreshMarks, rulesShortDistances (only
+// rulesFlagsFull (package slim): rulesFreshMarks, rulesShortDistances (only
 // with rulesFreshMarks) and rulesForcedThreats.
 const rulesSlim = rulesFreshMarks | rulesShortDistances | rulesForcedThreats
 
 // knownRules lists the rules flags of the tables this version reads, but
 // for rulesSlim (knownRulesFlags).
-var knownRules = []uint32{RulesFlags, RulesFlagsResolved, rulesFlagsPlain, RulesFlagsNo25Move}
+var knownRules = []uint32{rulesFlagsFull, rulesFlagsWork, rulesFlagsPlain, rulesFlagsNoRule2}
 
 // knownRulesFlags reports whether this version reads the value file of a
 // table with the rules flags r.
@@ -67,7 +67,7 @@ func knownRulesFlags(r uint32) bool {
 	if r&rulesSlim == 0 {
 		return slices.Contains(knownRules, r)
 	}
-	return r&^rulesSlim == RulesFlags && (r&rulesShortDistances == 0 || r&rulesFreshMarks != 0)
+	return r&^rulesSlim == rulesFlagsFull && (r&rulesShortDistances == 0 || r&rulesFreshMarks != 0)
 }
 
 // Extra lists the optional columns of a table.
@@ -79,13 +79,13 @@ type Extra struct {
 // IndexVersion is the version of the index scheme of package index.
 const IndexVersion = 1
 
-// StatsKey is the meta key of the stats (JSON) in a table file header.
-const StatsKey = "stats"
+// statsKey is the meta key of the stats (JSON) in a table file header.
+const statsKey = "stats"
 
 // headerStats returns the stats in the header h of a table file.
 func headerStats(h codec.Header) (Stats, error) {
 	var s Stats
-	err := json.Unmarshal([]byte(h.Meta[StatsKey]), &s)
+	err := json.Unmarshal([]byte(h.Meta[statsKey]), &s)
 	return s, err
 }
 
@@ -105,10 +105,10 @@ var TempGlobs = []string{codec.TempGlob("*.dtb"), codec.TempGlob("*" + DistanceE
 // file at path.
 func DistancePath(path string) string { return strings.TrimSuffix(path, ".dtb") + DistanceExt }
 
-// DistancesKey is the meta key of a value file that lists, comma
+// distancesKey is the meta key of a value file that lists, comma
 // separated in Column order, the columns of its distance file; a table
 // without them has no distance file and no key.
-const DistancesKey = "distances"
+const distancesKey = "distances"
 
 // Layout gives, for each Column, its number in a whole table file's
 // header (the order of the columns in both files of format 3), -1 where
@@ -138,8 +138,8 @@ func layout(c rules.Class, x Extra) Layout {
 // Has reports whether the layout has the column col.
 func (l Layout) Has(col Column) bool { return l[col] >= 0 }
 
-// Extra returns the optional columns of l.
-func (l Layout) Extra() Extra { return Extra{DTW: l.Has(DTWColumn), MTC: l.Has(MTCColumn)} }
+// extra returns the optional columns of l.
+func (l Layout) extra() Extra { return Extra{DTW: l.Has(DTWColumn), MTC: l.Has(MTCColumn)} }
 
 // Distances reports whether l has columns besides the value: a table of
 // format 3 with them has a distance file.
@@ -245,7 +245,7 @@ func openCodec(fsys fs.FS, path string) (*codec.Reader, error) {
 // size and its header checksum (codec.Reader.HeaderCRC, which with the
 // blocks' checksums covers the whole file; a manifest of version 1 has
 // none). A table that the manifest does not vouch for, or whose rules
-// flags are those of the generator's work files (RulesFlagsResolved,
+// flags are those of the generator's work files (rulesFlagsWork,
 // which live in its work folder only), yields an error wrapping
 // codec.ErrCorrupt that names the file.
 func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, error) {
@@ -450,7 +450,7 @@ func checkHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.IndexVersion != IndexVersion:
 		return bad(codec.ErrVersion, "index version %d, this version reads %d", h.IndexVersion, IndexVersion)
 	case !knownRulesFlags(h.Rules):
-		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x with some of %#x", h.Rules, knownRules, RulesFlags, rulesSlim)
+		return bad(codec.ErrVersion, "rules flags %#x, this version reads %#x and %#x with some of %#x", h.Rules, knownRules, rulesFlagsFull, rulesSlim)
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
@@ -475,17 +475,17 @@ func checkHeader(path string, h codec.Header, m index.Material) (Info, error) {
 		if !slices.Equal(names, []string{ValueColumn.Name()}) {
 			return bad(codec.ErrCorrupt, "columns %v in a value file, want [value]", names)
 		}
-		if d := h.Meta[DistancesKey]; d != "" {
+		if d := h.Meta[distancesKey]; d != "" {
 			names = append(names, strings.Split(d, ",")...)
 		}
 	}
 	l := layoutOf(names)
-	if want := layout(t.Class, l.Extra()); l != want || len(names) != len(columnList(l)) {
+	if want := layout(t.Class, l.extra()); l != want || len(names) != len(columnList(l)) {
 		return bad(codec.ErrCorrupt, "columns %v, want %v", names, columnList(want))
 	}
 	stats, err := headerStats(h)
 	if err != nil {
-		return bad(codec.ErrCorrupt, "no valid %q: %v", StatsKey, err)
+		return bad(codec.ErrCorrupt, "no valid %q: %v", statsKey, err)
 	}
 	t.Stats = stats
 	t.Layout = l
@@ -619,12 +619,12 @@ func Convert(path string, m index.Material) (bool, error) {
 	}
 	defer f.Close()
 	switch {
-	case f.Split && (f.values.Format() == codec.Version || f.Header().Rules != RulesFlags):
+	case f.Split && (f.values.Format() == codec.Version || f.Header().Rules != rulesFlagsFull):
 		return false, nil
 	case !f.Split && f.Variant != Full:
 		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)
 	}
-	w, err := NewWriter(path, m, f.Layout.Extra())
+	w, err := NewWriter(path, m, f.Layout.extra(), Full)
 	if err != nil {
 		return false, err
 	}
@@ -664,10 +664,10 @@ func (w *Writer) copyFrom(f *File) error {
 // ShortDistance plies. The files are written atomically (codec.Write),
 // the distance file first.
 func WriteSlim(f *File, path string, distances, threats bool) error {
-	if !f.Split || f.Class.Carries() || f.Header().Rules != RulesFlags {
+	if !f.Split || f.Class.Carries() || f.Header().Rules != rulesFlagsFull {
 		return fmt.Errorf("%s: not the value file of a table that dtb gen builds of a material without a class clock (rules flags %#x)", f.path, f.Header().Rules)
 	}
-	flags := uint32(RulesFlags)
+	flags := uint32(rulesFlagsFull)
 	if !threats {
 		flags |= rulesForcedThreats
 	}
@@ -677,7 +677,7 @@ func WriteSlim(f *File, path string, distances, threats bool) error {
 			flags |= rulesShortDistances
 		}
 	}
-	w, err := newWriter(path, f.Material, f.Layout.Extra(), flags, distances)
+	w, err := newWriter(path, f.Material, f.Layout.extra(), flags, distances)
 	if err != nil {
 		return err
 	}

@@ -160,7 +160,7 @@ func TestWriter(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/batch%d", way.name, n), func(t *testing.T) {
 				withBatch(t, n)
 				path := filepath.Join(t.TempDir(), FileName(m))
-				w, err := NewWriter(path, m, Extra{DTW: true, MTC: true})
+				w, err := NewWriter(path, m, Extra{DTW: true, MTC: true}, Full)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -211,10 +211,10 @@ func TestResolvedWriter(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var stats [2]Stats
-	for k, newWriter := range []func(string, index.Material, Extra) (*Writer, error){NewWriter, NewResolvedWriter} {
+	for k, v := range []Variant{Full, Work} {
 		path := filepath.Join(dir, fmt.Sprint(k), FileName(m))
 		os.Mkdir(filepath.Dir(path), 0o755)
-		w, err := newWriter(path, m, x)
+		w, err := NewWriter(path, m, x, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,7 +286,7 @@ func TestWriterErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName(m))
-			w, err := NewWriter(path, m, Extra{})
+			w, err := NewWriter(path, m, Extra{}, Full)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +317,7 @@ func BenchmarkWriterAdd(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := NewWriter(path, m, Extra{DTW: true})
+		w, err := NewWriter(path, m, Extra{DTW: true}, Full)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -359,7 +359,7 @@ func TestPlainFile(t *testing.T) {
 	plain := make([][]byte, 0, NumColumns)
 	h := f.Header()
 	h.Kind, h.Columns = codec.Whole, nil
-	delete(h.Meta, DistancesKey)
+	delete(h.Meta, distancesKey)
 	for _, name := range columnList(f.Layout) {
 		c := ColumnNamed(name)
 		h.Columns = append(h.Columns, codec.Column{Name: name, Width: c.Width()})
@@ -597,17 +597,17 @@ func TestRulesFlags(t *testing.T) {
 		rules uint32
 		known bool
 	}{
-		{RulesFlags, true},
-		{RulesFlagsResolved, true},
+		{rulesFlagsFull, true},
+		{rulesFlagsWork, true},
 		{rulesFlagsPlain, true},
-		{RulesFlagsNo25Move, true},
-		{RulesFlags | rulesForcedThreats, true},
-		{RulesFlags | rulesFreshMarks | rulesForcedThreats, true},
-		{RulesFlags | rulesSlim, true},
-		{RulesFlags | rulesShortDistances, false},
-		{RulesFlagsResolved | rulesForcedThreats, false},
+		{rulesFlagsNoRule2, true},
+		{rulesFlagsFull | rulesForcedThreats, true},
+		{rulesFlagsFull | rulesFreshMarks | rulesForcedThreats, true},
+		{rulesFlagsFull | rulesSlim, true},
+		{rulesFlagsFull | rulesShortDistances, false},
+		{rulesFlagsWork | rulesForcedThreats, false},
 		{rulesFlagsPlain | rulesFreshMarks, false},
-		{RulesFlags | rulesForcedThreats<<1, false},
+		{rulesFlagsFull | rulesForcedThreats<<1, false},
 	} {
 		if got := knownRulesFlags(c.rules); got != c.known {
 			t.Errorf("rules flags %#x: known %v, want %v", c.rules, got, c.known)
@@ -642,7 +642,7 @@ func TestRulesFlags(t *testing.T) {
 // entries of the positions marked in captures (bit i%64 of word i/64 for
 // position i) are don't-cares (see Writer). cols is not modified.
 func write(path string, m index.Material, cols Columns, captures []uint64) (Stats, error) {
-	w, err := NewWriter(path, m, Extra{DTW: cols.Has(DTWColumn), MTC: cols.Has(MTCColumn)})
+	w, err := NewWriter(path, m, Extra{DTW: cols.Has(DTWColumn), MTC: cols.Has(MTCColumn)}, Full)
 	if err != nil {
 		return Stats{}, err
 	}

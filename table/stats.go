@@ -8,7 +8,7 @@ import (
 )
 
 // Stats summarises a table (White to move), stored in its file header
-// under StatsKey as JSON. Value counts cover every position, capture
+// under statsKey as JSON. Value counts cover every position, capture
 // positions with their real values.
 type Stats struct {
 	Positions     int64  `json:"positions"`

@@ -11,14 +11,20 @@ type Variant uint8
 
 // The variants.
 const (
-	Full    Variant = iota // a table as dtb gen writes it (RulesFlags; rulesFlagsPlain before rulesCompact)
-	Work                   // the generator's work file: capture positions hold their entries (RulesFlagsResolved)
-	Slim                   // a slim directory's file (RulesFlags with some of rulesSlim; Info.Slim)
-	NoRule2                // written before rule 2 was tracked (RulesFlagsNo25Move)
+	Full    Variant = iota // a table as dtb gen writes it (rulesFlagsFull; rulesFlagsPlain before rulesCompact)
+	Work                   // the generator's work file: capture positions hold their entries (rulesFlagsWork)
+	Slim                   // a slim directory's file (rulesFlagsFull with some of rulesSlim; Info.Slim)
+	NoRule2                // written before rule 2 was tracked (rulesFlagsNoRule2)
 )
 
 func (v Variant) String() string {
 	return [...]string{"full", "work", "slim", "no rule 2"}[v]
+}
+
+// Rules returns the rules flags of v's files as this version writes
+// them; a slim file adds its own to those of Full.
+func (v Variant) Rules() uint32 {
+	return [...]uint32{rulesFlagsFull, rulesFlagsWork, rulesFlagsFull, rulesFlagsNoRule2}[v]
 }
 
 // variantOf returns the variant of a file of known rules flags r.

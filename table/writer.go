@@ -25,7 +25,7 @@ var batch = 1 << 16
 // they are copies of the entry before's too. The stats count the real
 // entries. The blocks are compressed at codec.Smallest.
 //
-// A Writer from NewResolvedWriter passes every entry on as given, the
+// A Writer of a Work table passes every entry on as given, the
 // real entries of capture positions included, and counts no stats. One
 // of WriteSlim fills the entries of forced threats (rules.ForcedThreat) as
 // those of capture positions (rulesForcedThreats), finding both itself;
@@ -57,31 +57,30 @@ type Writer struct {
 }
 
 // NewWriter starts writing the table of m, with the optional columns of
-// x, as a value file at path and, if it has columns besides the value,
-// a distance file beside it (DistancePath). The caller must end with
-// Close or Abort.
-func NewWriter(path string, m index.Material, x Extra) (*Writer, error) {
-	return newWriter(path, m, x, RulesFlags, true)
-}
-
-// NewResolvedWriter is NewWriter for a resolved table, whose capture
-// positions hold their real entries (RulesFlagsResolved): a prober reads
-// them without a search. It writes one whole file at path, compressed at
-// codec.Fastest, the stats of its header left zero. The file is larger
-// than NewWriter's, and quicker to write and to probe. The generator
-// keeps such a copy of a table it built while later tables read it.
-func NewResolvedWriter(path string, m index.Material, x Extra) (*Writer, error) {
-	return newWriter(path, m, x, RulesFlagsResolved, true)
+// x, as a file of variant v, Full or Work, at path. A Full table is a
+// value file and, if it has columns besides the value, a distance file
+// beside it (DistancePath). A Work table is a resolved table: its
+// capture positions hold their real entries, so that a prober reads
+// them without a search. It is one whole file, compressed at
+// codec.Fastest, the stats of its header left zero: larger than a Full
+// table, and quicker to write and to probe. The generator keeps such a
+// copy of a table it built while later tables read it. WriteSlim writes
+// Slim tables. The caller must end with Close or Abort.
+func NewWriter(path string, m index.Material, x Extra, v Variant) (*Writer, error) {
+	if v != Full && v != Work {
+		return nil, fmt.Errorf("%s: no writer of %s tables", path, v)
+	}
+	return newWriter(path, m, x, v.Rules(), true)
 }
 
 // newWriter returns a Writer of the table of m, with the optional columns
 // of x, whose value file has the rules flags flags: a resolved table
-// (RulesFlagsResolved) is one whole file, and the other tables have a
+// (rulesFlagsWork) is one whole file, and the other tables have a
 // distance file if they have distance columns and distances is set.
 func newWriter(path string, m index.Material, x Extra, flags uint32, distances bool) (*Writer, error) {
 	ix := index.New(m)
 	l := NewLayout(m, x)
-	resolved := flags == RulesFlagsResolved
+	resolved := flags == rulesFlagsWork
 	w := &Writer{path: path, rules: flags, resolved: resolved, x: ix, class: rules.ClassOf(m), layout: l}
 	h := codec.Header{
 		Material:     m.String(),
@@ -107,7 +106,7 @@ func newWriter(path string, m index.Material, x Extra, flags uint32, distances b
 		h.Columns = append(h.Columns, codec.Column{Name: col.Name(), Width: col.Width()})
 	}
 	if len(dist) > 0 {
-		h.Meta = map[string]string{DistancesKey: strings.Join(dist, ",")}
+		h.Meta = map[string]string{distancesKey: strings.Join(dist, ",")}
 	}
 	vw, err := codec.NewWriter(path, h)
 	if err != nil {
@@ -343,7 +342,7 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
-	w.values.SetMeta(StatsKey, string(stats))
+	w.values.SetMeta(statsKey, string(stats))
 	if w.dist != nil {
 		if err := w.dist.Close(); err != nil {
 			w.values.Abort()

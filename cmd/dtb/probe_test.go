@@ -239,7 +239,7 @@ func TestProbeDamaged(t *testing.T) {
 		"a byte flipped": func(b []byte) []byte { return flip(len(b) / 2)(b) },
 		"truncated":      func(b []byte) []byte { return b[:len(b)/2] },
 		"emptied":        func([]byte) []byte { return nil },
-		"flags forged":   tabletest.ForgedRules(table.RulesFlagsResolved), // the header checksum recomputed
+		"flags forged":   tabletest.ForgedRules(table.Work.Rules()), // the header checksum recomputed
 	} {
 		dir := copyTables(t, map[string]func([]byte) []byte{"KKvK.dtb": damage})
 		out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "W:WK10,K20:BK5")

@@ -32,8 +32,8 @@ type statsRow struct {
 	m index.Material
 	table.Stats
 	distance, dtw, mtc bool // the table has the distance, dtw and mtc columns
-	// rule2 reports whether the table tracks rule 2 (table.RulesFlags);
-	// tables of the first version do not (table.RulesFlagsNo25Move).
+	// rule2 reports whether the table tracks rule 2 (table.Full);
+	// tables of the first version do not (table.NoRule2).
 	rule2 bool
 	// untracked counts the tables of a total that do not track rule 2;
 	// untrackedDTW those of them with the dtw column, whose

@@ -35,7 +35,7 @@ func writeTable(t *testing.T, dir, material string, x table.Extra, set map[int64
 		cols.Set(i, e)
 	}
 	path := filepath.Join(dir, table.FileName(m))
-	w, err := table.NewWriter(path, m, x)
+	w, err := table.NewWriter(path, m, x, table.Full)
 	if err == nil {
 		if err = w.AddColumns(&cols, make([]uint64, (n+63)/64)); err != nil {
 			w.Abort()
@@ -77,7 +77,7 @@ func TestStatsRule2(t *testing.T) {
 	if err := retro.WriteManifest(dir); err != nil {
 		t.Fatal(err)
 	}
-	setRules(t, dir, "KvK", table.RulesFlagsNo25Move)
+	setRules(t, dir, "KvK", table.NoRule2.Rules())
 	fen := func(material string, i int64) string {
 		m, _ := index.ParseMaterial(material)
 		p := rules.Position(index.New(m).Unrank(i))

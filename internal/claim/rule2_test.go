@@ -88,7 +88,7 @@ func TestRule2Cursed(t *testing.T) {
 		unstated = rewriteTable(t, "KKvKK", func(uh *codec.Header, ucols *table.Columns) { *ucols = *cols })
 		// The header's stats count them, as the generator's would.
 		var st table.Stats
-		if err := json.Unmarshal([]byte(h.Meta[table.StatsKey]), &st); err != nil {
+		if err := json.Unmarshal([]byte(h.Meta["stats"]), &st); err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range values {
@@ -99,7 +99,7 @@ func TestRule2Cursed(t *testing.T) {
 			}
 		}
 		b, _ := json.Marshal(st)
-		h.Meta[table.StatsKey] = string(b)
+		h.Meta["stats"] = string(b)
 	})
 	if len(cursed) != 3 || len(kept) != 1 {
 		t.Fatalf("found %d and %d positions to rewrite", len(cursed), len(kept))
@@ -152,7 +152,7 @@ func TestRule2Cursed(t *testing.T) {
 
 	// As a table of the first version: no distance column, no rule 2.
 	old := rewriteTable(t, "KKvKK", func(h *codec.Header, cols *table.Columns) {
-		h.Rules = table.RulesFlagsNo25Move
+		h.Rules = table.NoRule2.Rules()
 		cols[table.DistanceColumn] = nil
 		for _, i := range cursed {
 			e, _ := cols.Entry(i)

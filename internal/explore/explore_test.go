@@ -190,7 +190,7 @@ func get(t *testing.T, s http.Handler, target string, v any) int {
 // its script are served.
 func TestServer(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Golden)
-	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.RulesFlagsResolved)
+	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.Work.Rules())
 	s := explore.NewServer(open(t, dir), 2)
 	var pos explore.Position
 	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != explore.CursedWin || pos.Moves[0].Move != "2-11" {

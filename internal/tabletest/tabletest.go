@@ -139,7 +139,7 @@ func Run(m *testing.M) int {
 }
 
 // FirstVersion rewrites the table of m in dir as the first version wrote it,
-// before rule 2 was tracked: rules flags table.RulesFlagsNo25Move, no
+// before rule 2 was tracked: rules flags of table.NoRule2, no
 // distance column (the values are kept: no 4-piece rules value depends on
 // rule 2 with a fresh count) and the mtc itself in the mtc column, and
 // updates the manifest.
@@ -153,7 +153,7 @@ func FirstVersion(tb testing.TB, dir string, m index.Material) {
 		for i := range mtc {
 			mtc[i] += dist[i] // the mtc itself, not less the distance (rules flag 32, docs/format.md)
 		}
-		h.Rules, cols[table.DistanceColumn] = table.RulesFlagsNo25Move, nil
+		h.Rules, cols[table.DistanceColumn] = table.NoRule2.Rules(), nil
 	})
 }
 
@@ -175,7 +175,7 @@ func Rewrite(tb testing.TB, dir string, m index.Material, edit func(h *codec.Hea
 		tb.Fatal(err)
 	}
 	h.Kind = codec.Whole
-	delete(h.Meta, table.DistancesKey)
+	delete(h.Meta, "distances") // the list of the distance file's columns (docs/format.md)
 	edit(&h, &cols)
 	h.Columns = nil
 	var data [][]byte
