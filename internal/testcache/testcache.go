@@ -7,8 +7,9 @@
 //	}
 //
 // A folder of the user's cache directory holds a folder per version of
-// the sources (every non-test Go file, go.sum and the Go version), and in
-// it a folder per key, beside the SHA-256 sums of its files. Callers that
+// the sources (the code of every non-test Go file without its comments,
+// go.sum and the Go version), and in it a folder per key, beside the
+// SHA-256 sums of its files. Callers that
 // want a key at once wait on a lock of its folder; one whose files differ
 // from their sums (a test changed them) is built again; versions unused
 // for a day are removed when another is built. DTB_TEST_CACHE=off turns
@@ -21,6 +22,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,12 +77,35 @@ func sourcesKey(dir string) (string, error) {
 		if err != nil {
 			return err
 		}
+		if strings.HasSuffix(name, ".go") {
+			b = code(b)
+		}
 		rel, _ := filepath.Rel(dir, path)
 		fmt.Fprintf(h, "%s %d\n", rel, len(b))
 		h.Write(b)
 		return nil
 	})
 	return hex.EncodeToString(h.Sum(nil))[:16], err
+}
+
+// code returns the tokens of the Go source src without its comments, but
+// for directives (//go:build, //go:embed): an edit of a comment leaves
+// the key of the sources as it was.
+func code(src []byte) []byte {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), src, nil, scanner.ScanComments)
+	var out bytes.Buffer
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out.Bytes()
+		}
+		if tok == token.COMMENT && !strings.HasPrefix(lit, "//go:") {
+			continue
+		}
+		fmt.Fprintf(&out, "%d %s\n", tok, lit)
+	}
 }
 
 // Key returns the key of what parts describe, such as the options of a
