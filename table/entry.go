@@ -89,9 +89,9 @@ func (c *Columns) Entry(i int64) (e rules.Entry, ok bool) {
 	return e, ok
 }
 
-// EntryAt is Entry with v as the value byte of entry i, for columns kept
-// without their value column (the prober keeps the values apart), setting
-// *e in place: the prober fills its result without copying it.
+// EntryAt is Entry with v as the value byte of entry i. It is for
+// columns kept without their value column, as the prober keeps them. It
+// sets *e in place, so that the prober fills its result without a copy.
 func (c *Columns) EntryAt(e *rules.Entry, v byte, i int64) (ok bool) {
 	dist, dtw, mtc := -1, -1, -1
 	if decided(v) {
@@ -115,11 +115,11 @@ func decided(v byte) bool {
 	return theory != rules.Draw
 }
 
-// DecodeEntry sets *e to the entry of value byte v whose other columns
-// hold the bytes dist, dtw and mtc as stored, each -1 where the table
-// lacks the column. It reports ok as EntryAt. The other columns matter
-// only where e.Theory is not a draw: with -1 for each, DecodeEntry
-// decodes the values alone.
+// DecodeEntry sets *e to the entry of value byte v. Its other columns
+// hold the bytes dist, dtw and mtc as stored, or -1 where the table lacks
+// the column. It reports ok as EntryAt. The other columns matter only
+// where e.Theory is not a draw. With -1 for each, DecodeEntry decodes the
+// values alone.
 func DecodeEntry(e *rules.Entry, v byte, dist, dtw, mtc int) (ok bool) {
 	e.Distance, e.DTW, e.MTC = -1, -1, -1
 	e.Theory, e.Rules = valuesOf(v)
@@ -151,11 +151,12 @@ func valuesOf(v byte) (theory, ru rules.Value) {
 	return rules.Value(v & 3), rules.Value(v >> 2)
 }
 
-// FreshOnly is the bit of the value byte that marks, in a marked value
-// file (rulesFreshMarks), a position of a Rule2 material won or lost under
-// the rules only with a fresh count: its rule-2 distance is rules.Rule2Plies, so
-// that a count one ply on draws it. A search through the table answers
-// its colour flip from the value file alone with it (package probe).
+// FreshOnly is a bit of the value byte in a marked value file
+// (rulesFreshMarks). It marks a position of a Rule2 material won or lost
+// under the rules only with a fresh count. Its rule-2 distance is
+// rules.Rule2Plies: a count one ply on draws it. With it, a search
+// through the table answers its colour flip from the value file alone
+// (package probe).
 const FreshOnly = 1 << 4
 
 // markFreshOnly marks entry i FreshOnly if it is a win or loss under the
@@ -176,8 +177,8 @@ func (c *Columns) Set(i int64, e rules.Entry) {
 }
 
 // SetOutcomes encodes as entry i the entry of a position of class cl
-// with outcomes theory and rules, without an mtc: what
-// Set(i, rules.NewEntry(cl, theory, ru)) does, without the Entry between.
+// with outcomes theory and rules, without an mtc. It does what
+// Set(i, rules.NewEntry(cl, theory, ru)) does, without the Entry.
 func (c *Columns) SetOutcomes(i int64, cl rules.Class, theory, ru rules.Outcome) {
 	v, d := cl.Rules(ru)
 	c.setValues(i, theory.Value, v)
@@ -222,9 +223,9 @@ func (c *Columns) setMTC(i int64, d int) {
 }
 
 // mtcBase returns what the mtc byte of entry i is stored relative to:
-// the distance byte where the table has one (in a rule-2 material the
-// rule-2 distance is the mtc wherever no conversion leads into a cursed
-// win, so the difference is mostly 0), else 0.
+// the distance byte where the table has one, else 0. In a rule-2
+// material the rule-2 distance is the mtc unless a conversion leads into
+// a cursed win. The difference is then mostly 0.
 func (c *Columns) mtcBase(i int64) byte {
 	if d := c[DistanceColumn]; d != nil {
 		return d[i]

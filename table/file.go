@@ -30,7 +30,7 @@ const (
 )
 
 // ShortDistance is the longest rule-2 distance that a table with
-// rulesShortDistances leaves out of its distance file: a search of that
+// rulesShortDistances leaves out of its distance file. A search of that
 // many plies finds it (package probe).
 const ShortDistance = 3
 
@@ -42,14 +42,14 @@ const rulesFlagsFull = rulesRepetition | rulesClassLimits | rules25Move | rulesC
 const rulesFlagsWork = rulesFlagsFull &^ rulesCapturesDontCare
 
 // rulesFlagsPlain are the rules of the tables written with rule 2
-// before rulesCompact, which this version still reads: the same entries,
-// with real bytes in a draw's distance, dtw and mtc and the mtc byte
-// itself. File converts their mtc bytes as it reads them.
+// before rulesCompact. This version still reads them. They hold the same
+// entries, with real bytes in a draw's distance, dtw and mtc. Their mtc
+// byte is the mtc itself; File converts it as it reads it.
 const rulesFlagsPlain = rulesFlagsFull &^ rulesCompact
 
 // rulesFlagsNoRule2 are the rules of the tables written before rule 2
-// was tracked, which this version still reads: their rules values ignore
-// rule 2, and their Rule2 materials have no clock and no distance column.
+// was tracked. This version still reads them. Their rules values ignore
+// rule 2. Their Rule2 materials have no clock and no distance column.
 const rulesFlagsNoRule2 = rulesRepetition | rulesClassLimits | rulesNo25Move | rulesCapturesDontCare
 
 // rulesSlim are the rules flags that a slim directory's files add to
@@ -97,27 +97,28 @@ func FileName(m index.Material) string { return m.String() + ".dtb" }
 const DistanceExt = ".dtbd"
 
 // TempGlobs are the glob patterns of the temporary files that
-// interrupted writes leave in a table directory: of value files,
-// distance files and the manifest (codec.TempGlob, codec.RemoveTemps).
+// interrupted writes leave in a table directory (codec.TempGlob,
+// codec.RemoveTemps). They cover value files, distance files and the
+// manifest.
 var TempGlobs = []string{codec.TempGlob("*.dtb"), codec.TempGlob("*" + DistanceExt), codec.TempGlob(codec.ManifestName)}
 
 // DistancePath returns the path of the distance file beside the value
 // file at path.
 func DistancePath(path string) string { return strings.TrimSuffix(path, ".dtb") + DistanceExt }
 
-// distancesKey is the meta key of a value file that lists, comma
-// separated in Column order, the columns of its distance file; a table
-// without them has no distance file and no key.
+// distancesKey is the meta key of a value file that lists the columns
+// of its distance file, comma separated in Column order. A table without
+// them has no distance file and no key.
 const distancesKey = "distances"
 
-// Layout gives, for each Column, its number in a whole table file's
-// header (the order of the columns in both files of format 3), -1 where
-// the table lacks it.
+// Layout gives each Column its number in a whole table file's header,
+// or -1 where the table lacks it. The numbers give the order of the
+// columns in both files of format 3.
 type Layout [NumColumns]int
 
 // NewLayout returns the layout of the tables of m that this version
-// writes: the value column, the distance column where m has a clock (see
-// rules.ClassOf), the optional columns of x, in Column order.
+// writes. It has the value column, the distance column where m has a
+// clock (rules.ClassOf) and the optional columns of x, in Column order.
 func NewLayout(m index.Material, x Extra) Layout { return layout(rules.ClassOf(m), x) }
 
 // layout returns the layout of a table of class c with the optional
@@ -156,19 +157,20 @@ func (l Layout) Width() int {
 	return n
 }
 
-// A File is a table opened for reading, its header checked: a value file
-// and its distance file (format 3), opened when first read, or a whole
-// table (formats 1 and 2). A File is safe for concurrent use.
+// A File is a table opened for reading, its header checked. It is a
+// value file and its distance file (format 3), or a whole table (formats
+// 1 and 2). The distance file is opened when first read. A File is safe
+// for concurrent use.
 type File struct {
 	values   *codec.Reader // the value file or the whole table
 	fsys     fs.FS         // that holds the files (OpenFS), nil for the system's
 	path     string        // of values: in fsys, or the system's
 	Material index.Material
 	Info
-	// ValuesAlone reports that the directory holds the value file without
-	// its distance file, as its manifest says (OpenListed): a slim
-	// directory written without distances (dtb slim --distances=false).
-	// Reading a distance then fails, saying so.
+	// ValuesAlone reports that the manifest lists the value file without
+	// its distance file (OpenListed). Such is a slim directory written by
+	// dtb slim --distances=false. Reading a distance then fails, saying
+	// so.
 	ValuesAlone bool
 	distPath    string
 	distWant    *codec.ManifestFile // what the manifest says of the distance file (OpenListed)
@@ -202,12 +204,12 @@ type Info struct {
 	Stats Stats
 }
 
-// Open opens the table of m whose value file (or whole table) is at path
-// and checks its header: material, index version, positions, rules flags
+// Open opens the table of m whose value file (or whole table) is at path.
+// It checks the header: material, index version, positions, rules flags
 // and columns. A header that does not fit m yields an error wrapping
-// codec.ErrCorrupt, one from an unknown index version or rules an error
-// wrapping codec.ErrVersion. The distance file is opened, and its header
-// checked against the value file's, when first read: a directory may
+// codec.ErrCorrupt. An unknown index version or rules flags yield one
+// wrapping codec.ErrVersion. The distance file is opened when first
+// read, and its header checked against the value file's. A directory may
 // hold value files alone.
 func Open(path string, m index.Material) (*File, error) { return open(nil, path, m) }
 
@@ -241,23 +243,23 @@ func openCodec(fsys fs.FS, path string) (*codec.Reader, error) {
 }
 
 // OpenListed opens the table of e, an entry of the manifest of dir, as
-// Open does, and checks each of its files against e when it opens it: its
-// size and its header checksum (codec.Reader.HeaderCRC, which with the
-// blocks' checksums covers the whole file; a manifest of version 1 has
-// none). A table that the manifest does not vouch for, or whose rules
-// flags are those of the generator's work files (rulesFlagsWork,
-// which live in its work folder only), yields an error wrapping
-// codec.ErrCorrupt that names the file.
+// Open does. It checks each of the table's files against e when it opens
+// it: its size and its header checksum (codec.Reader.HeaderCRC). With
+// the blocks' checksums, those cover the whole file. A manifest of
+// version 1 has no header checksums. A table that the manifest does not
+// vouch for yields an error wrapping codec.ErrCorrupt that names the
+// file. So does a generator's work file (Work), which lives in its work
+// folder only.
 func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, error) {
 	join := func(name string) string { return filepath.Join(dir, name) }
 	return openListed(nil, join, e, m)
 }
 
 // OpenFS opens the table of e, an entry of the manifest at the root of
-// fsys (codec.ReadManifestFS), as OpenListed does, reading its files
-// through fsys (codec.OpenFS): the tables of an embed.FS, of an archive,
-// or of a system without memory mapping. Errors name the files as fsys
-// does.
+// fsys (codec.ReadManifestFS), as OpenListed does. It reads the files
+// through fsys (codec.OpenFS). It opens the tables of an embed.FS, of an
+// archive, or of a system without memory mapping. Errors name the files
+// as fsys does.
 func OpenFS(fsys fs.FS, e codec.ManifestEntry, m index.Material) (*File, error) {
 	name := func(file string) string { return filepath.ToSlash(filepath.Clean(file)) }
 	return openListed(fsys, name, e, m)
@@ -523,10 +525,10 @@ func (f *File) ReadColumns() (Columns, error) {
 	return f.read(nil, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadColumn(n) })
 }
 
-// ReadBlock decodes the columns cols of block b (BlockSize entries from
-// entry b*BlockSize on, fewer in the last block): every column of the
-// table if cols is empty. A column the table lacks is left out. The
-// value column alone reads the value file alone.
+// ReadBlock decodes the columns cols of block b, every column of the
+// table if cols is empty. A block holds BlockSize entries from entry
+// b*BlockSize on, fewer in the last block. A column the table lacks is
+// left out. The value column alone reads the value file alone.
 func (f *File) ReadBlock(b int, cols ...Column) (Columns, error) {
 	return f.read(cols, func(r *codec.Reader, n int) ([]byte, error) { return r.ReadBlock(n, b, nil) })
 }
@@ -604,10 +606,9 @@ var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a wo
 // Convert rewrites the table of m at path in the current format version,
 // without solving. The table is a whole table (formats 1 and 2) or the
 // value and distance files of format 3. It becomes a value file at path
-// and its distance file: byte for byte those that a build writes for the
-// same table. The entries are kept as they are; the mtc bytes of a plain
-// file are made compact, and don't-cares are filled as a build fills
-// them. Convert reports whether it converted the table. One of the
+// and its distance file, byte for byte those of a build of the table.
+// The entries are kept as they are. The mtc bytes of a plain file are
+// made compact. Don't-cares are filled as a build fills them. Convert reports whether it converted the table. One of the
 // current version is left as it is, and so are the split files that a
 // build does not write (a slim directory's, a resolved copy). A whole
 // table built before rule 2 was tracked, or a resolved copy, is refused:
@@ -635,9 +636,9 @@ func Convert(path string, m index.Material) (bool, error) {
 // closes w.
 func (w *Writer) copyFrom(f *File) error {
 	w.given = &f.Stats
-	// Block by block, marking no capture: each capture position's entry
-	// is already a copy of the entry before it, which the Writer then
-	// leaves as it is or fills as the entry before was filled.
+	// Block by block, marking no capture. Each capture position's entry
+	// is already a copy of the entry before it. The Writer then leaves it
+	// as it is or fills it as the entry before was filled.
 	none := make([]uint64, (f.Header().BlockSize+63)/64)
 	for b := range f.values.Blocks() {
 		cols, err := f.ReadBlock(b)

@@ -16,24 +16,24 @@ import (
 // batch is the number of entries a Writer holds before it passes them on.
 var batch = 1 << 16
 
-// A Writer writes a table file from its entries given in index order,
-// holding only a batch of them (and the blocks of codec.Writer), and
-// counts the table's stats. The entries of capture positions, whose side
-// to move must capture, are don't-cares: each is written as a copy of the
-// entry before it, which compresses best; position 0 keeps its own. So
-// are the distance, dtw and mtc of a theoretical draw, which has none:
-// they are copies of the entry before's too. The stats count the real
-// entries. The blocks are compressed at codec.Smallest.
+// A Writer writes a table file from its entries given in index order.
+// It holds only a batch of them, and the blocks of codec.Writer. It
+// counts the table's stats from the real entries. The entries of capture
+// positions, whose side to move must capture, are don't-cares. Each is
+// written as a copy of the entry before it, which compresses best.
+// Position 0 keeps its own. A theoretical draw has no distance, dtw or
+// mtc: those bytes are copies of the entry before's too. The blocks are
+// compressed at codec.Smallest.
 //
-// A Writer of a Work table passes every entry on as given, the
-// real entries of capture positions included, and counts no stats. One
-// of WriteSlim fills the entries of forced threats (rules.ForcedThreat) as
-// those of capture positions (rulesForcedThreats), finding both itself;
-// for a Rule2 material it marks the value bytes (FreshOnly) and, where it
-// writes a distance file, fills the rule-2 distances of at most
-// ShortDistance plies as don't-cares too (rulesShortDistances): the
-// distance byte of the entry before (0 in entry 0, a draw's there too),
-// the mtc byte changed to keep the mtc.
+// A Writer of a Work table passes every entry on as given. It keeps the
+// real entries of capture positions and counts no stats. One of
+// WriteSlim finds the forced threats (rules.ForcedThreat) and fills
+// their entries as those of capture positions (rulesForcedThreats). For
+// a Rule2 material it marks the value bytes (FreshOnly). Where it writes
+// a distance file, it fills the rule-2 distances of at most
+// ShortDistance plies as don't-cares too (rulesShortDistances). Such a
+// byte is the distance byte of the entry before: 0 in entry 0 and in a
+// draw's. The mtc byte is changed to keep the mtc.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -74,9 +74,9 @@ func NewWriter(path string, m index.Material, x Extra, v Variant) (*Writer, erro
 }
 
 // newWriter returns a Writer of the table of m, with the optional columns
-// of x, whose value file has the rules flags flags: a resolved table
-// (rulesFlagsWork) is one whole file, and the other tables have a
-// distance file if they have distance columns and distances is set.
+// of x. Its value file has the rules flags flags. A resolved table
+// (rulesFlagsWork) is one whole file. The others have a distance file if
+// they have distance columns and distances is set.
 func newWriter(path string, m index.Material, x Extra, flags uint32, distances bool) (*Writer, error) {
 	ix := index.New(m)
 	l := NewLayout(m, x)
@@ -169,9 +169,9 @@ func (w *Writer) add(e rules.Entry, capture bool) error {
 	return nil
 }
 
-// AddColumns adds the entries cols, of the next positions, with the
-// columns of the table; captures marks their capture positions (bit i%64
-// of word i/64 for entry i of cols). cols is not modified.
+// AddColumns adds the entries cols of the next positions. cols has the
+// columns of the table and is not modified. Bit i%64 of word i/64 of
+// captures marks entry i as a capture position.
 func (w *Writer) AddColumns(cols *Columns, captures []uint64) error {
 	n := int64(len(cols[ValueColumn]))
 	for col := range NumColumns {
@@ -273,8 +273,8 @@ func (w *Writer) countAndFill() {
 }
 
 // findThreats marks the capture positions and the forced threats among
-// the held entries, in caps and threats, on every core: a table with
-// rulesForcedThreats leaves out both, and WriteSlim marks no capture.
+// the held entries, in caps and threats, on every core. A table with
+// rulesForcedThreats leaves out both. WriteSlim marks no capture.
 func (w *Writer) findThreats() {
 	n := int64(w.n)
 	clear(w.threats)
@@ -321,10 +321,10 @@ func (c *Columns) copyColumns(dst, src int64, first Column) {
 	}
 }
 
-// Close checks that every position got its entry, writes the stats into
-// the header of the value file and finishes the files (see
-// codec.Writer.Close): the distance file first, so that a value file
-// under its real name has its distance file beside it.
+// Close checks that every position got its entry. It writes the stats
+// into the header of the value file and finishes the files (see
+// codec.Writer.Close). The distance file comes first: a value file under
+// its real name has its distance file beside it.
 func (w *Writer) Close() error {
 	if err := w.flush(); err != nil {
 		w.Abort()
