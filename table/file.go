@@ -608,11 +608,12 @@ var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a wo
 // value and distance files of format 3. It becomes a value file at path
 // and its distance file, byte for byte those of a build of the table.
 // The entries are kept as they are. The mtc bytes of a plain file are
-// made compact. Don't-cares are filled as a build fills them. Convert reports whether it converted the table. One of the
-// current version is left as it is, and so are the split files that a
-// build does not write (a slim directory's, a resolved copy). A whole
-// table built before rule 2 was tracked, or a resolved copy, is refused:
-// its entries are not those of a current table.
+// made compact. Don't-cares are filled as a build fills them. Convert
+// reports whether it converted the table. A table of the current version
+// is left as it is. So are the split files that a build does not write:
+// a slim directory's, a resolved copy. A whole table built before rule 2
+// was tracked, or a resolved copy, is refused: its entries are not those
+// of a current table.
 func Convert(path string, m index.Material) (bool, error) {
 	f, err := Open(path, m)
 	if err != nil {
