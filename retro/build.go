@@ -39,6 +39,12 @@ type groupBuild struct {
 	class rules.Class
 	extra table.Extra // the optional columns of the group's tables
 	dir   string      // the group's work folder
+	// scratch is the folder of the spills and result files: dir, or a
+	// part's own folder in it.
+	scratch string
+	// part, if set, is the part of the group to solve: its units only,
+	// and no table (see BuildUnit).
+	part *part
 	*layout
 	above *aboveLevel // the finished units of the level above, nil for the first level
 	// readLater, if set, reports whether a group built after this one
@@ -59,6 +65,7 @@ const captureColumn = "capture"
 func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: rules.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
+	b.scratch = b.dir
 	b.layout = g.newLayout(o.unitPositions(b.extra, b.class))
 	return b
 }
@@ -80,12 +87,17 @@ func (b *groupBuild) solverNeed() int64 {
 }
 
 // run solves every unit of the group and writes the group's tables. A
-// unit already in the work folder is read back instead.
+// unit already in the work folder is read back instead. A part solves
+// its units only.
 func (b *groupBuild) run(ctx context.Context) error {
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+	lo, hi, err := b.span()
+	if err != nil {
 		return err
 	}
-	if err := codec.RemoveTemps(b.dir, "*.tmp", "*"+spillExt, "*"+resultExt); err != nil {
+	if err := os.MkdirAll(b.scratch, 0o755); err != nil {
+		return err
+	}
+	if err := b.removeTemps(lo, hi); err != nil {
 		return err
 	}
 	// A unit may not fit in the solver's share; a kings-only group is one
@@ -93,7 +105,7 @@ func (b *groupBuild) run(ctx context.Context) error {
 	// The store keeps the tables the group reads (see reach). Those
 	// include the tables that resolve the capture positions of a table
 	// read from its file. Lookups from files would be slower. The store
-	// spills the other tables to the group's folder. It reads them back
+	// spills the other tables to the scratch folder. It reads them back
 	// once the group's tables are written.
 	var dropped []spill
 	restore := func() {}
@@ -104,23 +116,62 @@ func (b *groupBuild) run(ctx context.Context) error {
 			ms = append(ms, x.Material())
 		}
 		reads := reach(ms)
-		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] }, b.dir)
+		dropped, restore = b.st.shrink(b.st.limit-over, func(m index.Material) bool { return reads[m] }, b.scratch)
 	}
 	defer restore()
+	if err := b.solveUnits(ctx, lo, hi); err != nil || b.part != nil {
+		return err
+	}
+	restore() // the units' memory is free: the tables written may be kept
+	if b.o.Mem > 0 && over > 0 {
+		// Collect the last unit's memory now. The caches of the
+		// writing then reuse it rather than add to it.
+		runtime.GC()
+	}
+	if err := b.writeTables(); err != nil {
+		return err
+	}
+	b.st.unspill(dropped) // after the writing's caches are gone
+	return removeWork(b.o, b.g)
+}
+
+// removeTemps removes the scratch files an interrupted run left: those
+// of the scratch folder, and the temporary files of units lo to hi.
+// Those are all of the work folder's for a whole group. A part removes
+// only its own, since its siblings write theirs beside.
+func (b *groupBuild) removeTemps(lo, hi int) error {
+	if err := codec.RemoveTemps(b.scratch, "*.tmp", "*"+spillExt, "*"+resultExt); err != nil || b.scratch == b.dir {
+		return err
+	}
+	for n := lo; n < hi; n++ {
+		if err := codec.RemoveTemps(b.dir, codec.TempGlob(filepath.Base(b.unitPath(n)))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// solveUnits solves units lo to hi, those not finished. Before each
+// level it opens the finished units of the level above. The positions
+// of the units before lo count as done.
+func (b *groupBuild) solveUnits(ctx context.Context, lo, hi int) error {
 	var done int64
+	for _, u := range b.units[:lo] {
+		done += u.positions()
+	}
 	defer func() { b.above.close() }()
-	for n, u := range b.units {
-		if n > 0 && u.level != b.units[n-1].level {
+	for n := lo; n < hi; n++ {
+		u := b.units[n]
+		if n == lo || u.level != b.units[n-1].level {
 			// The level above is done with. The level just finished
 			// becomes the level above, read from its work files.
 			b.above.close()
-			var ns []int
-			for m := n - 1; m >= 0 && b.units[m].level == b.units[n-1].level; m-- {
-				ns = append(ns, m)
-			}
-			var err error
-			if b.above, err = b.openAbove(ns); err != nil {
-				return err
+			b.above = nil
+			if ns := b.levelAbove(n); len(ns) > 0 {
+				var err error
+				if b.above, err = b.openAbove(ns); err != nil {
+					return err
+				}
 			}
 		}
 		if b.progress != nil {
@@ -144,17 +195,56 @@ func (b *groupBuild) run(ctx context.Context) error {
 	}
 	b.above.close()
 	b.above = nil
-	restore() // the units' memory is free: the tables written may be kept
-	if b.o.Mem > 0 && over > 0 {
-		// Collect the last unit's memory now. The caches of the
-		// writing then reuse it rather than add to it.
-		runtime.GC()
+	return nil
+}
+
+// levelAbove returns the units of the level above unit n's, those its
+// man moves lead to: none for the highest level.
+func (b *groupBuild) levelAbove(n int) []int {
+	first := n
+	for first > 0 && b.units[first-1].level == b.units[n].level {
+		first--
 	}
-	if err := b.writeTables(); err != nil {
-		return err
+	var ns []int
+	for m := first - 1; m >= 0 && b.units[m].level == b.units[first-1].level; m-- {
+		ns = append(ns, m)
 	}
-	b.st.unspill(dropped) // after the writing's caches are gone
-	return removeWork(b.o, b.g)
+	return ns
+}
+
+// span returns the units to solve: every unit, or the part's. A part
+// is a run of its level's units, the level's units cut into b.part.of
+// runs of nearly equal counts. It needs the units of the level above
+// finished.
+func (b *groupBuild) span() (lo, hi int, err error) {
+	p := b.part
+	if p == nil {
+		return 0, len(b.units), nil
+	}
+	lo = slices.IndexFunc(b.units, func(u *unit) bool { return u.level == p.level })
+	hi = lo
+	for lo >= 0 && hi < len(b.units) && b.units[hi].level == p.level {
+		hi++
+	}
+	m := b.g.tables[0].Material()
+	if lo < 0 {
+		return 0, 0, fmt.Errorf("part %s: %s has no level %d", partName(m, *p), m, p.level)
+	}
+	n := hi - lo
+	lo, hi = lo+(p.i-1)*n/p.of, lo+p.i*n/p.of
+	if lo == hi { // more parts than units: nothing to solve
+		return lo, hi, nil
+	}
+	for _, a := range b.levelAbove(lo) {
+		r, err := b.openUnit(a)
+		if err != nil {
+			lv := b.units[a].level
+			return 0, 0, fmt.Errorf("part %s needs the units of level %d of %s finished in %s under the same --mem: build the parts %s.l%d.* first",
+				partName(m, *p), lv, m, b.o.Dir, m, lv)
+		}
+		r.Close()
+	}
+	return lo, hi, nil
 }
 
 // writeTables writes the group's tables from its finished units. It

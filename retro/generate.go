@@ -24,8 +24,8 @@
 // A material and its colour flip (a group) are solved together, since a
 // quiet move leads from one to the other. The solver splits a group into
 // units that fit the memory budget Options.Mem (see unit). A scheduler's
-// Unit is still a whole group. Each unit is solved by min-max retrograde
-// analysis (see solve). One analysis finds the theoretical value. It finds
+// Unit is a whole group, or with Parts a run of one level's units. Each
+// unit is solved by min-max retrograde analysis (see solve). One analysis finds the theoretical value. It finds
 // the distance to the end of the game too if Options.DTW is set. Another
 // finds the value under the rules. There the class A and B move limits
 // and the count of rule 2 apply. A position's distance is then the least
@@ -124,6 +124,9 @@ type builder struct {
 	// groups it reads must be in the directory already. Generate builds
 	// every group whose tables are missing.
 	unit string
+	// part, if set, is the part of the unit's group that the run solves
+	// (see BuildUnit). It writes no table.
+	part *part
 	// cat, if set, keeps the manifest of the directory (Generate's). It
 	// vouches for the files it lists. It is written after each group.
 	cat *catalog
@@ -299,6 +302,9 @@ func (r *builder) run(ctx context.Context, mats []index.Material) error {
 			if !ours {
 				continue
 			}
+			if r.part != nil { // the group's tables are written: the part is done
+				return nil
+			}
 			if err := removeWork(r.Options, g); err != nil {
 				return err
 			}
@@ -317,7 +323,7 @@ func (r *builder) run(ctx context.Context, mats []index.Material) error {
 				prog.Current, prog.Positions = unit, base+done
 				r.progress(prog)
 			})
-			if err != nil {
+			if err != nil || r.part != nil && ours { // a part's group is the last
 				return err
 			}
 			for _, x := range g.tables {
@@ -513,6 +519,9 @@ func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater 
 	}
 	b := newGroupBuild(st, g, r.Options)
 	b.readLater, b.progress = readLater, progress
+	if r.part != nil && r.ours(g.tables[0].Material()) {
+		b.part, b.scratch = r.part, partDir(r.Options, g.tables[0].Material(), *r.part)
+	}
 	if err := b.run(ctx); err != nil {
 		return false, err
 	}

@@ -25,7 +25,7 @@ const resultExt = ".result"
 // spill writes the words of r, a result of unit u, to a result file. It
 // returns r read from that file, its words dropped.
 func (b *groupBuild) spill(ctx context.Context, u *unit, r *result) (*result, error) {
-	f, err := os.CreateTemp(b.dir, u.name+".*"+resultExt)
+	f, err := os.CreateTemp(b.scratch, u.name+".*"+resultExt)
 	if err != nil {
 		return nil, err
 	}

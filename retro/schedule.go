@@ -5,31 +5,43 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // A Unit is one job of a build that a scheduler (make, ninja, Slurm) runs
 // on its own. It runs once the units it depends on are done. BuildUnit
-// builds it. A unit is a group: a material and its colour flip, solved
-// together.
+// builds it. A unit is a group, a material and its colour flip solved
+// together, or a part of a group (see Parts).
 type Unit struct {
-	// ID names the unit: the group's first material in index order
-	// (index.Materials). KKMvK names the unit of KKMvK and KvKKM. Finer
-	// units will split a group by men advancement level and chunks of men
-	// placements. They will extend the scheme with dotted suffixes, such
-	// as KKMMvKM.l12.3. An ID is a safe file name: letters, digits and
-	// dots.
+	// ID names the unit. A group is named by its first material in index
+	// order (index.Materials): KKMvK names the unit of KKMvK and KvKKM.
+	// A part is named GROUP.lLEVEL.IofP: part I of P of the solver units
+	// of level LEVEL of men advancement, KKMvK.l9.1of2. An ID is a safe
+	// file name: letters, digits and dots.
 	ID string
-	// Deps are the IDs of the units whose tables the unit's captures and
-	// crownings lead to. They are in build order.
+	// Deps are the IDs of the units the unit reads: those whose tables
+	// its captures and crownings lead to and, for a part, the parts of
+	// the level above; for a group after its parts, the parts of its
+	// lowest level. They are in build order.
 	Deps []string
-	// Materials are the tables the unit writes, one file each.
+	// Group is, for a part, the ID of its group; empty for a group.
+	Group string
+	// Assembles is set on a group after its parts. It solves no unit: it
+	// reads the parts' units back and writes the tables.
+	Assembles bool
+	// Materials are the tables the unit writes, one file each: none for
+	// a part.
 	Materials []index.Material
-	// Positions counts the positions of those tables.
+	// Positions counts the positions of those tables; for a part, of its
+	// units, an estimate.
 	Positions int64
 	// Memory estimates the unit's peak memory in bytes. It counts its
 	// group's (see groupMemory). It adds the tables of its deps held
@@ -87,12 +99,118 @@ func Units(o Options) ([]Unit, error) {
 	return units, nil
 }
 
-// ParseUnit returns the material that the unit id is named after. It
-// returns an error unless id names a unit of at most MaxPieces pieces.
+// Parts returns the units of Units(o), where each group with men whose
+// solver splits a level into several units under o.Mem is cut into parts
+// of up to n such units a level. Only such a level is worth cutting:
+// its units can then run on several nodes at once. A part has the
+// group's deps and memory, and depends on every part of the level above.
+// Each level of the group is cut, into one part where it holds one unit.
+// The group's own unit follows the parts of its lowest level.
+func Parts(o Options, n int) ([]Unit, error) {
+	units, err := Units(o)
+	if err != nil || n < 2 {
+		return units, err
+	}
+	var out []Unit
+	for _, u := range units {
+		out = append(out, splitUnit(u, o, n)...)
+	}
+	return out, nil
+}
+
+// splitUnit returns the parts of group u, then u after them (see Parts);
+// u alone if no level of it holds more than one solver unit. It counts
+// a level's units as the solver's layout would (newLayout), with half
+// the configurations of a symmetric group, most of which pair with
+// another. A count a little off leaves parts empty or runs fewer, never
+// a wrong table.
+func splitUnit(u Unit, o Options, n int) []Unit {
+	m := u.Materials[0]
+	if m.Men() == 0 {
+		return []Unit{u}
+	}
+	x := index.New(m)
+	k, tables := x.KingPlacements(), int64(len(u.Materials))
+	perUnit := max(o.unitPositions(o.extra(m), rules.ClassOf(m))/(2*k), 1)
+	var parts []Unit
+	var above []string
+	split := false
+	levels := levelConfigs(m)
+	for lv := len(levels) - 1; lv >= 0; lv-- {
+		pairs := levels[lv]
+		if pairs == 0 {
+			continue
+		}
+		if tables == 1 {
+			pairs = (pairs + 1) / 2
+		}
+		units := (pairs + perUnit - 1) / perUnit
+		of := min(int64(n), units)
+		split = split || of > 1
+		var level []string
+		for i := range of {
+			p := Unit{ID: partName(m, part{lv, int(i) + 1, int(of)}), Group: u.ID, Memory: u.Memory,
+				Deps: append(slices.Clone(u.Deps), above...)}
+			p.Positions = levels[lv] * k * tables * ((i+1)*units/of - i*units/of) / units
+			parts = append(parts, p)
+			level = append(level, p.ID)
+		}
+		above = level
+	}
+	if !split {
+		return []Unit{u}
+	}
+	u.Deps, u.Assembles = append(slices.Clone(u.Deps), above...), true
+	return append(parts, u)
+}
+
+// ParseUnit returns the material that the unit id is named after: the
+// group's first material, for a group or a part of it. It returns an
+// error unless id names a unit of at most MaxPieces pieces.
 func ParseUnit(id string) (index.Material, error) {
+	m, _, err := parseUnit(id)
+	return m, err
+}
+
+// A part is a run of the solver units of one level of a group: part i
+// of of (from 1), in the order of the level's units (see unitSpan).
+type part struct{ level, i, of int }
+
+// partID matches the ID of a part: GROUP.lLEVEL.IofP.
+var partID = regexp.MustCompile(`^([^.]+)\.l(\d+)\.(\d+)of(\d+)$`)
+
+// partName returns the ID of part p of the group of m.
+func partName(m index.Material, p part) string {
+	return fmt.Sprintf("%s.l%d.%dof%d", m, p.level, p.i, p.of)
+}
+
+// parseUnit returns the group's first material of the unit id, and its
+// part if id names one.
+func parseUnit(id string) (index.Material, *part, error) {
+	if s := partID.FindStringSubmatch(id); s != nil {
+		m, err := parseGroup(s[1])
+		if err != nil {
+			return m, nil, err
+		}
+		var p part
+		p.level, _ = strconv.Atoi(s[2])
+		p.i, _ = strconv.Atoi(s[3])
+		p.of, _ = strconv.Atoi(s[4])
+		levels := levelConfigs(m)
+		if m.Men() == 0 || p.level >= len(levels) || levels[p.level] == 0 || p.i < 1 || p.i > p.of || partName(m, p) != id {
+			return m, nil, fmt.Errorf("no part %q: a part is GROUP.lLEVEL.IofP, part I of P of a level of men advancement of a group with men, e.g. %s", id, partName(m, part{level: len(levels) - 1, i: 1, of: 2}))
+		}
+		return m, &p, nil
+	}
+	m, err := parseGroup(id)
+	return m, nil, err
+}
+
+// parseGroup returns the material of the group unit id.
+func parseGroup(id string) (index.Material, error) {
 	m, err := index.ParseMaterial(id)
 	if err != nil || UnitID(m) != id {
-		return index.Material{}, fmt.Errorf("no unit %q: a unit is named by the first material in index order of a material and its flip, e.g. KKMvK", id)
+		return index.Material{}, fmt.Errorf("no unit %q: a unit is named by the first material in index order of a material and its flip, e.g. KKMvK, or is a part of one, e.g. KKMvK.l9.1of2", id)
 	}
 	return m, checkPieces(Options{Only: &m})
 }
@@ -104,8 +222,15 @@ func ParseUnit(id string) (index.Material, error) {
 // BuildUnit may run at once in one directory, for different units. Each
 // removes only its own tables' temporary files. It leaves the manifest
 // alone (see WriteManifest).
+//
+// A part (GROUP.lLEVEL.IofP) solves its units into the group's work
+// folder and writes no table. It needs the units of the level above
+// finished under the same Options.Mem: an error names them otherwise.
+// The group's own unit then reads every finished unit back and solves
+// those missing. The parts of a group run side by side, not beside the
+// group's unit.
 func BuildUnit(ctx context.Context, id string, o Options) error {
-	m, err := ParseUnit(id)
+	m, p, err := parseUnit(id)
 	if err != nil {
 		return err
 	}
@@ -120,9 +245,16 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 		return err
 	}
 	defer shared.Release()
-	work := filepath.Join(o.Dir, WorkDir, id)
+	work := filepath.Join(o.Dir, WorkDir, m.String())
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err
+	}
+	mats, err := plan(Options{Only: &m})
+	if err != nil {
+		return err
+	}
+	if p != nil {
+		return buildPart(ctx, o, mats, m, p)
 	}
 	own, err := lock(work, "unit "+id+" in "+o.Dir, dirlock.Exclusive)
 	if err != nil {
@@ -137,12 +269,40 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if err := codec.RemoveTemps(o.Dir, temps...); err != nil {
 		return err
 	}
-	mats, err := plan(Options{Only: &m})
+	r := &builder{Options: o, unit: id}
+	return r.run(ctx, mats)
+}
+
+// buildPart solves part p of the group of m, from the materials mats.
+// The part shares the group's work folder with the group's other parts.
+// It keeps its scratch files in a folder of its own there (partDir),
+// which it locks. It removes that folder once empty, and never the
+// group's: a sibling may be starting there.
+func buildPart(ctx context.Context, o Options, mats []index.Material, m index.Material, p *part) error {
+	id := partName(m, *p)
+	l, err := lock(filepath.Join(o.Dir, WorkDir, m.String()), "unit "+m.String()+" in "+o.Dir, dirlock.Shared)
 	if err != nil {
 		return err
 	}
-	r := &builder{Options: o, unit: id}
+	defer l.Release()
+	scratch := partDir(o, m, *p)
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return err
+	}
+	own, err := lock(scratch, "unit "+id+" in "+o.Dir, dirlock.Exclusive)
+	if err != nil {
+		return err
+	}
+	defer own.Release()
+	defer os.Remove(scratch) // if empty: its spills and results are gone
+	r := &builder{Options: o, unit: m.String(), part: p}
 	return r.run(ctx, mats)
+}
+
+// partDir returns the folder of part p of the group of m: in the group's
+// work folder, named after the part.
+func partDir(o Options, m index.Material, p part) string {
+	return filepath.Join(o.Dir, WorkDir, m.String(), partName(m, p))
 }
 
 // keptTables reads the group's tables from r.Dir. It does not resolve

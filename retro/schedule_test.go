@@ -175,7 +175,8 @@ func TestBuildUnit(t *testing.T) {
 }
 
 func TestBuildUnitBadID(t *testing.T) {
-	for _, id := range []string{"KvKKM", "KXvK", "", "KKKKvKKKK", "KvK.l1"} {
+	for _, id := range []string{"KvKKM", "KXvK", "", "KKKKvKKKK", "KvK.l1", "KvK.l0.1of1", "KKvKM.l9.1of2", "KKvKM.l8.3of2",
+		"KKvKM.l08.1of2", "KKvKM.l8.0of2", "KMvKK.l8.1of2", "KKKKvKKKM.l1.1of2"} {
 		if err := BuildUnit(context.Background(), id, Options{Dir: t.TempDir()}); err == nil {
 			t.Errorf("unit %q: no error", id)
 		}
