@@ -121,6 +121,64 @@ func TestPlanNinja(t *testing.T) {
 	}
 }
 
+// TestPlanParts runs the plan of KKvKM with --nodes 2 under 2 MiB a job
+// (DTB_MEM_UNCHECKED), where the solver cuts each level of KKvKM into
+// two units, so that the level's two parts run at once: make -j2 builds
+// the tables of the published sums, and then has nothing left to do.
+// ninja -n takes the same plan.
+func TestPlanParts(t *testing.T) {
+	gmake := testenv.Tool(t, "make", "make")
+	t.Setenv("DTB_MEM_UNCHECKED", "1")
+	work := t.TempDir()
+	tables := filepath.Join(work, "tables")
+	plan := func(format string) string {
+		return runTool(t, "", dtbBinary(t), "plan", "--only", "KKvKM", "--mem", "2MiB", "--nodes", "2", "--out", tables, "--format", format)
+	}
+	makefile := plan("make")
+	if !strings.Contains(makefile, "--unit KKvKM.l8.2of2\n") {
+		t.Fatalf("no part KKvKM.l8.2of2 in the Makefile:\n%s", makefile)
+	}
+	if err := os.WriteFile(filepath.Join(work, "Makefile"), []byte(makefile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runTool(t, work, gmake, "-f", "Makefile", "-j2")
+	list := filepath.Join(filepath.Dir(tabletest.Golden), "checksums", "pieces4.sha256")
+	f, err := os.Open(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := sums.Parse(f, list)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hex := map[string]string{}
+	for _, s := range want {
+		hex[s.Name] = s.Hex
+	}
+	got, err := sums.Of(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if s.Name != "MANIFEST.json" && s.Hex != hex[s.Name] {
+			t.Errorf("%s differs from the published sums", s.Name)
+		}
+	}
+	if len(got) != 25 { // 12 tables and their distance files, the manifest
+		t.Errorf("%d files, want 25", len(got))
+	}
+	runTool(t, work, gmake, "-q", "-f", "Makefile")
+	if ninja, err := exec.LookPath("ninja"); err == nil {
+		if err := os.WriteFile(filepath.Join(work, "build.ninja"), []byte(plan("ninja")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out := runTool(t, work, ninja, "-n"); !strings.Contains(out, "part KKvKM.l8.2of2") {
+			t.Errorf("ninja -n of the plan: no part KKvKM.l8.2of2 in %s", out)
+		}
+	}
+}
+
 // fakeSbatch stands in for Slurm's sbatch: it records its arguments and
 // the job script it reads on stdin in its directory (jobN.args, one a
 // line, and jobN.sh), checks that the jobs of a dependency are done, runs

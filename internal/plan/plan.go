@@ -76,6 +76,8 @@ var safePath = regexp.MustCompile(`^[A-Za-z0-9/._+-]+$`)
 type jsonUnit struct {
 	ID        string   `json:"id"`
 	Deps      []string `json:"deps"`
+	Group     string   `json:"group,omitempty"`     // of a part
+	Assembles bool     `json:"assembles,omitempty"` // a group after its parts
 	Materials []string `json:"materials"`
 	Files     []string `json:"files"`
 	Positions int64    `json:"positions"`
@@ -120,8 +122,8 @@ func (b *Build) json(w io.Writer) error {
 	waves := b.waves()
 	for _, u := range b.Units {
 		doc.CPUHours += CPUSeconds(u) / 3600
-		j := jsonUnit{ID: u.ID, Deps: append([]string{}, u.Deps...), Positions: u.Positions, Memory: u.Memory, Wave: waves[u.ID],
-			CPU: CPUSeconds(u), Wall: WallSeconds(u, threads)}
+		j := jsonUnit{ID: u.ID, Deps: append([]string{}, u.Deps...), Group: u.Group, Assembles: u.Assembles, Materials: []string{}, Files: []string{},
+			Positions: u.Positions, Memory: u.Memory, Wave: waves[u.ID], CPU: CPUSeconds(u), Wall: WallSeconds(u, threads)}
 		for _, m := range u.Materials {
 			j.Materials = append(j.Materials, m.String())
 			j.Files = append(j.Files, table.FileName(m))
@@ -161,8 +163,17 @@ func (b *Build) genFlags(mem int64) string {
 	return f
 }
 
-// files returns the table files of u, each prefixed with dir.
+// PartsDir is the folder of the table directory where the make and
+// ninja jobs of a part (retro.Parts) leave an empty file named after the
+// part once it is done: a part writes no table to stand for it.
+const PartsDir = retro.WorkDir + "/parts"
+
+// files returns the table files of u, each prefixed with dir; for a
+// part, its file in PartsDir.
 func files(dir string, u retro.Unit) []string {
+	if u.Group != "" {
+		return []string{dir + "/" + PartsDir + "/" + u.ID}
+	}
 	var out []string
 	for _, m := range u.Materials {
 		out = append(out, dir+"/"+table.FileName(m))
@@ -221,6 +232,9 @@ func (b *Build) make(s *strings.Builder) {
 	for _, u := range b.Units {
 		out := strings.Join(files("$(DIR)", u), " ")
 		fmt.Fprintf(s, "\n%s: %s\n%s &:%s\n\t$(GEN) --unit %s\n", u.ID, out, out, continued(b.depFiles("$(DIR)", u)), u.ID)
+		if u.Group != "" {
+			fmt.Fprintf(s, "\tmkdir -p $(DIR)/%s && touch $@\n", PartsDir)
+		}
 	}
 }
 
@@ -240,10 +254,15 @@ func (b *Build) ninja(s *strings.Builder) {
 	fmt.Fprintf(s, "\n")
 	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
 	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags(b.Mem))
+	fmt.Fprintf(s, "rule part\n  command = $dtb gen --unit $id --out $dir %s && mkdir -p $dir/%s && touch $out\n  description = part $id\n\n", b.genFlags(b.Mem), PartsDir)
 	fmt.Fprintf(s, "rule manifest\n  command = $dtb gen --manifest --out $dir\n  description = manifest\n\n")
 	for _, u := range b.Units {
 		out := strings.Join(files("$dir", u), " ")
-		fmt.Fprintf(s, "build %s: unit%s\n  id = %s\nbuild %s: phony %s\n\n", out, implicit(b.depFiles("$dir", u)), u.ID, u.ID, out)
+		rule := "unit"
+		if u.Group != "" {
+			rule = "part"
+		}
+		fmt.Fprintf(s, "build %s: %s%s\n  id = %s\nbuild %s: phony %s\n\n", out, rule, implicit(b.depFiles("$dir", u)), u.ID, u.ID, out)
 	}
 	fmt.Fprintf(s, "build $dir/MANIFEST.json: manifest%s\nbuild manifest: phony $dir/MANIFEST.json\ndefault manifest\n", implicit(b.allFiles("$dir")))
 }
