@@ -25,8 +25,9 @@
 // quiet move leads from one to the other. The solver splits a group into
 // units that fit the memory budget Options.Mem (see unit). A scheduler's
 // Unit is a whole group, or with Parts a run of one level's units. Each
-// unit is solved by min-max retrograde analysis (see solve). One analysis finds the theoretical value. It finds
-// the distance to the end of the game too if Options.DTW is set. Another
+// unit is solved by min-max retrograde analysis (see solve). One
+// analysis finds the theoretical value. It finds the distance to the
+// end of the game too if Options.DTW is set. Another
 // finds the value under the rules. There the class A and B move limits
 // and the count of rule 2 apply. A position's distance is then the least
 // budget under which it is won or lost. A third finds the mtc. Analyses

@@ -3,9 +3,12 @@
 // Slurm submission script. Each job runs `dtb gen --unit ID` for one unit
 // once the units it depends on are done, and a last one `dtb gen
 // --manifest`. With Build.Verify, the Slurm script also submits a `dtb
-// verify --only` job a unit, after the manifest's.
+// verify --only` job a unit, after the manifest's. The units of
+// retro.Parts cut large groups into parts, GROUP.lLEVEL.IofP, that run
+// on several nodes at once; a part writes no table, so its make and
+// ninja target is an empty file in PartsDir.
 //
-//	units, err := retro.Units(retro.Options{Pieces: 4})
+//	units, err := retro.Parts(retro.Options{Pieces: 4}, 2)
 //	b := plan.Build{Units: units, Dtb: "/usr/local/bin/dtb", Dir: "/data/tables", Threads: 1}
 //	err = b.Write(os.Stdout, "make") // then: make -f FILE -j 8
 //
