@@ -37,7 +37,7 @@ func TestValuesOnly(t *testing.T) {
 	missing, quiet := 0, draughts.Position{}
 	for _, m := range full.Materials() {
 		class := rules.ClassOf(m)
-		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
+		eachPosition(m, testenv.Stride(3, 41), func(p draughts.Position) {
 			want := mustProbe(t, full, p)
 			r, err := vals.Probe(p, probe.Clocks{}, probe.ValuesOnly)
 			if err != nil {
@@ -92,7 +92,7 @@ func TestValuesAlone(t *testing.T) {
 	const why = "holds the values of "
 	for _, m := range full.Materials() {
 		class := rules.ClassOf(m)
-		eachPosition(m, testenv.Stride(3, 17), func(p draughts.Position) {
+		eachPosition(m, testenv.Stride(3, 41), func(p draughts.Position) {
 			want := mustProbe(t, full, p)
 			r, err := alone.Probe(p, probe.Clocks{}, 0)
 			if err != nil {
