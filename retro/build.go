@@ -66,7 +66,7 @@ func newGroupBuild(st *store, g *group, o Options) *groupBuild {
 	m := g.tables[0].Material()
 	b := &groupBuild{g: g, st: st, o: o, class: rules.ClassOf(m), extra: o.extra(m), dir: filepath.Join(o.Dir, WorkDir, m.String())}
 	b.scratch = b.dir
-	b.layout = g.newLayout(o.unitPositions(b.extra, b.class))
+	b.layout = g.newLayout(o.unitPositions(b.extra, b.class), o.Split)
 	return b
 }
 
@@ -239,7 +239,7 @@ func (b *groupBuild) span() (lo, hi int, err error) {
 		r, err := b.openUnit(a)
 		if err != nil {
 			lv := b.units[a].level
-			return 0, 0, fmt.Errorf("part %s needs the units of level %d of %s finished in %s under the same --mem: build the parts %s.l%d.* first",
+			return 0, 0, fmt.Errorf("part %s needs the units of level %d of %s finished in %s under the same --mem and --split: build the parts %s.l%d.* first",
 				partName(m, *p), lv, m, b.o.Dir, m, lv)
 		}
 		r.Close()

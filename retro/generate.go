@@ -105,6 +105,13 @@ type Options struct {
 	// So must the tables held in memory and the prober's cache. A group is
 	// solved in units sized to fit. 0 means no bound: one unit per level.
 	Mem int64
+	// Split cuts each level of a group with men into at least Split units
+	// where it has that many pairs of men configurations (levelUnits).
+	// Mem may cut finer. Split lets the levels of a group be cut into
+	// parts whatever the budget. Every job of a group (Parts) must run
+	// with the same Split, which fixes its units. 0 or 1 leaves the cut
+	// to Mem.
+	Split int
 	// KeepWork keeps each group's finished units in the work folder after
 	// its tables are written.
 	KeepWork bool

@@ -16,12 +16,13 @@ import (
 )
 
 // TestParts builds the group KKvKM as a scheduler runs the units of
-// Parts under a budget of two solver units a level: its
-// parts level by level, the two parts of a level at once, then the
-// group's own unit. The tables must be Generate's (generated), the
-// group's unit solving nothing. A part run before the level above is
-// finished fails, naming that level. A part interrupted resumes, and
-// removes its own temporary files, not its sibling's.
+// Parts on two nodes without a budget: the group, the largest, gets
+// Split 2, two solver units a level. Its parts run level by level, the
+// two parts of a level at once, then the group's own unit. The tables
+// must be Generate's (generated), the group's unit solving nothing. A
+// part run before the level above is finished, or under another split,
+// fails, naming that level. A part interrupted resumes, and removes its
+// own temporary files, not its sibling's.
 func TestParts(t *testing.T) {
 	ref, err := generated()
 	if err != nil {
@@ -29,15 +30,19 @@ func TestParts(t *testing.T) {
 	}
 	only, _ := index.ParseMaterial("KKvKM")
 	dir := t.TempDir()
-	o := Options{Only: &only, DTW: true, MTC: true, Mem: 2 << 20, Dir: dir, Threads: 1}
+	o := Options{Only: &only, DTW: true, MTC: true, Dir: dir, Threads: 1}
 	units, err := Parts(o, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Split = 2         // every job of the group, as dtb plan passes --split 2
 	var levels [][]Unit // the group's parts by level, highest first
 	for _, u := range units {
 		switch {
 		case u.Group == only.String():
+			if u.Split != 2 {
+				t.Errorf("part %s: split %d, want 2", u.ID, u.Split)
+			}
 			if len(levels) == 0 || !strings.HasPrefix(u.ID, strings.TrimSuffix(levels[len(levels)-1][0].ID, "1of2")) {
 				levels = append(levels, nil)
 			}
@@ -55,7 +60,7 @@ func TestParts(t *testing.T) {
 	}
 	ctx := context.Background()
 	second := levels[1][0].ID
-	want := "part " + second + " needs the units of level 8 of KKvKM finished in " + dir + " under the same --mem: build the parts KKvKM.l8.* first"
+	want := "part " + second + " needs the units of level 8 of KKvKM finished in " + dir + " under the same --mem and --split: build the parts KKvKM.l8.* first"
 	if err := BuildUnit(ctx, second, o); err == nil || err.Error() != want {
 		t.Errorf("%s first: %v, want %q", second, err, want)
 	}
@@ -111,7 +116,15 @@ func TestParts(t *testing.T) {
 		os.Remove(f)
 	}
 	os.Remove(filepath.Join(work, sib))
-	for _, level := range levels {
+	for n, level := range levels {
+		if n == 1 { // the level above is done, under split 2: one unit a level without
+			other, last := o, level[1].ID
+			other.Split = 0
+			want := strings.Replace(want, second, last, 1)
+			if err := BuildUnit(ctx, last, other); err == nil || err.Error() != want {
+				t.Errorf("%s without the split: %v, want %q", last, err, want)
+			}
+		}
 		var g sync.WaitGroup
 		errs := make([]error, len(level))
 		for i, p := range level {

@@ -34,6 +34,10 @@ type Unit struct {
 	Deps []string
 	// Group is, for a part, the ID of its group; empty for a group.
 	Group string
+	// Split is the Options.Split (dtb gen --split) that every job of a
+	// cut group runs with: its parts and the group after them. It fixes
+	// the solver's units, which the parts name. 0 for the others.
+	Split int
 	// Assembles is set on a group after its parts. It solves no unit: it
 	// reads the parts' units back and writes the tables.
 	Assembles bool
@@ -99,39 +103,56 @@ func Units(o Options) ([]Unit, error) {
 	return units, nil
 }
 
-// Parts returns the units of Units(o), where each group with men whose
-// solver splits a level into several units under o.Mem is cut into parts
-// of up to n such units a level. Only such a level is worth cutting:
-// its units can then run on several nodes at once. A part has the
-// group's deps and memory, and depends on every part of the level above.
-// Each level of the group is cut, into one part where it holds one unit.
-// The group's own unit follows the parts of its lowest level.
+// Parts returns the units of Units(o), where the groups with men worth
+// cutting are cut into parts, jobs of their own that can run on several
+// nodes at once. A part is a run of the solver units of one level, of
+// nearly equal counts; each level of a cut group becomes up to n parts,
+// one where it holds one unit. A part has the group's deps and memory,
+// and depends on every part of the level above. The group's own unit
+// follows the parts of its lowest level.
+//
+// A group is worth cutting where it holds at least 1/n of the positions
+// of the build's largest group with men: uncut, it would take longer
+// than that group cut n ways. Such a group gets Split n, so that the
+// solver cuts each of its levels into n units whatever o.Mem (see
+// Options.Split). A smaller group is cut where o.Mem alone splits a
+// level into several units.
 func Parts(o Options, n int) ([]Unit, error) {
 	units, err := Units(o)
 	if err != nil || n < 2 {
 		return units, err
 	}
+	var largest int64
+	for _, u := range units {
+		if u.Materials[0].Men() > 0 {
+			largest = max(largest, u.Positions)
+		}
+	}
 	var out []Unit
 	for _, u := range units {
+		if u.Positions*int64(n) >= largest {
+			u.Split = n
+		}
 		out = append(out, splitUnit(u, o, n)...)
 	}
 	return out, nil
 }
 
 // splitUnit returns the parts of group u, then u after them (see Parts);
-// u alone if no level of it holds more than one solver unit. It counts
-// a level's units as the solver's layout would (newLayout), with half
-// the configurations of a symmetric group, most of which pair with
-// another. A count a little off leaves parts empty or runs fewer, never
-// a wrong table.
+// u alone if no level of it holds more than one solver unit under o.Mem
+// and u.Split. It counts a level's units as the solver's layout does
+// (levelUnits), with half the configurations of a symmetric group, most
+// of which pair with another. A count a little off leaves parts empty
+// or runs fewer, never a wrong table.
 func splitUnit(u Unit, o Options, n int) []Unit {
 	m := u.Materials[0]
 	if m.Men() == 0 {
+		u.Split = 0
 		return []Unit{u}
 	}
 	x := index.New(m)
 	k, tables := x.KingPlacements(), int64(len(u.Materials))
-	perUnit := max(o.unitPositions(o.extra(m), rules.ClassOf(m))/(2*k), 1)
+	unitPositions := o.unitPositions(o.extra(m), rules.ClassOf(m))
 	var parts []Unit
 	var above []string
 	split := false
@@ -144,20 +165,22 @@ func splitUnit(u Unit, o Options, n int) []Unit {
 		if tables == 1 {
 			pairs = (pairs + 1) / 2
 		}
-		units := (pairs + perUnit - 1) / perUnit
+		units := levelUnits(pairs, unitPositions, k, u.Split)
 		of := min(int64(n), units)
 		split = split || of > 1
 		var level []string
 		for i := range of {
-			p := Unit{ID: partName(m, part{lv, int(i) + 1, int(of)}), Group: u.ID, Memory: u.Memory,
+			p := Unit{ID: partName(m, part{lv, int(i) + 1, int(of)}), Group: u.ID, Split: u.Split, Memory: u.Memory,
 				Deps: append(slices.Clone(u.Deps), above...)}
-			p.Positions = levels[lv] * k * tables * ((i+1)*units/of - i*units/of) / units
+			lo, hi := unitStart(i*units/of, units, pairs), unitStart((i+1)*units/of, units, pairs)
+			p.Positions = levels[lv] * k * tables * (hi - lo) / pairs
 			parts = append(parts, p)
 			level = append(level, p.ID)
 		}
 		above = level
 	}
 	if !split {
+		u.Split = 0
 		return []Unit{u}
 	}
 	u.Deps, u.Assembles = append(slices.Clone(u.Deps), above...), true

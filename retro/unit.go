@@ -34,9 +34,9 @@ import (
 // successor whose value is known.
 //
 // The pairs of a level are numbered in the order of their first block's
-// men configuration, in the group's first table. Each unit holds up to
-// perUnit consecutive pairs. Pair p of a unit is blocks 2p (the first
-// table's) and 2p+1 (its pair). A unit's local ids number its blocks'
+// men configuration, in the group's first table. Each unit holds a run
+// of consecutive pairs (levelUnits). Pair p of a unit is blocks 2p (the
+// first table's) and 2p+1 (its pair). A unit's local ids number its blocks'
 // positions block by block. Local id j*k+i is position i (in king order)
 // of block j.
 //
@@ -90,13 +90,14 @@ func (u *unit) orbits(j int64) *index.Orbits {
 
 // A layout places the men configurations of a group in its units.
 type layout struct {
-	g       *group
-	k       int64
-	lvl     []uint8  // by configuration of the first table: its level, or second (see second)
-	ord     []uint32 // by configuration of the first table: its number among the pairs of its level
-	perUnit int64    // pairs a unit holds
-	units   []*unit  // highest level first
-	first   []int    // by level: its first unit
+	g     *group
+	k     int64
+	lvl   []uint8  // by configuration of the first table: its level, or second (see second)
+	ord   []uint32 // by configuration of the first table: its number among the pairs of its level
+	pairs []int64  // by level: its pairs
+	cut   []int64  // by level: its units (levelUnits)
+	units []*unit  // highest level first
+	first []int    // by level: its first unit
 }
 
 // second marks, in a symmetric group, a configuration whose pair is
@@ -104,12 +105,14 @@ type layout struct {
 const second = 255
 
 // newLayout splits the group into units of at most unitPositions
-// positions. Each unit holds at least one pair of blocks. The layout
-// takes 5 bytes a men configuration of the group's first table.
-func (g *group) newLayout(unitPositions int64) *layout {
+// positions, each level into at least split units where it has that
+// many pairs (levelUnits). Each unit holds at least one pair of blocks.
+// The layout takes 5 bytes a men configuration of the group's first
+// table.
+func (g *group) newLayout(unitPositions int64, split int) *layout {
 	x := g.tables[0]
-	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs())}
-	var count [second]int64
+	l := &layout{g: g, k: x.KingPlacements(), lvl: make([]uint8, x.MenConfigs()), ord: make([]uint32, x.MenConfigs()),
+		pairs: make([]int64, second), cut: make([]int64, second), first: make([]int, second)}
 	for r := range x.MenConfigs() {
 		wm, bm := x.UnrankMen(r)
 		if len(g.tables) == 1 && g.flipRank(0, r) < r {
@@ -117,36 +120,58 @@ func (g *group) newLayout(unitPositions int64) *layout {
 			continue
 		}
 		lv := level(wm, bm)
-		l.lvl[r] = uint8(lv)
-		count[lv]++
+		l.lvl[r], l.ord[r] = uint8(lv), uint32(l.pairs[lv])
+		l.pairs[lv]++
 	}
-	l.perUnit = max(unitPositions/(2*l.k), 1)
 	k := l.k
 	if g.kingsAlone() {
 		k = index.OrbitCount(x.Material())
 	}
 	var firstRanks [second][]int64
-	clear(count[:])
+	for lv, c := range l.pairs {
+		l.cut[lv] = levelUnits(c, unitPositions, l.k, split)
+	}
 	for r, lv := range l.lvl {
-		if lv == second {
-			continue
-		}
-		l.ord[r] = uint32(count[lv])
-		if count[lv]%l.perUnit == 0 {
+		if lv != second && int64(l.ord[r]) == unitStart(int64(len(firstRanks[lv])), l.cut[lv], l.pairs[lv]) {
 			firstRanks[lv] = append(firstRanks[lv], int64(r))
 		}
-		count[lv]++
 	}
-	l.first = make([]int, second)
 	for lv := second - 1; lv >= 0; lv-- {
 		l.first[lv] = len(l.units)
-		for n, r := range firstRanks[lv] {
-			pairs := min(l.perUnit, count[lv]-int64(n)*l.perUnit)
-			l.units = append(l.units, &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), lv, n), level: lv, k: k, kings: l.k, firstRank: r, pairs: pairs})
+		for i, r := range firstRanks[lv] {
+			n, c := int64(i), l.cut[lv]
+			pairs := unitStart(n+1, c, l.pairs[lv]) - unitStart(n, c, l.pairs[lv])
+			l.units = append(l.units, &unit{g: g, name: fmt.Sprintf("%s.l%d.%d", x.Material(), lv, i), level: lv, k: k, kings: l.k, firstRank: r, pairs: pairs})
 		}
 	}
 	return l
 }
+
+// levelUnits returns the units a level of pairs pairs of blocks is cut
+// into: enough that each holds at most unitPositions positions (k a
+// block), and at least split where the level has that many pairs. Both
+// the solver (newLayout) and the schedule (Parts) count by it.
+//
+// A level is cut by men configurations, into runs of consecutive pairs
+// of nearly equal counts (unitStart). A unit must hold whole pairs, so
+// that every king move stays inside it. Any run of a level's pairs
+// will do: the units of a level read only the level above, never each
+// other. Every pair has the same positions, so equal counts make equal
+// units, and a part, a run of units, takes about its share of the
+// level's time. More units than the budget needs only makes each
+// smaller, so the solver stays within the budget.
+func levelUnits(pairs, unitPositions, k int64, split int) int64 {
+	perUnit := max(unitPositions/(2*k), 1)
+	return max((pairs+perUnit-1)/perUnit, min(int64(split), pairs))
+}
+
+// unitStart returns the first pair of unit i of the n units of a level
+// of pairs pairs (pairs for i = n).
+func unitStart(i, n, pairs int64) int64 { return i * pairs / n }
+
+// unitOf returns the unit of the n units of a level of pairs pairs that
+// holds pair o: the last whose start is at most o.
+func unitOf(o, n, pairs int64) int64 { return ((o+1)*n - 1) / pairs }
 
 // flipRank returns men configuration r of table t, turned and
 // recoloured. The result is a configuration of the group's other table.
@@ -169,8 +194,10 @@ func (l *layout) locate(t int, r int64) (n, j int) {
 // the first table. Side 0 picks the first table's block, side 1 its
 // pair.
 func (l *layout) pairAt(r int64, side int) (n, j int) {
-	o := int64(l.ord[r])
-	return l.first[l.lvl[r]] + int(o/l.perUnit), int(2*(o%l.perUnit)) + side
+	lv, o := l.lvl[r], int64(l.ord[r])
+	cut, c := l.cut[lv], l.pairs[lv]
+	i := unitOf(o, cut, c)
+	return l.first[lv] + int(i), int(2*(o-unitStart(i, cut, c))) + side
 }
 
 // load lists the blocks of unit u. Its pairs are the configurations of

@@ -25,14 +25,21 @@ import (
 // group: twice, as its own pair), next to its pair (the same men turned
 // and recoloured, in the other table), where locate finds it; units stay
 // within the budget, levels come highest first, and every man move leads
-// one level up.
+// one level up. With a split, a level of at least that many pairs has
+// at least that many units; the units of a level differ by a pair at
+// most.
 func TestUnits(t *testing.T) {
 	for _, name := range []string{"KvK", "MvM", "KMvM", "KMvKM", "MMvMM", "KKMvK", "MMMvK"} {
 		m, _ := index.ParseMaterial(name)
 		g := newGroup(m)
 		k := g.tables[0].KingPlacements()
-		for _, max := range []int64{1, 4 * k, 1 << 62} {
-			l := g.newLayout(max)
+		for _, c := range []struct {
+			max   int64
+			split int
+		}{{1, 0}, {4 * k, 0}, {1 << 62, 0}, {1 << 62, 3}, {4 * k, 5}} {
+			max := c.max
+			l := g.newLayout(max, c.split)
+			checkSplit(t, name, l, c.split)
 			var seen [2][]int
 			for tt, x := range g.tables {
 				seen[tt] = make([]int, x.MenConfigs())
@@ -77,6 +84,20 @@ func TestUnits(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkSplit checks that each level of l of at least split pairs has at
+// least split units, and that its units differ by a pair at most.
+func checkSplit(t *testing.T, name string, l *layout, split int) {
+	pairs := map[int][]int64{}
+	for _, u := range l.units {
+		pairs[u.level] = append(pairs[u.level], u.pairs)
+	}
+	for lv, p := range pairs {
+		if n := l.pairs[lv]; int64(len(p)) < min(int64(split), n) || slices.Max(p)-slices.Min(p) > 1 {
+			t.Errorf("%s, split %d: level %d of %d pairs cut into units of %v pairs", name, split, lv, n, p)
 		}
 	}
 }

@@ -48,6 +48,7 @@ func init() {
 			fs.StringVar(&fl.unit, "unit", "", "build only this unit of dtb plan, from the tables of its deps in --out")
 			fs.BoolVar(&fl.manifest, "manifest", false, "only write the manifest of --out, listing its valid tables (after the units)")
 			fs.StringVar(&fl.mem, "mem", "", "memory budget of the solver, e.g. 512MiB or 8GiB, at least 64MiB (default: half of the physical memory)")
+			fs.IntVar(&fl.split, "split", 0, "cut each level of a group with men into at least N solver units where it has that many men configurations; --mem may cut finer (dtb plan gives every job of a group the same N)")
 			fs.BoolVar(&fl.keepWork, "keep-work", false, "keep the finished units in DIR/work after the tables are written")
 			return fl.run
 		},
@@ -281,13 +282,14 @@ type genCmd struct {
 	manifest bool
 	mem      string
 	keepWork bool
+	split    int
 }
 
 func (fl *genCmd) run(e *env, args []string) error {
-	if fl.threads < 1 {
-		return badInput("--threads must be at least 1")
+	if fl.threads < 1 || fl.split < 0 {
+		return badInput("--threads must be at least 1, --split at least 0")
 	}
-	o := retro.Options{Pieces: fl.pieces, Dir: fl.out, Threads: fl.threads, DTW: fl.dtw, DTWPieces: dtwPieces, MTC: fl.mtc, KeepWork: fl.keepWork}
+	o := retro.Options{Pieces: fl.pieces, Dir: fl.out, Threads: fl.threads, DTW: fl.dtw, DTWPieces: dtwPieces, MTC: fl.mtc, KeepWork: fl.keepWork, Split: fl.split}
 	var err error
 	if o.Mem, err = e.memBudget(fl.mem); err != nil {
 		return usageError{err}

@@ -166,6 +166,15 @@ func (b *Build) genFlags(mem int64) string {
 	return f
 }
 
+// splitFlag returns the --split of u's job (retro.Unit.Split), with a
+// leading space; empty for none.
+func splitFlag(u retro.Unit) string {
+	if u.Split == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" --split %d", u.Split)
+}
+
 // PartsDir is the folder of the table directory where the make and
 // ninja jobs of a part (retro.Parts) leave an empty file named after the
 // part once it is done: a part writes no table to stand for it.
@@ -234,7 +243,7 @@ func (b *Build) make(s *strings.Builder) {
 	fmt.Fprintf(s, "\t$(DTB) gen --manifest --out $(DIR)\n")
 	for _, u := range b.Units {
 		out := strings.Join(files("$(DIR)", u), " ")
-		fmt.Fprintf(s, "\n%s: %s\n%s &:%s\n\t$(GEN) --unit %s\n", u.ID, out, out, continued(b.depFiles("$(DIR)", u)), u.ID)
+		fmt.Fprintf(s, "\n%s: %s\n%s &:%s\n\t$(GEN) --unit %s%s\n", u.ID, out, out, continued(b.depFiles("$(DIR)", u)), u.ID, splitFlag(u))
 		if u.Group != "" {
 			fmt.Fprintf(s, "\tmkdir -p $(DIR)/%s && touch $@\n", PartsDir)
 		}
@@ -256,8 +265,8 @@ func (b *Build) ninja(s *strings.Builder) {
 	b.header(s, "ninja")
 	fmt.Fprintf(s, "\n")
 	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
-	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s\n  description = unit $id\n\n", b.genFlags(b.Mem))
-	fmt.Fprintf(s, "rule part\n  command = $dtb gen --unit $id --out $dir %s && mkdir -p $dir/%s && touch $out\n  description = part $id\n\n", b.genFlags(b.Mem), PartsDir)
+	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s$split\n  description = unit $id\n\n", b.genFlags(b.Mem))
+	fmt.Fprintf(s, "rule part\n  command = $dtb gen --unit $id --out $dir %s$split && mkdir -p $dir/%s && touch $out\n  description = part $id\n\n", b.genFlags(b.Mem), PartsDir)
 	fmt.Fprintf(s, "rule manifest\n  command = $dtb gen --manifest --out $dir\n  description = manifest\n\n")
 	for _, u := range b.Units {
 		out := strings.Join(files("$dir", u), " ")
@@ -265,7 +274,11 @@ func (b *Build) ninja(s *strings.Builder) {
 		if u.Group != "" {
 			rule = "part"
 		}
-		fmt.Fprintf(s, "build %s: %s%s\n  id = %s\nbuild %s: phony %s\n\n", out, rule, implicit(b.depFiles("$dir", u)), u.ID, u.ID, out)
+		fmt.Fprintf(s, "build %s: %s%s\n  id = %s\n", out, rule, implicit(b.depFiles("$dir", u)), u.ID)
+		if u.Split > 0 {
+			fmt.Fprintf(s, "  split =%s\n", splitFlag(u))
+		}
+		fmt.Fprintf(s, "build %s: phony %s\n\n", u.ID, out)
 	}
 	fmt.Fprintf(s, "build $dir/MANIFEST.json: manifest%s\nbuild manifest: phony $dir/MANIFEST.json\ndefault manifest\n", implicit(b.allFiles("$dir")))
 }

@@ -203,6 +203,6 @@ func (b *Build) slurmUnit(s *strings.Builder, u retro.Unit) {
 	fmt.Fprintf(s, "\n# %s: %d positions, an estimate of %d MiB.\n", u.ID, u.Positions, (u.Memory+1<<20-1)>>20)
 	fmt.Fprintf(s, "if built %s %s; then\n  job[%s]=\n  echo \"unit %s: built\"\nelse\n", group.ID, strings.Join(names, " "), u.ID, u.ID)
 	fmt.Fprintf(s, "  job[%s]=$(submit --job-name=dtb-%s --mem=%dM --cpus-per-task=%d --time=%d%s <<'EOF'\n", u.ID, u.ID, mib, b.Threads, minutes, dep)
-	fmt.Fprintf(s, "#!/bin/bash\nexec %s gen --unit %s --out %s %s\nEOF\n)\n", b.Dtb, u.ID, b.Dir, b.genFlags(mib<<20))
+	fmt.Fprintf(s, "#!/bin/bash\nexec %s gen --unit %s --out %s %s%s\nEOF\n)\n", b.Dtb, u.ID, b.Dir, b.genFlags(mib<<20), splitFlag(u))
 	fmt.Fprintf(s, "  jobs+=(\"${job[%s]}\")\n  echo \"unit %s: job ${job[%s]}\"\nfi\n", u.ID, u.ID, u.ID)
 }
