@@ -265,8 +265,8 @@ func (b *Build) ninja(s *strings.Builder) {
 	b.header(s, "ninja")
 	fmt.Fprintf(s, "\n")
 	fmt.Fprintf(s, "dtb = %s\ndir = %s\n\n", b.Dtb, b.Dir)
-	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id --out $dir %s$split\n  description = unit $id\n\n", b.genFlags(b.Mem))
-	fmt.Fprintf(s, "rule part\n  command = $dtb gen --unit $id --out $dir %s$split && mkdir -p $dir/%s && touch $out\n  description = part $id\n\n", b.genFlags(b.Mem), PartsDir)
+	fmt.Fprintf(s, "rule unit\n  command = $dtb gen --unit $id$split --out $dir %s\n  description = unit $id\n\n", b.genFlags(b.Mem))
+	fmt.Fprintf(s, "rule part\n  command = $dtb gen --unit $id$split --out $dir %s && mkdir -p $dir/%s && touch $out\n  description = part $id\n\n", b.genFlags(b.Mem), PartsDir)
 	fmt.Fprintf(s, "rule manifest\n  command = $dtb gen --manifest --out $dir\n  description = manifest\n\n")
 	for _, u := range b.Units {
 		out := strings.Join(files("$dir", u), " ")
