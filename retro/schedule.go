@@ -103,20 +103,19 @@ func Units(o Options) ([]Unit, error) {
 	return units, nil
 }
 
-// Parts returns the units of Units(o), where the groups with men worth
+// Parts returns the units of Units(o), where the levels of men worth
 // cutting are cut into parts, jobs of their own that can run on several
 // nodes at once. A part is a run of the solver units of one level, of
-// nearly equal counts; each level of a cut group becomes up to n parts,
-// one where it holds one unit. A part has the group's deps and memory,
-// and depends on every part of the level above. The group's own unit
+// nearly equal counts. A part has the group's deps and memory, and
+// depends on every part of the level above. The group's own unit
 // follows the parts of its lowest level.
 //
-// A group is worth cutting where it holds at least 1/n of the positions
-// of the build's largest group with men: uncut, it would take longer
-// than that group cut n ways. Such a group gets Split n, so that the
-// solver cuts each of its levels into n units whatever o.Mem (see
-// Options.Split). A smaller group is cut where o.Mem alone splits a
-// level into several units.
+// A part holds about a share of the build's largest level: its
+// positions over n. A level gets as many parts as such shares it
+// holds, at most n. A smaller level stays one part: cut, it would add
+// jobs, not save time. A group with a level to cut gets Split n, so that
+// the solver cuts each of its levels into n units whatever o.Mem (see
+// Options.Split).
 func Parts(o Options, n int) ([]Unit, error) {
 	units, err := Units(o)
 	if err != nil || n < 2 {
@@ -124,39 +123,51 @@ func Parts(o Options, n int) ([]Unit, error) {
 	}
 	var largest int64
 	for _, u := range units {
-		if u.Materials[0].Men() > 0 {
-			largest = max(largest, u.Positions)
+		for _, l := range levelPositions(u) {
+			largest = max(largest, l)
 		}
 	}
+	share := max((largest+int64(n)-1)/int64(n), 1)
 	var out []Unit
 	for _, u := range units {
-		if u.Positions*int64(n) >= largest {
-			u.Split = n
-		}
-		out = append(out, splitUnit(u, o, n)...)
+		out = append(out, splitUnit(u, o, n, share)...)
 	}
 	return out, nil
 }
 
-// splitUnit returns the parts of group u, then u after them (see Parts);
-// u alone if no level of it holds more than one solver unit under o.Mem
-// and u.Split. It counts a level's units as the solver's layout does
-// (levelUnits), with half the configurations of a symmetric group, most
-// of which pair with another. A count a little off leaves parts empty
-// or runs fewer, never a wrong table.
-func splitUnit(u Unit, o Options, n int) []Unit {
+// levelPositions returns the positions of each level of group u, from
+// the lowest level up; none for a group of kings alone.
+func levelPositions(u Unit) []int64 {
 	m := u.Materials[0]
 	if m.Men() == 0 {
-		u.Split = 0
+		return nil
+	}
+	k, tables := index.New(m).KingPlacements(), int64(len(u.Materials))
+	levels := levelConfigs(m)
+	for lv := range levels {
+		levels[lv] *= k * tables
+	}
+	return levels
+}
+
+// splitUnit returns the parts of group u, then u after them (see Parts);
+// u alone if no level of it holds more than one share. It counts a
+// level's units as the solver's layout does (levelUnits), with half the
+// configurations of a symmetric group, most of which pair with another.
+// A count a little off leaves parts empty or runs fewer, never a wrong
+// table.
+func splitUnit(u Unit, o Options, n int, share int64) []Unit {
+	positions := levelPositions(u)
+	if !slices.ContainsFunc(positions, func(l int64) bool { return l > share }) {
 		return []Unit{u}
 	}
-	x := index.New(m)
-	k, tables := x.KingPlacements(), int64(len(u.Materials))
+	m := u.Materials[0]
+	u.Split = n
+	k, tables := index.New(m).KingPlacements(), int64(len(u.Materials))
 	unitPositions := o.unitPositions(o.extra(m), rules.ClassOf(m))
+	levels := levelConfigs(m)
 	var parts []Unit
 	var above []string
-	split := false
-	levels := levelConfigs(m)
 	for lv := len(levels) - 1; lv >= 0; lv-- {
 		pairs := levels[lv]
 		if pairs == 0 {
@@ -166,22 +177,17 @@ func splitUnit(u Unit, o Options, n int) []Unit {
 			pairs = (pairs + 1) / 2
 		}
 		units := levelUnits(pairs, unitPositions, k, u.Split)
-		of := min(int64(n), units)
-		split = split || of > 1
+		of := min(int64(n), units, (positions[lv]+share-1)/share)
 		var level []string
 		for i := range of {
 			p := Unit{ID: partName(m, part{lv, int(i) + 1, int(of)}), Group: u.ID, Split: u.Split, Memory: u.Memory,
 				Deps: append(slices.Clone(u.Deps), above...)}
 			lo, hi := unitStart(i*units/of, units, pairs), unitStart((i+1)*units/of, units, pairs)
-			p.Positions = levels[lv] * k * tables * (hi - lo) / pairs
+			p.Positions = positions[lv] * (hi - lo) / pairs
 			parts = append(parts, p)
 			level = append(level, p.ID)
 		}
 		above = level
-	}
-	if !split {
-		u.Split = 0
-		return []Unit{u}
 	}
 	u.Deps, u.Assembles = append(slices.Clone(u.Deps), above...), true
 	return append(parts, u)

@@ -27,7 +27,7 @@ func init() {
 			fs.StringVar(&fl.mem, "mem", "", "memory budget of the jobs run at once, e.g. 512MiB or 8GiB (default: half of this machine's physical memory)")
 			fs.IntVarP(&fl.jobs, "jobs", "j", 1, "jobs run at once (make -j, ninja -j): each gets --mem divided by them")
 			fs.StringVar(&fl.format, "format", "json", "output format: "+strings.Join(plan.Formats, ", "))
-			fs.IntVar(&fl.nodes, "nodes", 0, "cut each level of the large groups with men into up to N parts, jobs of their own (dtb gen --unit GROUP.lLEVEL.IofP), whatever --mem: their jobs get --split N; with --format json, also simulate the schedule on N nodes of --threads cores, one job a node")
+			fs.IntVar(&fl.nodes, "nodes", 0, "cut each level of men into a part for each N-th of the largest level it holds, at most N: jobs of their own (dtb gen --unit GROUP.lLEVEL.IofP), whatever --mem; the jobs of their groups get --split N; with --format json, also simulate the schedule on N nodes of --threads cores, one job a node")
 			fs.StringVar(&fl.dtb, "dtb", "", "the dtb binary the jobs run (default: this one)")
 			fs.BoolVar(&fl.verify, "verify", false, "with --format slurm, add a dtb verify --only job a unit, after the manifest's")
 			return fl.run
