@@ -30,6 +30,10 @@
 # not complete and only those (KKvKM and KKvMM among them), waits, and
 # checks the directory as above.
 #
+# The parts run submits the plan of KKvKM and its deps with --nodes 2,
+# which cuts the levels of KKvKM into parts, jobs of their own, and
+# checks the tables against the sums.
+#
 # It stops every daemon it started, and the jobs left, on any exit; the
 # work directory is kept after a FAIL, with the daemons' logs and the
 # jobs' slurm-*.out.
@@ -314,5 +318,18 @@ log "the rerun submits the ${#got[@]} units not built: ${got[*]}"
 wait_jobs
 check "$work/fault"
 log "the fault run matches the sums, every unit verified, in $((SECONDS - t)) s"
-log "PASS: ${#units[@]} units of $pieces pieces on ${#nodes[@]} slurmd, clean and through a fault, in $((SECONDS - start)) s"
+log "the parts run: dtb plan --only KKvKM ${flags[*]} --nodes 2 --mem 1GiB --format slurm"
+"$work/dtb" plan --only KKvKM "${flags[@]}" --nodes 2 --mem 1GiB --out "$work/parts" --format slurm --dtb "$work/dtb" >"$work/parts.sh"
+t=$SECONDS
+(cd "$work" && bash parts.sh >parts.out)
+parts=$(grep -c '^unit KKvKM\.l[0-9]*\.[0-9]*of2: job ' "$work/parts.out" || true)
+((parts >= 2)) || fail "the plan of KKvKM on 2 nodes submits $parts parts of two"
+wait_jobs
+grep -v ' MANIFEST.json$' "$sums" >"$work/parts.sha256" # the manifest lists the tables built
+(cd "$work/parts" && sha256sum --quiet --strict --ignore-missing -c "$work/parts.sha256") ||
+	fail "$work/parts differs from the sums"
+[[ -e $work/parts/KKvKM.dtb && -e $work/parts/KMvKK.dtb && ! -e $work/parts/work/KKvKM ]] ||
+	fail "the parts of KKvKM left no tables, or their work folder"
+log "the parts run: KKvKM in $parts parts, halves of its levels; its tables and its deps' match the sums, in $((SECONDS - t)) s"
+log "PASS: ${#units[@]} units of $pieces pieces on ${#nodes[@]} slurmd, clean, through a fault and in parts, in $((SECONDS - start)) s"
 passed=true
