@@ -15,7 +15,7 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// TestParts builds the group KKvKM as a scheduler runs the units of
+// TestParts builds the group KKvM as a scheduler runs the units of
 // Parts on two nodes without a budget: the group, the largest, gets
 // Split 2, two solver units a level. Its parts run level by level, the
 // two parts of a level at once, then the group's own unit. The tables
@@ -28,7 +28,7 @@ func TestParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	only, _ := index.ParseMaterial("KKvKM")
+	only, _ := index.ParseMaterial("KKvM")
 	dir := t.TempDir()
 	o := Options{Only: &only, DTW: true, MTC: true, Dir: dir, Threads: 1}
 	units, err := Parts(o, 2)
@@ -60,7 +60,7 @@ func TestParts(t *testing.T) {
 	}
 	ctx := context.Background()
 	second := levels[1][0].ID
-	want := "part " + second + " needs the units of level 8 of KKvKM finished in " + dir + " under the same --mem and --split: build the parts KKvKM.l8.* first"
+	want := "part " + second + " needs the units of level 8 of KKvM finished in " + dir + " under the same --mem and --split: build the parts KKvM.l8.* first"
 	if err := BuildUnit(ctx, second, o); err == nil || err.Error() != want {
 		t.Errorf("%s first: %v, want %q", second, err, want)
 	}
@@ -90,9 +90,9 @@ func TestParts(t *testing.T) {
 	if err := BuildUnit(cancelled, first, oc); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%s cancelled: %v", first, err)
 	}
-	work := filepath.Join(dir, WorkDir, "KKvKM")
-	own := []string{filepath.Join(work, first, "KKvKM.l8.0.1.result"), filepath.Join(work, "KKvKM.l8.0.unit.1.tmp")}
-	sibling := []string{filepath.Join(work, sib, "KKvKM.dtb.spill"), filepath.Join(work, "KKvKM.l8.1.unit.1.tmp")}
+	work := filepath.Join(dir, WorkDir, "KKvM")
+	own := []string{filepath.Join(work, first, "KKvM.l8.0.1.result"), filepath.Join(work, "KKvM.l8.0.unit.1.tmp")}
+	sibling := []string{filepath.Join(work, sib, "KKvM.dtb.spill"), filepath.Join(work, "KKvM.l8.1.unit.1.tmp")}
 	for _, f := range append(own, sibling...) {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
@@ -135,7 +135,7 @@ func TestParts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, WorkDir, "KKvKM", "*.*of2")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, WorkDir, "KKvM", "*.*of2")); len(left) > 0 {
 		t.Errorf("the parts left their folders: %v", left)
 	}
 	if runtime.GOOS != "windows" && runtime.GOOS != "plan9" { // flock: the group's unit and its parts keep apart
@@ -143,7 +143,7 @@ func TestParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := BuildUnit(ctx, only.String(), o); err == nil || !strings.Contains(err.Error(), "is building unit KKvKM in") {
+		if err := BuildUnit(ctx, only.String(), o); err == nil || !strings.Contains(err.Error(), "is building unit KKvM in") {
 			t.Errorf("the group's unit beside a part: %v", err)
 		}
 		part.Release()
@@ -151,7 +151,7 @@ func TestParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := BuildUnit(ctx, first, o); err == nil || !strings.Contains(err.Error(), "is building unit KKvKM in") {
+		if err := BuildUnit(ctx, first, o); err == nil || !strings.Contains(err.Error(), "is building unit KKvM in") {
 			t.Errorf("a part beside the group's unit: %v", err)
 		}
 		group.Release()
@@ -169,7 +169,7 @@ func TestParts(t *testing.T) {
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, WorkDir, "KKvKM")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, WorkDir, "KKvM")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the group's work folder is left: %v", err)
 	}
 }
