@@ -369,7 +369,7 @@ func (f *file) open() (err error) {
 	if err != nil {
 		return err
 	}
-	f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), f.r.Class, f.r.TracksRule2(), f.r.Variant == table.Work, f.r.Layout
+	f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), f.r.Class, f.r.Variant != table.NoRule2, f.r.Variant == table.Work, f.r.Layout
 	f.marked, f.short, f.alone = f.r.Slim.FreshMarks, f.r.ShortDistances(), f.r.ValuesAlone
 	f.blockSize = int64(f.r.Header().BlockSize)
 	n := (f.x.Size() + f.blockSize - 1) / f.blockSize

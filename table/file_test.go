@@ -394,8 +394,8 @@ func TestPlainFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if !p.Plain || !p.TracksRule2() || f.Plain {
-		t.Fatalf("Plain %v and %v, tracks rule 2 %v", p.Plain, f.Plain, p.TracksRule2())
+	if !p.Plain || p.Variant == NoRule2 || f.Plain {
+		t.Fatalf("Plain %v and %v, tracks rule 2 %v", p.Plain, f.Plain, p.Variant != NoRule2)
 	}
 	got, err := p.ReadColumns()
 	if err != nil {

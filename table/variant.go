@@ -81,6 +81,3 @@ func (i *Info) Gap(p *draughts.Position, capture bool) Gap {
 // rule-2 distances of at most ShortDistance plies of a win or loss,
 // which a search finds (SlimFlags.ShortDistances of a Rule2 material).
 func (i *Info) ShortDistances() bool { return i.Slim.ShortDistances && i.Class == rules.Rule2 }
-
-// TracksRule2 reports whether the rules values track rule 2.
-func (i *Info) TracksRule2() bool { return i.Variant != NoRule2 }

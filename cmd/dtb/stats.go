@@ -175,7 +175,7 @@ func (fl *statsCmd) run(e *env, args []string) error {
 		l := info.Layout
 		rows = append(rows, statsRow{m: m, Stats: info.Stats,
 			distance: l.Has(table.DistanceColumn), dtw: l.Has(table.DTWColumn),
-			mtc: l.Has(table.MTCColumn), rule2: info.TracksRule2()})
+			mtc: l.Has(table.MTCColumn), rule2: info.Variant != table.NoRule2})
 	}
 	if len(searched) > 0 {
 		fmt.Fprintf(e.stderr, "dtb stats: %d tables answered by a search through their colour flips (dtb slim) are not listed: %v\n", len(searched), searched)

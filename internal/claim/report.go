@@ -247,7 +247,7 @@ func reportHeader(w io.Writer, t *probe.Tables, dir, path string) {
 	for _, m := range mats {
 		info, err := t.Info(m)
 		dtw = dtw && err == nil && info.Layout.Has(table.DTWColumn)
-		rule2 = rule2 && err == nil && info.TracksRule2()
+		rule2 = rule2 && err == nil && info.Variant != table.NoRule2
 	}
 	with := "with"
 	if !dtw {
