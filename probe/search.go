@@ -162,9 +162,10 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 	values := fl&ValuesOnly != 0 && c.fresh()
 	if !values && f.from != nil {
 		// Under a running count, a king move's successor needs its
-		// distance. A forced threat's successors must capture, and find
-		// theirs.
-		fl &^= ValuesOnly
+		// distance, even where the directory holds its values alone:
+		// the probe then fails, saying so. A forced threat's successors
+		// must capture, and find theirs.
+		fl = fl&^ValuesOnly | WithDistances
 	}
 	ms := rules.NewMoves(f.class)
 	dtw, mtc := f.layout.Has(table.DTWColumn), f.layout.Has(table.MTCColumn)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testenv"
@@ -88,7 +89,7 @@ func TestValuesAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	alone := open(t, dir)
-	running, moves, aloneProbes := 0, 0, 0
+	running, moves, aloneProbes := map[index.Material]int{}, 0, 0 // running: probes with a running count, by table
 	const why = "holds the values of "
 	for _, m := range full.Materials() {
 		class := rules.ClassOf(m)
@@ -114,11 +115,11 @@ func TestValuesAlone(t *testing.T) {
 			if r.ValuesAlone {
 				aloneProbes++
 			}
-			if class == rules.Rule2 && !p.HasCapture() && want.Distance >= 0 && running < 100 {
+			if class == rules.Rule2 && !p.HasCapture() && want.Distance >= 0 && running[m] < 50 {
 				if _, err := alone.Probe(p, probe.Clocks{Rule2: 10}, 0); err == nil || !strings.Contains(err.Error(), why) {
 					t.Fatalf("%s with a running count: %v, want an error saying %q", p.FEN(), err, why)
 				}
-				running++
+				running[m]++
 			}
 			quietRule2 := false // a move leads to a quiet position of a table held alone
 			for _, mv := range p.Moves(nil) {
@@ -133,7 +134,13 @@ func TestValuesAlone(t *testing.T) {
 			}
 		})
 	}
-	if running == 0 || moves == 0 || aloneProbes == 0 {
-		t.Errorf("%d probes of tables held alone, %d with a running count, %d of RootMoves", aloneProbes, running, moves)
+	searched := 0 // tables answered by a search probed with a running count
+	for m := range running {
+		if alone.Searched(m) {
+			searched++
+		}
+	}
+	if len(running) == 0 || searched == 0 || moves == 0 || aloneProbes == 0 {
+		t.Errorf("%d probes of tables held alone, %d tables (%d searched) with a running count, %d of RootMoves", aloneProbes, len(running), searched, moves)
 	}
 }
