@@ -156,18 +156,8 @@ func TestPlanParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	runTool(t, work, gmake, "-f", "Makefile", "-j2")
-	list := filepath.Join(filepath.Dir(tabletest.Golden), "checksums", "pieces4.sha256")
-	f, err := os.Open(list)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := sums.Parse(f, list)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	hex := map[string]string{}
-	for _, s := range want {
+	for _, s := range publishedSums(t) {
 		hex[s.Name] = s.Hex
 	}
 	got, err := sums.Of(tables)
@@ -619,26 +609,36 @@ func TestTwoGensOneDirectory(t *testing.T) {
 	checkSame(t, "dtb gen beside a second one", dir, reference(t, n))
 }
 
-// TestPublishedSums builds the default tables (up to 3 pieces; 4, the
-// whole default build, under DTB_LONG=1) and checks them with dtb verify
+// pieces4Sums is the file of the published sums of the default build.
+var pieces4Sums = filepath.Join(filepath.Dir(tabletest.Golden), "checksums", "pieces4.sha256")
+
+// publishedSums returns the sums of pieces4Sums.
+func publishedSums(t *testing.T) []sums.Sum {
+	t.Helper()
+	f, err := os.Open(pieces4Sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	all, err := sums.Parse(f, pieces4Sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// TestPublishedSums takes the default tables (up to 3 pieces, which are
+// testdata/golden; 4, the whole default build, under DTB_LONG=1) and
+// checks them with dtb verify
 // --sums against testdata/checksums/pieces4.sha256, restricted to the
 // tables built; then a table changed is found.
 func TestPublishedSums(t *testing.T) {
 	n := schedulerPieces()
 	dir := tabletest.Copy(t, reference(t, n))
-	list := filepath.Join(filepath.Dir(tabletest.Golden), "checksums", "pieces4.sha256")
+	list := pieces4Sums
 	if n < 4 { // the tables built, without the manifest, which lists only them
-		f, err := os.Open(list)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all, err := sums.Parse(f, list)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		var built []sums.Sum
-		for _, s := range all {
+		for _, s := range publishedSums(t) {
 			name, _, _ := strings.Cut(s.Name, ".")
 			if m, err := index.ParseMaterial(name); err == nil && m.Pieces() <= n {
 				built = append(built, s)
