@@ -121,16 +121,18 @@ func Parts(o Options, n int) ([]Unit, error) {
 	if err != nil || n < 2 {
 		return units, err
 	}
+	positions := make([][]int64, len(units))
 	var largest int64
-	for _, u := range units {
-		for _, l := range levelPositions(u) {
+	for i, u := range units {
+		positions[i] = levelPositions(u)
+		for _, l := range positions[i] {
 			largest = max(largest, l)
 		}
 	}
 	share := max((largest+int64(n)-1)/int64(n), 1)
 	var out []Unit
-	for _, u := range units {
-		out = append(out, splitUnit(u, o, n, share)...)
+	for i, u := range units {
+		out = append(out, splitUnit(u, o, n, share, positions[i])...)
 	}
 	return out, nil
 }
@@ -150,14 +152,14 @@ func levelPositions(u Unit) []int64 {
 	return levels
 }
 
-// splitUnit returns the parts of group u, then u after them (see Parts);
-// u alone if no level of it holds more than one share. It counts a
+// splitUnit returns the parts of group u, whose levels hold positions
+// (levelPositions), then u after them (see Parts); u alone if no level
+// of it holds more than one share. It counts a
 // level's units as the solver's layout does (levelUnits), with half the
 // configurations of a symmetric group, most of which pair with another.
 // A count a little off leaves parts empty or runs fewer, never a wrong
 // table.
-func splitUnit(u Unit, o Options, n int, share int64) []Unit {
-	positions := levelPositions(u)
+func splitUnit(u Unit, o Options, n int, share int64, positions []int64) []Unit {
 	if !slices.ContainsFunc(positions, func(l int64) bool { return l > share }) {
 		return []Unit{u}
 	}
