@@ -158,8 +158,8 @@ typedef struct dtb_position {
 typedef struct dtb_clocks {
     /* Plies played on the class clock (rules 3 and 4) of a class A or B
      * position since the ply that produced the material: 0 on that ply,
-     * 32 (class A) or 10 (class B) when the clock has run out. Ignored for
-     * other positions. */
+     * 32 (class A) or 10 (class B) and more when the clock has run out; a
+     * negative count reads as 0. Ignored for other positions. */
     int class_played;
     /* Plies on the count of the 25-move king rule (rule 2): the plies
      * played since the last man move or capture, 0 on the ply of one; 50

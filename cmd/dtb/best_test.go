@@ -98,6 +98,8 @@ func TestBatchClocks(t *testing.T) {
 		{"W:WK2,6:BK50", []string{"--clock", "1"}}, // the flag's count
 		{hub + "   clock=0", []string{"--clock", "0"}},
 		{"W:WK10:BK5 rule2=50 clock=9", []string{"--clock", "9", "--rule2", "50"}},
+		{"W:WK2,6:BK50 clock=11", []string{"--clock", "11"}}, // run out
+		{"W:WK10:BK5 clock=99 rule2=51", []string{"--clock", "99", "--rule2", "51"}},
 		{"W:W28:B23,K45 rule2=3", []string{"--clock", "1", "--rule2", "3"}},
 	}
 	for _, cmd := range [][]string{{"probe"}, {"probe", "--json", "--moves"}, {"best"}, {"best", "--json"}} {
@@ -116,11 +118,11 @@ func TestBatchClocks(t *testing.T) {
 			t.Errorf("%q of lines with clocks: %d %q %q, want %q", cmd, code, out, errOut, want.String())
 		}
 	}
-	bad := "W:WK10:BK5 clock=11\nW:WK10:BK5 clock=33\nW:WK10:BK5 rule2=51\nW:WK10:BK5 clock=x\nW:WK10:BK5 moves=3\n" +
+	bad := "W:WK10:BK5 clock=-1\n" + strings.Repeat("x", maxLine+1) + "\nW:WK10:BK5 rule2=-1\nW:WK10:BK5 clock=x\nW:WK10:BK5 moves=3\n" +
 		"W:WK10:BK5 clock=1 clock=2\nclock=1\nW:WK10:BK5 clock=1\n"
-	wantErr := "dtb best: line 1: W:WK10:BK5: clock=11: the clock of class B has only 10 plies\n" +
-		"dtb best: line 2: clock=33: want 0 to 32 plies played on the class clock\n" +
-		"dtb best: line 3: rule2=51: want 0 to 50 plies on the 25-move count\n" +
+	wantErr := "dtb best: line 1: clock=-1: want the plies played on the class clock, 0 or more\n" +
+		"dtb best: line 2: a line of over 64 KiB: want a command or a position a line\n" +
+		"dtb best: line 3: rule2=-1: want the plies played on the 25-move count, 0 or more\n" +
 		"dtb best: line 4: clock=\"x\": want a number of plies\n" +
 		"dtb best: line 5: \"moves=3\": a line gives its clocks as clock=N and rule2=N after the position\n" +
 		"dtb best: line 6: clock= given twice\n" +
@@ -130,4 +132,35 @@ func TestBatchClocks(t *testing.T) {
 	if code != 2 || out != want || !strings.HasPrefix(errOut, wantErr) || strings.Count(errOut, "\n") != 7 {
 		t.Errorf("best of bad lines: %d %q %q, want 2, %q and errors %q...", code, out, errOut, want, wantErr)
 	}
+}
+
+// TestRunOutClock checks the one convention of a clock that has run out:
+// a count at or past its budget is legal input and reads as run out, on
+// the command line, on a line of standard input and in dtb hub, so the
+// clocks dtb best gives after a move read back as it wrote them.
+func TestRunOutClock(t *testing.T) {
+	dir := tabletest.Golden
+	out, errOut, code := dtb("best", "--dir", dir, "--clock", "10", "W:WK2,6:BK50")
+	lines := strings.Split(out, "\n")
+	if code != 0 || len(lines) < 2 || len(strings.Split(lines[1], "  ")) < 3 {
+		t.Fatalf("best --clock 10: %d %q %q", code, out, errOut)
+	}
+	after := strings.Split(lines[1], "  ")[2] // the position after the move, as a line
+	if want := "B:W6,K11:BK50 clock=11"; after != want {
+		t.Fatalf("best --clock 10: the position after the move %q, want %q", after, want)
+	}
+	want := "B:W6,K11:BK50  rules draw  theoretical loss  distance 8 (class B)  dtw 8\n"
+	if out, errOut, code := dtbStdin(after+"\n", "probe", "--dir", dir); code != 0 || out != want {
+		t.Errorf("probe of the line %q: %d %q %q, want %q", after, code, out, errOut, want)
+	}
+	if out, errOut, code := dtb("probe", "--dir", dir, "--clock", "11", "B:W6,K11:BK50"); code != 0 || out != want {
+		t.Errorf("probe --clock 11: %d %q %q, want %q", code, out, errOut, want)
+	}
+	s := startHub(t, "--dir", dir)
+	s.ask("pos pos="+hubOf(t, "B:W6,K11:BK50")+" clock=11", "")
+	got := s.ask("go think", "done")
+	if info := s.answer(got, "info"); info["value"] != "draw" || info["clock"] != "11" || info["score"] != "0.00" {
+		t.Errorf("hub, clock=11: %q, want value=draw score=0.00 clock=11", got)
+	}
+	s.quit()
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +50,8 @@ func startHub(t *testing.T, args ...string) *hubSession {
 }
 
 // ask sends line and returns the lines answered up to the one whose
-// command is last, included (none for last "").
+// command is last, included (none for last ""), or up to an error where
+// last is not done (a search ends with done, error or not).
 func (s *hubSession) ask(line, last string) []string {
 	s.t.Helper()
 	if _, err := fmt.Fprintln(s.in, line); err != nil {
@@ -66,7 +69,7 @@ func (s *hubSession) ask(line, last string) []string {
 			s.t.Fatalf("%s: no %s after %q", line, last, got)
 		}
 		got = append(got, l)
-		if name, _, _ := parseHubLine(l); name == last || name == "error" && last != "error" {
+		if name, _, _ := parseHubLine(l); name == last || name == "error" && last != "done" {
 			break
 		}
 	}
@@ -95,55 +98,96 @@ func (s *hubSession) quit() {
 	}
 }
 
-// TestHubPlaysWin plays dtb hub through the protocol as White in the won
-// KKKvK ending W:WK1,K7,K18:BK35 (class A) to its end, Black defending
-// with the tables' best defence, the worst, and random moves. Every move
-// of dtb hub must keep the win: the position after it is a loss for
-// Black under the clocks carried over it (probe.Tables.RootMoves). The
-// position goes to it by turns as the start with every move since
-// (moves=, the clocks counted from them) and as the position with its
-// clocks (clock=, rule2=); dtb hub's info line must give the clocks
+// TestHubPlaysWin plays dtb hub through the protocol as the winner of
+// won endings to their end, the loser defending with the tables' best
+// defence, the worst, and random moves: KKKvK (class A, a capture into
+// class B) and, with men, KKMvK and KMMvK (man moves inside class A,
+// crownings). Every move of dtb hub must keep the win: the position after
+// it is a loss under the clocks carried over it
+// (probe.Tables.RootMoves). Each game is played in each form a GUI sends
+// its positions (hubForms), and dtb hub's info line must give the clocks
 // the test counts.
 func TestHubPlaysWin(t *testing.T) {
-	dir := tabletest.ClassA.Dir(t)
-	tables, err := probe.Open(dir, probe.Options{})
-	if err != nil {
-		t.Fatal(err)
+	games := []struct {
+		dir   string
+		fen   string
+		forms []hubForm
+	}{
+		{tabletest.ClassA.Dir(t), "W:WK1,K7,K18:BK35", hubForms},
+		{tabletest.Four.Dir(t), "W:WK12,K40,50:BK11", hubForms},
+		{tabletest.Four.Dir(t), "W:W6,K49,50:BK16", hubForms},
 	}
-	defer tables.Close()
-	s := startHub(t, "--dir", dir)
-	id := s.ask("hub", "wait")
-	if !strings.HasPrefix(id[0], "id name=dtb ") || s.answer(id, "param")["name"] != "dir" {
-		t.Errorf("hub: %q, want id name=dtb, then param name=dir", id)
+	if testing.Short() {
+		games = games[:1]
 	}
-	s.ask("init", "ready")
-	s.ask("new-game", "")
-	rng := rand.New(rand.NewPCG(53, 4))
-	defences := map[string]func([]probe.RootMove) probe.RootMove{
-		"best":   func(r []probe.RootMove) probe.RootMove { return r[0] },
-		"worst":  func(r []probe.RootMove) probe.RootMove { return r[len(r)-1] },
-		"random": func(r []probe.RootMove) probe.RootMove { return r[rng.IntN(len(r))] },
+	for _, g := range games {
+		tables, err := probe.Open(g.dir, probe.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tables.Close()
+		s := startHub(t, "--dir", g.dir)
+		id := s.ask("hub", "wait")
+		if !strings.HasPrefix(id[0], "id name=dtb ") || s.answer(id, "param")["name"] != "dir" {
+			t.Errorf("hub: %q, want id name=dtb, then param name=dir", id)
+		}
+		s.ask("init", "ready")
+		rng := rand.New(rand.NewPCG(53, 4))
+		defences := map[string]func([]probe.RootMove) probe.RootMove{
+			"best":   func(r []probe.RootMove) probe.RootMove { return r[0] },
+			"worst":  func(r []probe.RootMove) probe.RootMove { return r[len(r)-1] },
+			"random": func(r []probe.RootMove) probe.RootMove { return r[rng.IntN(len(r))] },
+		}
+		for _, form := range g.forms {
+			for _, name := range []string{"best", "worst", "random"} {
+				s.ask("new-game", "")
+				playHubGame(t, s, tables, g.fen, form, defences[name])
+			}
+		}
+		if got := s.ask("ping", "pong"); len(got) != 1 {
+			t.Errorf("ping: %q, want pong", got)
+		}
+		s.quit()
 	}
-	for _, name := range []string{"best", "worst", "random"} {
-		playHubGame(t, s, tables, "W:WK1,K7,K18:BK35", defences[name])
-	}
-	if got := s.ask("ping", "pong"); len(got) != 1 {
-		t.Errorf("ping: %q, want pong", got)
-	}
-	s.quit()
+}
+
+// hubForm writes the pos line of the game's position after moves were
+// played from start, whose positions were positions (start first) with
+// the clocks clocks; last is the index of the position after the last
+// capture or man move.
+type hubForm func(positions []draughts.Position, clocks []probe.Clocks, moves []string, last int) string
+
+// hubForms are the ways GUIs send a position: Hub's own (the position
+// after the last capture or man move, the king moves since and no
+// clocks), the game's start and every move since, and the position with
+// its clocks.
+var hubForms = []hubForm{
+	func(ps []draughts.Position, _ []probe.Clocks, moves []string, last int) string {
+		return fmt.Sprintf("pos pos=%s moves=%q", ps[last].Hub(), strings.Join(moves[last:], " "))
+	},
+	func(ps []draughts.Position, _ []probe.Clocks, moves []string, _ int) string {
+		return fmt.Sprintf("pos pos=%s moves=%q", ps[0].Hub(), strings.Join(moves, " "))
+	},
+	func(ps []draughts.Position, cs []probe.Clocks, _ []string, _ int) string {
+		c := cs[len(cs)-1]
+		return fmt.Sprintf("pos pos=%s clock=%d rule2=%d", ps[len(ps)-1].Hub(), c.Class, c.Rule2)
+	},
 }
 
 // playHubGame plays the won position fen to its end, dtb hub on s
-// playing the winner and defend choosing the loser's moves.
-func playHubGame(t *testing.T, s *hubSession, tables *probe.Tables, fen string, defend func([]probe.RootMove) probe.RootMove) {
+// playing the winner, sent its positions in form, and defend choosing
+// the loser's moves.
+func playHubGame(t *testing.T, s *hubSession, tables *probe.Tables, fen string, form hubForm, defend func([]probe.RootMove) probe.RootMove) {
 	t.Helper()
 	start, err := draughts.ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, c, winner := start, probe.Clocks{}, start.Side
+	positions, clocks, winner := []draughts.Position{start}, []probe.Clocks{{}}, start.Side
 	var moves []string
+	last := 0 // the position after the last capture or man move
 	for ply := 0; ; ply++ {
+		p, c := positions[ply], clocks[ply]
 		root, err := tables.RootMoves(p, c)
 		if err != nil {
 			t.Fatal(err)
@@ -159,28 +203,40 @@ func playHubGame(t *testing.T, s *hubSession, tables *probe.Tables, fen string, 
 		}
 		r := defend(root)
 		if p.Side == winner {
-			r = hubMove(t, s, tables, p, c, root, fmt.Sprintf("pos=%s moves=%q", start.Hub(), strings.Join(moves, " ")), ply)
+			r = hubMove(t, s, tables, p, c, root, form(positions, clocks, moves, last))
+		}
+		if p.Converts(r.Move) {
+			last = ply + 1
 		}
 		moves = append(moves, p.HubMove(r.Move))
-		p, c = p.Play(r.Move), r.Clocks
+		positions, clocks = append(positions, p.Play(r.Move)), append(clocks, r.Clocks)
 	}
 }
 
 // hubMove asks dtb hub on s for its move in p under the clocks c, whose
-// moves are root, and checks it keeps the win. By turns p goes as game,
-// pos= and moves=, and as itself with its clocks.
-func hubMove(t *testing.T, s *hubSession, tables *probe.Tables, p draughts.Position, c probe.Clocks, root []probe.RootMove, game string, ply int) probe.RootMove {
+// moves are root, sending p as pos, and checks it keeps the win and that
+// its info line gives the clocks c, a winning score and a best line that
+// starts with the move.
+func hubMove(t *testing.T, s *hubSession, tables *probe.Tables, p draughts.Position, c probe.Clocks, root []probe.RootMove, pos string) probe.RootMove {
 	t.Helper()
-	pos := "pos " + game
-	if ply%4 == 2 {
-		pos = fmt.Sprintf("pos pos=%s clock=%d rule2=%d", p.Hub(), c.Class, c.Rule2)
-	}
 	s.ask(pos, "")
 	s.ask("level move-time=1", "")
 	got := s.ask("go think", "done")
 	info, done := s.answer(got, "info"), s.answer(got, "done")
-	if want := fmt.Sprint(c.Class); info["clock"] != want || info["value"] != "win" {
-		t.Errorf("%s %s: info %q, want value=win clock=%s", p.FEN(), pos, got[0], want)
+	want := map[string]string{"value": "win", "clock": fmt.Sprint(c.Class)}
+	if root[0].Class != rules.ClassA && root[0].Class != rules.ClassB {
+		want["clock"] = ""
+	}
+	for key, v := range want {
+		if info[key] != v {
+			t.Errorf("%s %s: info %q, want %s=%q", p.FEN(), pos, got[0], key, v)
+		}
+	}
+	if score, err := strconv.ParseFloat(info["score"], 64); err != nil || score < 90 {
+		t.Errorf("%s %s: info %q, want a score over 90 for a win", p.FEN(), pos, got[0])
+	}
+	if pv := strings.Fields(info["pv"]); len(pv) == 0 || pv[0] != done["move"] || len(pv) > 1 && pv[1] != done["ponder"] {
+		t.Errorf("%s: info %q and %q: want pv to start with the move and the ponder", p.FEN(), got[0], got[1])
 	}
 	m, err := p.ParseHubMove(done["move"])
 	if err != nil {
@@ -198,11 +254,6 @@ func hubMove(t *testing.T, s *hubSession, tables *probe.Tables, p draughts.Posit
 		if err != nil || res.Value != rules.Loss {
 			t.Fatalf("%s clocks %+v: %s leads to %s under %+v: %v %v, want a loss", p.FEN(), c, done["move"], after.FEN(), r.Clocks, res.Value, err)
 		}
-		if ponder, ok := done["ponder"]; ok {
-			if _, err := after.ParseHubMove(ponder); err != nil {
-				t.Errorf("%s: ponder=%s: %v", after.FEN(), ponder, err)
-			}
-		}
 		return r
 	}
 	t.Fatalf("%s: %s is not among the moves", p.FEN(), done["move"])
@@ -211,8 +262,9 @@ func hubMove(t *testing.T, s *hubSession, tables *probe.Tables, p draughts.Posit
 
 // TestHubClocksAndErrors checks that dtb hub counts the clocks from the
 // moves after pos=, from clock= and rule2= where given, and declines with
-// Hub's error a bad position or move, a position beyond the tables or
-// without a move, and go without a position.
+// Hub's error, then done, a bad position or move, a position beyond the
+// tables or without a move, and go without a position; a refused pos
+// leaves no position.
 func TestHubClocksAndErrors(t *testing.T) {
 	s := startHub(t, "--dir", tabletest.Golden+string(filepath.ListSeparator)+tabletest.Rule2.Dir(t))
 	s.ask("hub", "wait")
@@ -228,23 +280,29 @@ func TestHubClocksAndErrors(t *testing.T) {
 		{"pos=" + kmkk + ` rule2=10 moves="3-9 45-40 9-3 40-45"`, "rule2", "14"},
 		{"pos=" + kmkk + ` rule2=10 moves="3-9 45-40 26-21 40-45"`, "rule2", "1"},
 	} {
+		s.ask("new-game", "")
 		s.ask("pos "+c.pos, "")
 		got := s.ask("go think", "done")
 		if info := s.answer(got, "info"); info[c.key] != c.want {
 			t.Errorf("pos %s: %q, want %s=%s", c.pos, got, c.key, c.want)
 		}
 	}
+	refused := []string{`error message="no position: the last pos was refused"`, "done"}
 	for _, c := range []struct{ pos, want string }{
 		{"pos=Wxx", `error message="Hub position 'Wxx': 2 squares after the side to move, want 50"`},
-		{"pos=" + kmk + ` moves="2-3"`, `error message="moves: `},
+		{"pos=" + kmk + ` moves="2-7 50-3"`, `error message="moves: move 2 of 2: move '50-3' is not legal in B:W6,K7:BK50"`},
+		{"pos=" + kmk + ` moves="2-7`, `error message="pos: moves='2-7: no closing quote"`},
 		{"pos=" + kmk + " rule2=x", `error message="rule2='x': want a number of plies"`},
-		{"pos=" + kmk + " rule2=51", `error message="rule2=51: want 0 to 50 plies on the 25-move count"`},
+		{"pos=" + kmk + " rule2=-1", `error message="rule2=-1: want the plies played on the 25-move count, 0 or more"`},
+		{"start", `error message="pos: no pos=: want pos=POSITION (Hub's 51 characters or a FEN)"`},
+		{"pos=" + hubOf(t, "W:WK10:BK5") + " " + strings.Repeat("x", maxLine), `error message="a line of over 64 KiB: want a command or a position a line"`},
 	} {
-		if got := s.ask("pos "+c.pos, "error"); !strings.HasPrefix(got[0], c.want) {
-			t.Errorf("pos %s: %q, want %s", c.pos, got, c.want)
+		s.ask("pos pos="+kmk, "") // a position, which the bad pos must not leave
+		if got := s.ask("pos "+c.pos, "error"); len(got) != 1 || got[0] != c.want {
+			t.Errorf("pos %.80s: %q, want %s", c.pos, got, c.want)
 		}
-		if got := s.ask("go think", "error"); !strings.HasPrefix(got[0], c.want) {
-			t.Errorf("go after pos %s: %q, want %s", c.pos, got, c.want)
+		if got := s.ask("go think", "done"); !slices.Equal(got, refused) {
+			t.Errorf("go after pos %.80s: %q, want %q", c.pos, got, refused)
 		}
 	}
 	for _, c := range []struct{ fen, want string }{
@@ -252,14 +310,14 @@ func TestHubClocksAndErrors(t *testing.T) {
 		{"B:WK10:B", "no legal move: the side to move has lost"},
 	} {
 		s.ask("pos pos="+hubOf(t, c.fen), "")
-		if got := s.ask("go think", "error"); !strings.Contains(got[0], c.want) {
-			t.Errorf("go in %s: %q, want an error with %q", c.fen, got, c.want)
+		if got := s.ask("go think", "done"); len(got) != 2 || !strings.Contains(got[0], c.want) || got[1] != "done" {
+			t.Errorf("go in %s: %q, want an error with %q, then done", c.fen, got, c.want)
 		}
 	}
 	s.quit()
 	fresh := startHub(t, "--dir", tabletest.Golden)
-	if got := fresh.ask("go think", "error"); !strings.Contains(got[0], "no position") {
-		t.Errorf("go before pos: %q, want an error", got)
+	if got := fresh.ask("go think", "done"); len(got) != 2 || !strings.Contains(got[0], "no position") {
+		t.Errorf("go before pos: %q, want an error, then done", got)
 	}
 	fresh.in.Close() // the GUI has gone: dtb hub ends
 	if code := <-fresh.code; code != 0 {
@@ -282,4 +340,47 @@ func TestHubLine(t *testing.T) {
 	if want := "error message=\"a 'b'=c\" empty=\"\" n=12\n"; out.String() != want {
 		t.Errorf("send: %q, want %q", out.String(), want)
 	}
+}
+
+// FuzzHub sends dtb hub any input over the golden tables: it must end
+// with status 0, write only lines of the protocol, and end every go it
+// reads with done, whatever came before.
+func FuzzHub(f *testing.F) {
+	for _, in := range []string{
+		"hub\ninit\npos pos=W:WK10:BK5\ngo think\nquit\n",
+		"pos pos=W:WK10:BK5\ngo\npos pos=\"W:WK2,6:BK50\ngo\n",
+		"pos pos=W:WK2,6:BK50 clock=11 moves=\"2-7 50-44\"\ngo\nnew-game\nping\n",
+		"go\npos start\ngo ponder\r\npos pos=B:WK10:B\ngo analyze\n",
+	} {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"hub", "--dir", tabletest.Golden}, &env{stdin: strings.NewReader(in), stdout: &out, stderr: &errOut}); code != 0 {
+			t.Fatalf("dtb hub: exit status %d: %s", code, errOut.String())
+		}
+		goes := 0
+		for _, l := range strings.Split(in, "\n") {
+			name, _, err := parseHubLine(l)
+			if err == nil && name == "quit" && len(l) < maxLine {
+				break
+			}
+			if name == "go" {
+				goes++
+			}
+		}
+		dones := 0
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			name, _, err := parseHubLine(l)
+			if err != nil || l != "" && name == "" {
+				t.Fatalf("dtb hub wrote %q, not a line of the protocol", l)
+			}
+			if name == "done" {
+				dones++
+			}
+		}
+		if dones != goes {
+			t.Fatalf("%d go, %d done:\n%s", goes, dones, out.String())
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,8 +26,8 @@ func init() {
 			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) to 32 (class A) or 10 (class B), the clock run out")
-			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) to 50 (complete); counts where both sides have a king outside classes A and B")
+			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out")
+			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
@@ -42,30 +41,18 @@ const (
 	lineForm = "%s=%d"
 )
 
-// checkClocks checks that the counts of c are in range, naming them in
-// form (flagForm, lineForm).
+// checkClocks checks that the counts of c are plies played, 0 or more,
+// naming them in form (flagForm, lineForm). A count at or past its
+// clock's budget is a clock run out (probe.Clocks), not an error, so a
+// position's clocks after a move read back as they were written.
 func checkClocks(c probe.Clocks, form string) error {
-	if c.Class < 0 || c.Class > rules.ClassA.Budget() {
-		return badInput(form+": want 0 to %d plies played on the class clock", "clock", c.Class, rules.ClassA.Budget())
+	if c.Class < 0 {
+		return badInput(form+": want the plies played on the class clock, 0 or more", "clock", c.Class)
 	}
-	if c.Rule2 < 0 || c.Rule2 > rules.Rule2Plies {
-		return badInput(form+": want 0 to %d plies on the 25-move count", "rule2", c.Rule2, rules.Rule2Plies)
+	if c.Rule2 < 0 {
+		return badInput(form+": want the plies played on the 25-move count, 0 or more", "rule2", c.Rule2)
 	}
 	return nil
-}
-
-// position parses a FEN to probe with the class clock at clock plies: a
-// bad FEN, a position no table holds or a clock its class does not have
-// is bad input. The clock is named in form.
-func position(fen string, clock int, form string) (draughts.Position, error) {
-	p, err := parseFEN(fen)
-	if err != nil {
-		return p, err
-	}
-	if c := rules.ClassOf(rules.MaterialOf(&p)); c.Carries() && clock > c.Budget() {
-		return p, badInput("%s: "+form+": the clock of %v has only %d plies", p.FEN(), "clock", clock, c, c.Budget())
-	}
-	return p, nil
 }
 
 // lineClocks splits a line of standard input, "FEN clock=N rule2=N" with
@@ -270,7 +257,7 @@ func (fl *probeCmd) run(e *env, args []string) error {
 	positions := make([]draughts.Position, len(args))
 	for i, a := range args {
 		var err error
-		if positions[i], err = position(a, fl.clock, flagForm); err != nil {
+		if positions[i], err = parseFEN(a); err != nil {
 			return err
 		}
 	}
@@ -304,17 +291,26 @@ func (fl *probeCmd) run(e *env, args []string) error {
 // each count optional (c, the flags', where not given), and returns how
 // many were bad input, each said on stderr with its line number.
 func (a *answerer) batch(c probe.Clocks) (bad int, err error) {
-	sc := bufio.NewScanner(a.e.stdin)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
+	lr := newLineReader(a.e.stdin)
+	for {
+		line, ok, err := lr.next()
+		if !ok {
+			if err != nil {
+				return bad, fmt.Errorf("standard input: %w", err)
+			}
+			return bad, nil
+		}
+		if line = strings.TrimSpace(line); line == "" && err == nil {
 			continue
 		}
-		where := fmt.Sprintf("line %d: ", n)
-		fen, lc, err := lineClocks(line, c)
+		where := fmt.Sprintf("line %d: ", lr.n)
+		fen, lc := "", c
+		if err == nil {
+			fen, lc, err = lineClocks(line, c)
+		}
 		var p draughts.Position
 		if err == nil {
-			p, err = position(fen, lc.Class, lineForm)
+			p, err = parseFEN(fen)
 		}
 		if err != nil {
 			fmt.Fprintf(a.e.stderr, "dtb %s: %s%v\n", a.e.command, where, err)
@@ -323,10 +319,6 @@ func (a *answerer) batch(c probe.Clocks) (bad int, err error) {
 			return bad, err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return bad, fmt.Errorf("standard input: %w", err)
-	}
-	return bad, nil
 }
 
 // answerer answers the positions of one run of dtb probe or dtb best.

@@ -17,7 +17,6 @@ import (
 
 	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/rules"
 )
 
 func init() {
@@ -118,8 +117,8 @@ func (fl *lineCmd) run(e *env, args []string) error {
 	if len(args) != 1 {
 		return badInput("want one FEN, got %d arguments", len(args))
 	}
-	if fl.rule2 < 0 || fl.rule2 > rules.Rule2Plies {
-		return badInput("--rule2 %d: want 0 to %d plies on the 25-move count", fl.rule2, rules.Rule2Plies)
+	if err := checkClocks(probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, flagForm); err != nil {
+		return err
 	}
 	if fl.plies < 1 {
 		return badInput("--plies %d: want at least 1", fl.plies)
@@ -128,7 +127,7 @@ func (fl *lineCmd) run(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := position(args[0], fl.clock, flagForm)
+	p, err := parseFEN(args[0])
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -155,13 +156,13 @@ type query struct {
 	plies  int
 }
 
-// maxCount bounds the numbers of a query: every clock has run out long
-// before, and no line is longer.
-const maxCount = 1000
+// maxPlies bounds the plies of a line: no line is longer.
+const maxPlies = 1000
 
-// parseQuery parses the parameters of an API call: fen (required), clock,
-// rule2 and plies (counts from 0 to maxCount). Its errors are one line in
-// the user's words.
+// parseQuery parses the parameters of an API call: fen (required), clock
+// and rule2 (plies played, 0 or more: at or past its budget a clock has
+// run out) and plies (0 to maxPlies). Its errors are one line in the
+// user's words.
 func parseQuery(v url.Values) (query, error) {
 	var q query
 	for name := range v {
@@ -185,14 +186,19 @@ func parseQuery(v url.Values) (query, error) {
 	for _, c := range []struct {
 		name string
 		to   *int
-	}{{"clock", &q.clocks.Class}, {"rule2", &q.clocks.Rule2}, {"plies", &q.plies}} {
+		max  int
+	}{{"clock", &q.clocks.Class, math.MaxInt}, {"rule2", &q.clocks.Rule2, math.MaxInt}, {"plies", &q.plies, maxPlies}} {
 		s := v.Get(c.name)
 		if s == "" {
 			continue
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > maxCount {
-			return q, fmt.Errorf("%s=%.20q: want a number of plies from 0 to %d", c.name, s, maxCount)
+		if err != nil || n < 0 || n > c.max {
+			want := "0 or more"
+			if c.max < math.MaxInt {
+				want = fmt.Sprintf("from 0 to %d", c.max)
+			}
+			return q, fmt.Errorf("%s=%.20q: want a number of plies, %s", c.name, s, want)
 		}
 		*c.to = n
 	}
