@@ -26,11 +26,19 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
 
 func main() {}
+
+// The ABI version of dtb.h is version.ABI: one of the differences
+// overflows a uint otherwise, and the library does not compile.
+const _ = uint(C.DTB_ABI_VERSION-version.ABI) + uint(version.ABI-C.DTB_ABI_VERSION)
+
+// versionString is version.Version for dtb_version, never freed.
+var versionString = C.CString(version.Version)
 
 // maxHandles is the most directories open at once.
 const maxHandles = 256
@@ -142,6 +150,9 @@ func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.si
 	putString(msg, msgSize, fmt.Sprintf("dtb_open: more than %d directories open", maxHandles))
 	return 0
 }
+
+//export dtbgo_version
+func dtbgo_version() *C.char { return versionString }
 
 //export dtbgo_close
 func dtbgo_close(h handle) {

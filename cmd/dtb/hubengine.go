@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/explore"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/probe"
 )
 
@@ -290,10 +290,7 @@ func trimBlank(s string) string {
 	return strings.TrimLeftFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
 }
 
-// hubVersion returns the module version dtb was built as.
+// hubVersion returns the version of dtb.
 func hubVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "unknown"
+	return version.Version
 }
