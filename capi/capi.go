@@ -1,12 +1,12 @@
-// Command capi is the C library of dtb: build it with
+// Command capi is the C library of dtb: install it with
 //
-//	go build -buildmode=c-shared -o libdtb.so ./capi   # or -buildmode=c-archive -o libdtb.a
+//	make -C capi install PREFIX=/usr/local   # libdtb.so.N, libdtb.a, dtb.h, dtb.pc
 //
-// and include dtb.h, the hand-written header of this directory, which
-// documents every call; examples/c holds a program to copy, and
-// python/dtb.py a Python module over the library. The library
-// wraps package probe: handles are numbers naming open probe.Tables (no Go
-// pointer reaches C), errors are statuses with a message per handle
+// (Makefile) and include dtb.h, the hand-written header of this
+// directory, which documents every call; examples/c holds a program to
+// copy, and python/dtb.py a Python module over the library. The library
+// wraps package probe: handles are numbers naming open probe.Tables (no
+// Go pointer reaches C), errors are statuses with a message per handle
 // (dtb_last_error), and every call is safe from many threads at once.
 //
 // The functions of dtb.h are in dtb.c; each calls the dtbgo_ function of
