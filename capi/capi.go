@@ -1,12 +1,12 @@
-// Command capi is the C library of dtb: build it with
+// Command capi is the C library of dtb: install it with
 //
-//	go build -buildmode=c-shared -o libdtb.so ./capi   # or -buildmode=c-archive -o libdtb.a
+//	make -C capi install PREFIX=/usr/local   # libdtb.so.N, libdtb.a, dtb.h, dtb.pc
 //
-// and include dtb.h, the hand-written header of this directory, which
-// documents every call; examples/c holds a program to copy, and
-// python/dtb.py a Python module over the library. The library
-// wraps package probe: handles are numbers naming open probe.Tables (no Go
-// pointer reaches C), errors are statuses with a message per handle
+// (Makefile) and include dtb.h, the hand-written header of this
+// directory, which documents every call; examples/c holds a program to
+// copy, and python/dtb.py a Python module over the library. The library
+// wraps package probe: handles are numbers naming open probe.Tables (no
+// Go pointer reaches C), errors are statuses with a message per handle
 // (dtb_last_error), and every call is safe from many threads at once.
 //
 // The functions of dtb.h are in dtb.c; each calls the dtbgo_ function of
@@ -26,11 +26,19 @@ import (
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
 
 func main() {}
+
+// The ABI version of dtb.h is version.ABI: one of the differences
+// overflows a uint otherwise, and the library does not compile.
+const _ = uint(C.DTB_ABI_VERSION-version.ABI) + uint(version.ABI-C.DTB_ABI_VERSION)
+
+// versionString is version.Version for dtb_version, never freed.
+var versionString = C.CString(version.Version)
 
 // maxHandles is the most directories open at once.
 const maxHandles = 256
@@ -142,6 +150,9 @@ func dtbgo_open(abi C.int, dir *C.char, cacheMB C.int, msg *C.char, msgSize C.si
 	putString(msg, msgSize, fmt.Sprintf("dtb_open: more than %d directories open", maxHandles))
 	return 0
 }
+
+//export dtbgo_version
+func dtbgo_version() *C.char { return versionString }
 
 //export dtbgo_close
 func dtbgo_close(h handle) {

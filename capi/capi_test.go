@@ -15,6 +15,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
@@ -350,14 +351,14 @@ func TestCClassA(t *testing.T) {
 }
 
 // TestCABI checks the ABI version: the header's and the library's are
-// the same and 3, dtb_open_version refuses a program compiled against
+// the same and 3, dtb_version is version.Version, dtb_open_version refuses a program compiled against
 // another version, saying to rebuild it, and dtb_open opens; a probe with
 // DTB_VALUES_ONLY gives the values without the dtw, with DTB_CACHED_ONLY
 // too once its block is cached, DTB_STORED_ONLY answers a quiet position
 // and DTB_NOT_STORED for a capture, and an unknown flag is refused.
 func TestCABI(t *testing.T) {
 	build(t)
-	checkOutput(t, built.abi, "header 3 library 3\n"+
+	checkOutput(t, built.abi, "header 3 library 3 dtb "+version.Version+"\n"+
 		"version 2: refused: dtb_open: the program was compiled against dtb.h of ABI version 2, the library is version 3: rebuild the program\n"+
 		"version 3: opened\n"+
 		"version 4: refused: dtb_open: the program was compiled against dtb.h of ABI version 4, the library is version 3: rebuild the program\n"+

@@ -8,6 +8,8 @@ static uintptr_t handle(dtb_tables *t) { return (uintptr_t)t; }
 
 int dtb_abi_version(void) { return DTB_ABI_VERSION; }
 
+const char *dtb_version(void) { return dtbgo_version(); }
+
 dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, char *msg,
                              size_t msg_size) {
     return (dtb_tables *)dtbgo_open(abi_version, (char *)dir, cache_mb, msg, msg_size);

@@ -1,10 +1,16 @@
 /*
  * dtb.h: probe dtb endgame tables of international draughts from C or C++.
  *
- * Build the library from the repository root, then compile against it:
+ * Install the library from the repository root (Linux; PREFIX defaults to
+ * /usr/local), then compile against it with pkg-config:
  *
- *     go build -buildmode=c-shared -o libdtb.so ./capi      (or c-archive, libdtb.a)
- *     cc -O2 -pthread -Icapi engine.c -L. -ldtb -o engine
+ *     make -C capi install PREFIX=$HOME/.local
+ *     export PKG_CONFIG_PATH=$HOME/.local/lib/pkgconfig
+ *     cc -O2 -pthread engine.c $(pkg-config --cflags --libs dtb) -o engine
+ *
+ * which installs lib/libdtb.so.N (N: DTB_ABI_VERSION), lib/libdtb.so,
+ * lib/libdtb.a, include/dtb.h and lib/pkgconfig/dtb.pc under PREFIX.
+ * The header compiles as C99 and as C++.
  *
  * Use:
  *
@@ -65,8 +71,8 @@
  *     -1 where the position has no clock. Version 2 gave the distance of
  *     the position after the move, one ply longer, on that position's
  *     clock.
- *   - Added since: dtb_set_max_pieces. A program that calls it needs a
- *     library that has it.
+ *   - Added since: dtb_set_max_pieces, dtb_version. A program that calls
+ *     them needs a library that has them.
  */
 #ifndef DTB_H
 #define DTB_H
@@ -207,6 +213,10 @@ typedef struct dtb_root_move {
 /* dtb_abi_version returns the ABI version of the library: DTB_ABI_VERSION
  * of the header it was built with. */
 int dtb_abi_version(void);
+
+/* dtb_version returns the version of dtb the library was built from, as
+ * dtb version prints it (e.g. "v0.5.0"). Added within version 3. */
+const char *dtb_version(void);
 
 /* dtb_open opens the table directory dir (its MANIFEST.json) with a cache
  * of cache_mb megabytes of blocks (64 if cache_mb <= 0). dir may be a

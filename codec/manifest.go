@@ -22,10 +22,10 @@ const ManifestName = "MANIFEST.json"
 // the files as they are ends it.
 const ConvertingName = "CONVERTING"
 
-// manifestVersion is the version WriteManifest writes, 2 where no entry
+// ManifestVersion is the version WriteManifest writes, 2 where no entry
 // has Searched; ReadManifest reads version 1 too, whose entries have no
 // Distances.
-const manifestVersion = 3
+const ManifestVersion = 3
 
 // ManifestEntry describes one table of a directory: its value file (or
 // whole table, formats 1 and 2) and its distance file, if any.
@@ -87,7 +87,7 @@ func searches(e ManifestEntry) bool { return e.Searched != "" }
 // relative to dir and unique.
 func WriteManifest(dir string, entries []ManifestEntry) error {
 	path := filepath.Join(dir, ManifestName)
-	m := manifest{Version: manifestVersion, Tables: slices.Clone(entries)}
+	m := manifest{Version: ManifestVersion, Tables: slices.Clone(entries)}
 	if !slices.ContainsFunc(entries, searches) {
 		m.Version = 2 // what readers before Searched read
 	}
@@ -141,8 +141,8 @@ func parseManifest(b []byte, path string) ([]ManifestEntry, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, newError(ErrCorrupt, path, err, "not valid JSON")
 	}
-	if m.Version < 1 || m.Version > manifestVersion {
-		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 to %d", m.Version, manifestVersion)
+	if m.Version < 1 || m.Version > ManifestVersion {
+		return nil, newError(ErrVersion, path, nil, "manifest version %d, this version reads 1 to %d", m.Version, ManifestVersion)
 	}
 	if m.Version == 1 && slices.ContainsFunc(m.Tables, func(e ManifestEntry) bool { return e.Distances != nil || e.HeaderCRC32C != 0 }) {
 		return nil, newError(ErrCorrupt, path, nil, "distance files or header checksums in a manifest of version 1")

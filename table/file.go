@@ -37,6 +37,10 @@ const ShortDistance = 3
 // rulesFlagsFull are the rules of the tables this version writes (Full).
 const rulesFlagsFull = rulesRepetition | rulesClassLimits | rules25Move | rulesCapturesDontCare | rulesCompact
 
+// RulesFlags are the rules flags in the header of the tables this version
+// writes (docs/format.md, 4.5), for dtb version.
+const RulesFlags = rulesFlagsFull
+
 // rulesFlagsWork are the rules of a resolved table (Work): those of
 // Full, with the real entry of every capture position.
 const rulesFlagsWork = rulesFlagsFull &^ rulesCapturesDontCare

@@ -1,8 +1,9 @@
 /*
  * abi: prints what TestCABI (capi_test.go) checks of the ABI version of
- * libdtb: the versions of the header and the library, that dtb_open
- * refuses a program of another version and opens for this one, and what
- * the probe flags do to a probe of a quiet position and of a capture.
+ * libdtb: the versions of the header and the library, the library's
+ * dtb_version, that dtb_open refuses a program of another version and
+ * opens for this one, and what the probe flags do to a probe of a quiet
+ * position and of a capture.
  *
  *     abi DIR
  */
@@ -15,7 +16,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: abi DIR\n");
         return 2;
     }
-    printf("header %d library %d\n", DTB_ABI_VERSION, dtb_abi_version());
+    printf("header %d library %d dtb %s\n", DTB_ABI_VERSION, dtb_abi_version(), dtb_version());
     for (int v = DTB_ABI_VERSION - 1; v <= DTB_ABI_VERSION + 1; v++) {
         char msg[256] = "";
         dtb_tables *t = dtb_open_version(v, argv[1], 0, msg, sizeof msg);

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/explore"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
@@ -415,10 +415,7 @@ func trimBlank(s string) string {
 	return strings.TrimLeftFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
 }
 
-// hubVersion returns the module version dtb was built as.
+// hubVersion returns the version of dtb.
 func hubVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "unknown"
+	return version.Version
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/internal/version"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
 	register(&command{
-		name: "version", args: "", summary: "print the version, commit, Go version and file formats of dtb",
+		name: "version", args: "", summary: "print the version, commit, Go version, C ABI and file formats of dtb",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &versionCmd{}
 			return fl.run
@@ -22,16 +23,13 @@ func init() {
 	})
 }
 
-// printVersion writes the module version of info ("(devel)" when built
-// in a clone), the commit it was built from ("dirty" with uncommitted
-// changes), the Go version and the versions of the files dtb reads and
-// writes. info may be nil.
+// printVersion writes the version of dtb, the commit it was built from
+// (from info, "dirty" with uncommitted changes; "unknown" where info is
+// nil or has none), the Go version, the C library's ABI version and the
+// versions of the files dtb reads and writes.
 func printVersion(w io.Writer, info *debug.BuildInfo) {
-	version, commit := "unknown", "unknown"
+	commit := "unknown"
 	if info != nil {
-		if info.Main.Version != "" {
-			version = info.Main.Version
-		}
 		dirty := ""
 		for _, s := range info.Settings {
 			switch {
@@ -43,8 +41,9 @@ func printVersion(w io.Writer, info *debug.BuildInfo) {
 		}
 		commit += dirty
 	}
-	fmt.Fprintf(w, "dtb %s\ncommit  %s\ngo      %s\ntables  format %d written, %d to %d read; index version %d\n",
-		version, commit, runtime.Version(), codec.Version, codec.MinVersion, codec.Version, table.IndexVersion)
+	fmt.Fprintf(w, "dtb %s\ncommit  %s\ngo      %s\nC ABI   %d (libdtb.so.%[4]d)\n", version.Version, commit, runtime.Version(), version.ABI)
+	fmt.Fprintf(w, "tables  format %d written, %d to %d read; index version %d; manifest version %d; rules flags %d\n",
+		codec.Version, codec.MinVersion, codec.Version, table.IndexVersion, codec.ManifestVersion, table.RulesFlags)
 }
 
 // versionCmd holds the flags of one run of dtb version.

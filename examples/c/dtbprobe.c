@@ -1,10 +1,11 @@
 /*
  * dtbprobe: probe dtb tables from C through libdtb, from many threads.
  *
- * Build (from the repository root):
+ * Build (from the repository root, the library installed under PREFIX by
+ * make -C capi install PREFIX=..., its pkgconfig on PKG_CONFIG_PATH):
  *
- *     go build -buildmode=c-shared -o libdtb.so ./capi
- *     cc -O2 -pthread -Icapi examples/c/dtbprobe.c -L. -ldtb -Wl,-rpath,. -o dtbprobe
+ *     cc -O2 -pthread examples/c/dtbprobe.c $(pkg-config --cflags --libs dtb) \
+ *         -Wl,-rpath,$(pkg-config --variable=libdir dtb) -o build/dtbprobe
  *
  * Use:
  *
