@@ -93,7 +93,7 @@ func (h *hubEngine) refuse(name string, err error) {
 func (h *hubEngine) do(name string, args map[string]string) {
 	switch name {
 	case "hub":
-		h.send("id", "name", "dtb", "version", hubVersion(), "author", "dtb authors")
+		h.send("id", "name", "dtb", "version", version.Version, "author", "dtb authors")
 		h.send("param", "name", "dir", "value", h.dir, "type", "string")
 		h.send("wait")
 	case "set-param":
@@ -413,9 +413,4 @@ func hubName(s string) (string, string) {
 
 func trimBlank(s string) string {
 	return strings.TrimLeftFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
-}
-
-// hubVersion returns the version of dtb.
-func hubVersion() string {
-	return version.Version
 }
