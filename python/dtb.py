@@ -27,6 +27,12 @@ on the class clock of class A or B, ``rule2_played`` since the last man
 move or capture. Values are for the side to move, distances in plies,
 None where the tables hold none.
 
+The clocks are ints (TypeError otherwise) and any int is valid: a count
+at or above the clock's budget (32 plies of class A, 10 of class B, 50
+of rule 2), however large, is a clock run out; a negative one is 0, as
+in the C library. cache_mb and max_pieces must fit a C int (ValueError
+otherwise).
+
 A Tablebase is safe to probe from many threads at once; the calls into
 the library run without the GIL. Failures raise DtbError subclasses
 carrying the library's one-line message.
@@ -35,6 +41,7 @@ carrying the library's one-line message.
 import ctypes
 import ctypes.util
 import enum
+import operator
 import os
 import threading
 from dataclasses import dataclass
@@ -177,8 +184,36 @@ def _squares(bits: int) -> Tuple[int, ...]:
     return tuple(i + 1 for i in range(50) if bits >> i & 1)
 
 
+# The range of a C int.
+_INT_MAX = (1 << 8 * ctypes.sizeof(ctypes.c_int) - 1) - 1
+_INT_MIN = -_INT_MAX - 1
+
+
+def _integer(name: str, n) -> int:
+    """Returns n, an int (or an object with __index__), or raises TypeError."""
+    try:
+        return operator.index(n)
+    except TypeError:
+        raise TypeError("dtb: %s must be an int, not %s" % (name, type(n).__name__)) from None
+
+
+def _c_int(name: str, n) -> int:
+    """Returns n, or raises ValueError where it is out of a C int's range."""
+    n = _integer(name, n)
+    if not _INT_MIN <= n <= _INT_MAX:
+        raise ValueError("dtb: %s %d is out of range (a C int, %d to %d)" % (name, n, _INT_MIN, _INT_MAX))
+    return n
+
+
+def _count(name: str, n) -> int:
+    """Returns the clock count n for C: one beyond a C int is the largest
+    (a clock run out, as any count at or above the budget), a negative
+    one 0, as the library reads it."""
+    return min(max(_integer(name, n), 0), _INT_MAX)
+
+
 def _clocks(class_played: int, rule2_played: int) -> _Clocks:
-    return _Clocks(int(class_played), int(rule2_played))
+    return _Clocks(_count("class_played", class_played), _count("rule2_played", rule2_played))
 
 
 def _fen(fen: str) -> bytes:
@@ -250,6 +285,9 @@ def _directory_list(paths: Sequence[str]) -> str:
     serves it)."""
     if not [p for p in paths if p]:
         raise ValueError("open_tablebase: no table directory given")
+    for p in paths:
+        if "\0" in p:  # C would read the path up to it
+            raise ValueError("dtb: path %r: embedded null byte" % p)
     return os.pathsep.join(paths)
 
 
@@ -267,6 +305,9 @@ class Tablebase:
             path_or_paths = [path_or_paths]
         paths = [os.fsdecode(p) for p in path_or_paths]
         dirs = _directory_list(paths)
+        cache_mb = _c_int("cache_mb", cache_mb)
+        if max_pieces is not None:
+            max_pieces = _c_int("max_pieces", max_pieces)
         self._lib = _load(library)
         if max_pieces is not None and not hasattr(self._lib, "dtb_set_max_pieces"):
             raise TableError("dtb: the library lacks dtb_set_max_pieces for max_pieces: "
@@ -276,13 +317,13 @@ class Tablebase:
         self._alone = False  # a call or close runs alone
         self._waiting = 0    # callers waiting to run alone
         msg = ctypes.create_string_buffer(_MSG_SIZE)
-        self._handle = self._lib.dtb_open_version(ABI_VERSION, os.fsencode(dirs), int(cache_mb),
+        self._handle = self._lib.dtb_open_version(ABI_VERSION, os.fsencode(dirs), cache_mb,
                                                   msg, _MSG_SIZE)
         if not self._handle:
             raise TableError(msg.value.decode("utf-8", "replace"))
         self.paths = paths
         if max_pieces is not None:
-            self._lib.dtb_set_max_pieces(self._handle, int(max_pieces))
+            self._lib.dtb_set_max_pieces(self._handle, max_pieces)
 
     # The lock: calls share it, close and a failed call's rerun hold it
     # alone; a caller waiting to hold it alone goes before new sharers.

@@ -94,6 +94,24 @@ class TestProbe(unittest.TestCase):
             self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), wdl)
         self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", rule2_played=49), 2)  # rule 2 ignored in class B
 
+    def test_huge_clocks(self):
+        # A count at or above the budget is a clock run out, however large
+        # (not cut to a C int: 2**32 once read as 0); a negative one is 0.
+        for played in (10, 2**31, 2**32, 2**32 + 1, 2**64):
+            self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), 1, played)
+            self.assertEqual(self.tb.best_move("W:WK2,6:BK50", class_played=played).result.wdl, 1, played)
+        for played in (-1, -2**31 - 1, -2**32 + 10, -2**64):
+            self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), 2, played)
+        c = dtb._clocks(-2**32 + 10, 2**32)
+        self.assertEqual((c.class_played, c.rule2_played), (0, 2**31 - 1))
+
+    def test_clock_types(self):
+        for bad in (10.0, "10", None):
+            for clock in ("class_played", "rule2_played"):
+                for call in (self.tb.probe, self.tb.probe_wdl, self.tb.get_wdl, self.tb.root_moves):
+                    with self.assertRaisesRegex(TypeError, "^dtb: %s must be an int, not " % clock):
+                        call("W:WK2,6:BK50", **{clock: bad})
+
     def test_moves(self):
         moves = self.tb.root_moves("W:WK2,6:BK50")
         self.assertEqual(len(moves), 10)
@@ -256,6 +274,24 @@ class TestOpen(unittest.TestCase):
             with dtb.open_tablebase(TABLES, max_pieces=limit) as tb:
                 self.assertEqual(tb.max_pieces, 3)
                 self.assertEqual(tb.probe_wdl("W:WK2,6:BK50"), 2)
+
+    def test_int_arguments(self):
+        # Beyond a C int, max_pieces and cache_mb are refused, not cut to
+        # 32 bits (max_pieces=2**32+2 once limited the probes to 2 pieces).
+        for arg in ("max_pieces", "cache_mb"):
+            for bad in (2**31, 2**32 + 2, -2**31 - 1):
+                with self.assertRaisesRegex(ValueError, "^dtb: %s %d is out of range" % (arg, bad)):
+                    dtb.open_tablebase(TABLES, **{arg: bad})
+            with self.assertRaisesRegex(TypeError, "^dtb: %s must be an int, not float$" % arg):
+                dtb.open_tablebase(TABLES, **{arg: 2.0})
+        with dtb.open_tablebase(TABLES, cache_mb=-2**31, max_pieces=2**31 - 1) as tb:
+            self.assertEqual(tb.max_pieces, 3)
+
+    def test_nul_in_path(self):
+        # A NUL once cut the path, opening the directory before it.
+        for paths in (TABLES + "\0junk", os.fsencode(TABLES) + b"\0junk", [TABLES, "x\0"]):
+            with self.assertRaisesRegex(ValueError, "^dtb: path .* embedded null byte$"):
+                dtb.open_tablebase(paths)
 
     def test_missing_directory(self):
         missing = os.path.join(HERE, "no-such-directory")
