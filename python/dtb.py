@@ -49,7 +49,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "ABI_VERSION", "Value", "Probe", "RootMove", "Tablebase", "open_tablebase",
-    "DtbError", "IllegalPositionError", "MissingTableError", "TableError",
+    "DtbError", "IllegalPositionError", "MissingTableError", "NotCachedError", "TableError",
     "library_path",
 ]
 
@@ -60,7 +60,7 @@ ABI_VERSION = 3
 _OK, _NO_TABLE, _DAMAGED, _ILLEGAL = 0, -1, -2, -3
 _NOT_CACHED, _BAD_ARGUMENT, _IO_ERROR, _NOT_STORED = -4, -5, -6, -7
 # Flags of dtb.h.
-_VALUES_ONLY = 2
+_CACHED_ONLY, _VALUES_ONLY = 1, 2
 _MAX_MOVES = 128
 _MSG_SIZE = 1024
 
@@ -96,6 +96,12 @@ class MissingTableError(DtbError, KeyError):
     missing table)."""
 
 
+class NotCachedError(DtbError, KeyError):
+    """A cache-only probe (cache_only=True) would read the disk: a table
+    block it needs is not in the cache, or its table not yet open. A
+    KeyError, as a missing table; get_wdl returns its default."""
+
+
 class TableError(DtbError, OSError):
     """The directory cannot be opened, or a table is damaged or unreadable."""
 
@@ -105,6 +111,7 @@ def _error(status: int, message: str) -> DtbError:
         _ILLEGAL: IllegalPositionError,
         _BAD_ARGUMENT: IllegalPositionError,
         _NO_TABLE: MissingTableError,
+        _NOT_CACHED: NotCachedError,
     }.get(status, TableError)
     return cls(message or "dtb: status %d" % status, status)
 
@@ -366,6 +373,8 @@ class Tablebase:
             self._unshare()
         if status >= 0:
             return status
+        if status == _NOT_CACHED:  # no message kept, and a search meets it at every node: no rerun
+            raise _error(status, "dtb: not in the cache (cache_only): the probe would read the disk")
         self._take()
         try:
             if not self._handle:
@@ -385,22 +394,31 @@ class Tablebase:
                                                     ctypes.byref(r)))
         return _probe(r)
 
-    def probe(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> Probe:
+    def probe(self, fen: str, *, class_played: int = 0, rule2_played: int = 0,
+              cache_only: bool = False) -> Probe:
         """Returns what the tables say of the position of fen under the
-        clocks (plies played; 0: fresh), or raises DtbError."""
-        return self._probe(fen, _clocks(class_played, rule2_played), 0)
+        clocks (plies played; 0: fresh), or raises DtbError. With
+        cache_only, it never reads the disk (for a probe at every node of
+        a search): NotCachedError where it would."""
+        return self._probe(fen, _clocks(class_played, rule2_played), _CACHED_ONLY if cache_only else 0)
 
-    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> int:
+    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0,
+                  cache_only: bool = False) -> int:
         """Returns the WDL of the position of fen for its side to move: 2 a
         win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2 a loss, under
-        the clocks. Reads the value files alone where the clocks are fresh."""
-        return self._probe(fen, _clocks(class_played, rule2_played), _VALUES_ONLY).wdl
+        the clocks. Reads the value files alone where the clocks are fresh;
+        cache_only as for probe."""
+        flags = _VALUES_ONLY | (_CACHED_ONLY if cache_only else 0)
+        return self._probe(fen, _clocks(class_played, rule2_played), flags).wdl
 
-    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_played: int = 0):
-        """probe_wdl, or default where a table the position needs is missing."""
+    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_played: int = 0,
+                cache_only: bool = False):
+        """probe_wdl, or default where a table the position needs is
+        missing or, with cache_only, not in the cache."""
         try:
-            return self.probe_wdl(fen, class_played=class_played, rule2_played=rule2_played)
-        except MissingTableError:
+            return self.probe_wdl(fen, class_played=class_played, rule2_played=rule2_played,
+                                  cache_only=cache_only)
+        except (MissingTableError, NotCachedError):
             return default
 
     def root_moves(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> List[RootMove]:

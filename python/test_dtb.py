@@ -259,6 +259,29 @@ class TestOpen(unittest.TestCase):
                 with self.assertRaises(dtb.MissingTableError):
                     tb.probe("W:WK2,6:BK50")
 
+    def test_cache_only(self):
+        """A cache-only probe answers from the blocks earlier probes read,
+        and raises NotCachedError (get_wdl: its default) where it would
+        read the disk."""
+        with dtb.open_tablebase(TABLES, cache_mb=1) as tb:
+            for call in (tb.probe, tb.probe_wdl):
+                with self.assertRaises(dtb.NotCachedError) as cm:
+                    call("W:WK2,6:BK50", cache_only=True)
+            e = cm.exception
+            self.assertIsInstance(e, KeyError)
+            self.assertNotIsInstance(e, dtb.MissingTableError)
+            self.assertEqual((e.status, str(e)), (-4, "dtb: not in the cache (cache_only): the probe would read the disk"))
+            self.assertIsNone(tb.get_wdl("W:WK2,6:BK50", cache_only=True))
+            self.assertEqual(tb.get_wdl("W:WK2,6:BK50", "unknown", cache_only=True), "unknown")
+            want = tb.probe("W:WK2,6:BK50", class_played=2)
+            self.assertEqual(tb.probe("W:WK2,6:BK50", class_played=2, cache_only=True), want)
+            self.assertEqual(tb.probe_wdl("W:WK2,6:BK50", class_played=2, cache_only=True), 1)
+            self.assertEqual(tb.get_wdl("W:WK2,6:BK50", cache_only=True), 2)
+            with self.assertRaises(dtb.MissingTableError):  # a missing table, not a miss
+                tb.probe("W:WK1,K2:BK40,K45", cache_only=True)
+            with self.assertRaises(dtb.IllegalPositionError):
+                tb.probe("W:WK10:BK55", cache_only=True)
+
     def test_max_pieces_limit(self):
         """Under max_pieces=2, a 3-piece position is a missing table."""
         with dtb.open_tablebase(TABLES, cache_mb=1, max_pieces=2) as tb:
