@@ -11,13 +11,18 @@ python-chess's ``chess.syzygy``::
         tb.probe_wdl("W:WK2,6:BK50", class_played=2)   # 1: a cursed win
         tb.best_move("W:WK2,6:BK50").notation           # '2-11'
 
-Build the library from the repository root (Go and a C compiler)::
+Install it with the library inside, from the repository root (Go and a
+C compiler; nothing is fetched from a package index)::
 
-    go build -buildmode=c-shared -o libdtb.so ./capi
+    python3 -m venv env && env/bin/pip install ./python
+
+or build the library into the source folder and put that on the path::
+
+    go build -buildmode=c-shared -o python/dtb/libdtb.so ./capi
 
 ``open_tablebase`` loads the library from, in this order: its
 ``library`` argument, the environment variable ``DTB_LIBRARY``, the
-directory of this module (libdtb.so, libdtb.dylib, dtb.dll or
+directory of this package (libdtb.so, libdtb.dylib, dtb.dll or
 libdtb.dll), and the system's loader (``ctypes.util.find_library("dtb")``,
 then ``libdtb.so`` on the loader's path).
 
@@ -236,7 +241,7 @@ _NAMES = {"posix": ["libdtb.so", "libdtb.dylib"], "nt": ["dtb.dll", "libdtb.dll"
 
 def library_path(library: Optional[Union[str, "os.PathLike[str]"]] = None) -> str:
     """Returns the path or name of the libdtb that open_tablebase loads:
-    library, else $DTB_LIBRARY, else one beside this module, else the one
+    library, else $DTB_LIBRARY, else one in this package, else the one
     the system's loader finds."""
     if library is not None:
         return os.fspath(library)
@@ -254,7 +259,8 @@ def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
     try:
         lib = ctypes.CDLL(path)
     except OSError as e:
-        raise TableError("dtb: cannot load libdtb (%s): %s; build it with "
+        raise TableError("dtb: cannot load libdtb (%s): %s; install the package with "
+                         "`pip install ./python`, or build the library with "
                          "`go build -buildmode=c-shared -o libdtb.so ./capi` and pass "
                          "library= or set DTB_LIBRARY" % (path, e)) from None
     try:
