@@ -1,12 +1,14 @@
-"""Tests of dtb.py over the golden tables (testdata/golden).
+"""Tests of the dtb package over the golden tables (testdata/golden).
 
 Run from go test (TestPython in capi/, which builds libdtb.so and passes
-the Go probe's answers), or by hand from this directory:
+the Go probe's answers, and TestPythonInstall, which runs them against
+the installed package: scripts/python-install-test.sh), or by hand from
+this directory:
 
     go build -buildmode=c-shared -o /tmp/libdtb.so ../capi
     DTB_LIBRARY=/tmp/libdtb.so python3 -m unittest test_dtb
 
-Environment: DTB_LIBRARY (see dtb.py), DTB_TEST_TABLES (default
+Environment: DTB_LIBRARY (see dtb/__init__.py), DTB_TEST_TABLES (default
 ../testdata/golden), DTB_TEST_EXPECT (a JSON file of the Go probe's
 answers, which capi's TestPython writes; the test that reads it skips
 without it).
