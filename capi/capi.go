@@ -4,7 +4,7 @@
 //
 // (Makefile) and include dtb.h, the hand-written header of this
 // directory, which documents every call; examples/c holds a program to
-// copy, and python/dtb.py a Python module over the library. The library
+// copy, and python/dtb a Python package over the library. The library
 // wraps package probe: handles are numbers naming open probe.Tables (no
 // Go pointer reaches C), errors are statuses with a message per handle
 // (dtb_last_error), and every call is safe from many threads at once.

@@ -68,6 +68,37 @@ func expect(t *probe.Tables, fen string, c probe.Clocks) expectation {
 func TestPython(t *testing.T) {
 	python := testenv.Tool(t, "python3", "python3")
 	build(t)
+	cmd := exec.Command(python, "-m", "unittest", "-v", "test_dtb")
+	cmd.Dir = filepath.Join("..", "python")
+	cmd.Env = append(os.Environ(), "DTB_LIBRARY="+filepath.Join(built.dir, "libdtb.so"), "PYTHONDONTWRITEBYTECODE=1")
+	runPython(t, cmd)
+}
+
+// TestPythonInstall runs scripts/python-install-test.sh, which installs
+// the Python package with pip, without a package index, into a fresh
+// virtual environment and runs the tests of TestPython there, against
+// the installed package. Without python3 or its venv module it skips,
+// or fails under DTB_REQUIRE_TOOLS=1.
+func TestPythonInstall(t *testing.T) {
+	python := testenv.Tool(t, "python3", "python3")
+	bash := testenv.Tool(t, "bash", "bash")
+	if out, err := exec.Command(python, "-c", "import ensurepip, venv").CombinedOutput(); err != nil {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		msg := fmt.Sprintf("python3 cannot make a virtual environment (%s; apt-get install python3-venv)", lines[len(lines)-1])
+		if os.Getenv("DTB_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s, and DTB_REQUIRE_TOOLS=1 requires it", msg)
+		}
+		t.Skipf("%s: skipped; set DTB_REQUIRE_TOOLS=1 to make it fail", msg)
+	}
+	runPython(t, exec.Command(bash, filepath.Join("..", "scripts", "python-install-test.sh"), python))
+}
+
+// runPython runs cmd, the Python module's tests, with the golden tables
+// and the Go probe's answers (DTB_TEST_TABLES, DTB_TEST_EXPECT) added to
+// its environment (os.Environ() where it has none), and fails where it
+// fails or skips a test.
+func runPython(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	tables, err := probe.Open(golden, probe.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,10 +130,10 @@ func TestPython(t *testing.T) {
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(python, "-m", "unittest", "-v", "test_dtb")
-	cmd.Dir = filepath.Join("..", "python")
-	cmd.Env = append(os.Environ(), "DTB_LIBRARY="+filepath.Join(built.dir, "libdtb.so"),
-		"DTB_TEST_TABLES="+golden, "DTB_TEST_EXPECT="+file, "PYTHONDONTWRITEBYTECODE=1")
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "DTB_TEST_TABLES="+golden, "DTB_TEST_EXPECT="+file)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)

@@ -1,12 +1,14 @@
-"""Tests of dtb.py over the golden tables (testdata/golden).
+"""Tests of the dtb package over the golden tables (testdata/golden).
 
 Run from go test (TestPython in capi/, which builds libdtb.so and passes
-the Go probe's answers), or by hand from this directory:
+the Go probe's answers, and TestPythonInstall, which runs them against
+the installed package: scripts/python-install-test.sh), or by hand from
+this directory:
 
     go build -buildmode=c-shared -o /tmp/libdtb.so ../capi
     DTB_LIBRARY=/tmp/libdtb.so python3 -m unittest test_dtb
 
-Environment: DTB_LIBRARY (see dtb.py), DTB_TEST_TABLES (default
+Environment: DTB_LIBRARY (see dtb/__init__.py), DTB_TEST_TABLES (default
 ../testdata/golden), DTB_TEST_EXPECT (a JSON file of the Go probe's
 answers, which capi's TestPython writes; the test that reads it skips
 without it).
@@ -93,6 +95,24 @@ class TestProbe(unittest.TestCase):
             self.assertEqual((r.category, r.wdl, r.distance, r.dtw), (category, wdl, 9, 9), played)
             self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), wdl)
         self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", rule2_played=49), 2)  # rule 2 ignored in class B
+
+    def test_huge_clocks(self):
+        # A count at or above the budget is a clock run out, however large
+        # (not cut to a C int: 2**32 once read as 0); a negative one is 0.
+        for played in (10, 2**31, 2**32, 2**32 + 1, 2**64):
+            self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), 1, played)
+            self.assertEqual(self.tb.best_move("W:WK2,6:BK50", class_played=played).result.wdl, 1, played)
+        for played in (-1, -2**31 - 1, -2**32 + 10, -2**64):
+            self.assertEqual(self.tb.probe_wdl("W:WK2,6:BK50", class_played=played), 2, played)
+        c = dtb._clocks(-2**32 + 10, 2**32)
+        self.assertEqual((c.class_played, c.rule2_played), (0, 2**31 - 1))
+
+    def test_clock_types(self):
+        for bad in (10.0, "10", None):
+            for clock in ("class_played", "rule2_played"):
+                for call in (self.tb.probe, self.tb.probe_wdl, self.tb.get_wdl, self.tb.root_moves):
+                    with self.assertRaisesRegex(TypeError, "^dtb: %s must be an int, not " % clock):
+                        call("W:WK2,6:BK50", **{clock: bad})
 
     def test_moves(self):
         moves = self.tb.root_moves("W:WK2,6:BK50")
@@ -241,6 +261,29 @@ class TestOpen(unittest.TestCase):
                 with self.assertRaises(dtb.MissingTableError):
                     tb.probe("W:WK2,6:BK50")
 
+    def test_cache_only(self):
+        """A cache-only probe answers from the blocks earlier probes read,
+        and raises NotCachedError (get_wdl: its default) where it would
+        read the disk."""
+        with dtb.open_tablebase(TABLES, cache_mb=1) as tb:
+            for call in (tb.probe, tb.probe_wdl):
+                with self.assertRaises(dtb.NotCachedError) as cm:
+                    call("W:WK2,6:BK50", cache_only=True)
+            e = cm.exception
+            self.assertIsInstance(e, KeyError)
+            self.assertNotIsInstance(e, dtb.MissingTableError)
+            self.assertEqual((e.status, str(e)), (-4, "dtb: not in the cache (cache_only): the probe would read the disk"))
+            self.assertIsNone(tb.get_wdl("W:WK2,6:BK50", cache_only=True))
+            self.assertEqual(tb.get_wdl("W:WK2,6:BK50", "unknown", cache_only=True), "unknown")
+            want = tb.probe("W:WK2,6:BK50", class_played=2)
+            self.assertEqual(tb.probe("W:WK2,6:BK50", class_played=2, cache_only=True), want)
+            self.assertEqual(tb.probe_wdl("W:WK2,6:BK50", class_played=2, cache_only=True), 1)
+            self.assertEqual(tb.get_wdl("W:WK2,6:BK50", cache_only=True), 2)
+            with self.assertRaises(dtb.MissingTableError):  # a missing table, not a miss
+                tb.probe("W:WK1,K2:BK40,K45", cache_only=True)
+            with self.assertRaises(dtb.IllegalPositionError):
+                tb.probe("W:WK10:BK55", cache_only=True)
+
     def test_max_pieces_limit(self):
         """Under max_pieces=2, a 3-piece position is a missing table."""
         with dtb.open_tablebase(TABLES, cache_mb=1, max_pieces=2) as tb:
@@ -256,6 +299,24 @@ class TestOpen(unittest.TestCase):
             with dtb.open_tablebase(TABLES, max_pieces=limit) as tb:
                 self.assertEqual(tb.max_pieces, 3)
                 self.assertEqual(tb.probe_wdl("W:WK2,6:BK50"), 2)
+
+    def test_int_arguments(self):
+        # Beyond a C int, max_pieces and cache_mb are refused, not cut to
+        # 32 bits (max_pieces=2**32+2 once limited the probes to 2 pieces).
+        for arg in ("max_pieces", "cache_mb"):
+            for bad in (2**31, 2**32 + 2, -2**31 - 1):
+                with self.assertRaisesRegex(ValueError, "^dtb: %s %d is out of range" % (arg, bad)):
+                    dtb.open_tablebase(TABLES, **{arg: bad})
+            with self.assertRaisesRegex(TypeError, "^dtb: %s must be an int, not float$" % arg):
+                dtb.open_tablebase(TABLES, **{arg: 2.0})
+        with dtb.open_tablebase(TABLES, cache_mb=-2**31, max_pieces=2**31 - 1) as tb:
+            self.assertEqual(tb.max_pieces, 3)
+
+    def test_nul_in_path(self):
+        # A NUL once cut the path, opening the directory before it.
+        for paths in (TABLES + "\0junk", os.fsencode(TABLES) + b"\0junk", [TABLES, "x\0"]):
+            with self.assertRaisesRegex(ValueError, "^dtb: path .* embedded null byte$"):
+                dtb.open_tablebase(paths)
 
     def test_missing_directory(self):
         missing = os.path.join(HERE, "no-such-directory")

@@ -11,13 +11,18 @@ python-chess's ``chess.syzygy``::
         tb.probe_wdl("W:WK2,6:BK50", class_played=2)   # 1: a cursed win
         tb.best_move("W:WK2,6:BK50").notation           # '2-11'
 
-Build the library from the repository root (Go and a C compiler)::
+Install it with the library inside, from the repository root (Go and a
+C compiler; nothing is fetched from a package index)::
 
-    go build -buildmode=c-shared -o libdtb.so ./capi
+    python3 -m venv env && env/bin/pip install ./python
+
+or build the library into the source folder and put that on the path::
+
+    go build -buildmode=c-shared -o python/dtb/libdtb.so ./capi
 
 ``open_tablebase`` loads the library from, in this order: its
 ``library`` argument, the environment variable ``DTB_LIBRARY``, the
-directory of this module (libdtb.so, libdtb.dylib, dtb.dll or
+directory of this package (libdtb.so, libdtb.dylib, dtb.dll or
 libdtb.dll), and the system's loader (``ctypes.util.find_library("dtb")``,
 then ``libdtb.so`` on the loader's path).
 
@@ -27,6 +32,12 @@ on the class clock of class A or B, ``rule2_played`` since the last man
 move or capture. Values are for the side to move, distances in plies,
 None where the tables hold none.
 
+The clocks are ints (TypeError otherwise) and any int is valid: a count
+at or above the clock's budget (32 plies of class A, 10 of class B, 50
+of rule 2), however large, is a clock run out; a negative one is 0, as
+in the C library. cache_mb and max_pieces must fit a C int (ValueError
+otherwise).
+
 A Tablebase is safe to probe from many threads at once; the calls into
 the library run without the GIL. Failures raise DtbError subclasses
 carrying the library's one-line message.
@@ -35,6 +46,7 @@ carrying the library's one-line message.
 import ctypes
 import ctypes.util
 import enum
+import operator
 import os
 import threading
 from dataclasses import dataclass
@@ -42,7 +54,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "ABI_VERSION", "Value", "Probe", "RootMove", "Tablebase", "open_tablebase",
-    "DtbError", "IllegalPositionError", "MissingTableError", "TableError",
+    "DtbError", "IllegalPositionError", "MissingTableError", "NotCachedError", "TableError",
     "library_path",
 ]
 
@@ -53,7 +65,7 @@ ABI_VERSION = 3
 _OK, _NO_TABLE, _DAMAGED, _ILLEGAL = 0, -1, -2, -3
 _NOT_CACHED, _BAD_ARGUMENT, _IO_ERROR, _NOT_STORED = -4, -5, -6, -7
 # Flags of dtb.h.
-_VALUES_ONLY = 2
+_CACHED_ONLY, _VALUES_ONLY = 1, 2
 _MAX_MOVES = 128
 _MSG_SIZE = 1024
 
@@ -89,6 +101,12 @@ class MissingTableError(DtbError, KeyError):
     missing table)."""
 
 
+class NotCachedError(DtbError, KeyError):
+    """A cache-only probe (cache_only=True) would read the disk: a table
+    block it needs is not in the cache, or its table not yet open. A
+    KeyError, as a missing table; get_wdl returns its default."""
+
+
 class TableError(DtbError, OSError):
     """The directory cannot be opened, or a table is damaged or unreadable."""
 
@@ -98,6 +116,7 @@ def _error(status: int, message: str) -> DtbError:
         _ILLEGAL: IllegalPositionError,
         _BAD_ARGUMENT: IllegalPositionError,
         _NO_TABLE: MissingTableError,
+        _NOT_CACHED: NotCachedError,
     }.get(status, TableError)
     return cls(message or "dtb: status %d" % status, status)
 
@@ -177,8 +196,36 @@ def _squares(bits: int) -> Tuple[int, ...]:
     return tuple(i + 1 for i in range(50) if bits >> i & 1)
 
 
+# The range of a C int.
+_INT_MAX = (1 << 8 * ctypes.sizeof(ctypes.c_int) - 1) - 1
+_INT_MIN = -_INT_MAX - 1
+
+
+def _integer(name: str, n) -> int:
+    """Returns n, an int (or an object with __index__), or raises TypeError."""
+    try:
+        return operator.index(n)
+    except TypeError:
+        raise TypeError("dtb: %s must be an int, not %s" % (name, type(n).__name__)) from None
+
+
+def _c_int(name: str, n) -> int:
+    """Returns n, or raises ValueError where it is out of a C int's range."""
+    n = _integer(name, n)
+    if not _INT_MIN <= n <= _INT_MAX:
+        raise ValueError("dtb: %s %d is out of range (a C int, %d to %d)" % (name, n, _INT_MIN, _INT_MAX))
+    return n
+
+
+def _count(name: str, n) -> int:
+    """Returns the clock count n for C: one beyond a C int is the largest
+    (a clock run out, as any count at or above the budget), a negative
+    one 0, as the library reads it."""
+    return min(max(_integer(name, n), 0), _INT_MAX)
+
+
 def _clocks(class_played: int, rule2_played: int) -> _Clocks:
-    return _Clocks(int(class_played), int(rule2_played))
+    return _Clocks(_count("class_played", class_played), _count("rule2_played", rule2_played))
 
 
 def _fen(fen: str) -> bytes:
@@ -194,7 +241,7 @@ _NAMES = {"posix": ["libdtb.so", "libdtb.dylib"], "nt": ["dtb.dll", "libdtb.dll"
 
 def library_path(library: Optional[Union[str, "os.PathLike[str]"]] = None) -> str:
     """Returns the path or name of the libdtb that open_tablebase loads:
-    library, else $DTB_LIBRARY, else one beside this module, else the one
+    library, else $DTB_LIBRARY, else one in this package, else the one
     the system's loader finds."""
     if library is not None:
         return os.fspath(library)
@@ -212,7 +259,8 @@ def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
     try:
         lib = ctypes.CDLL(path)
     except OSError as e:
-        raise TableError("dtb: cannot load libdtb (%s): %s; build it with "
+        raise TableError("dtb: cannot load libdtb (%s): %s; install the package with "
+                         "`pip install ./python`, or build the library with "
                          "`go build -buildmode=c-shared -o libdtb.so ./capi` and pass "
                          "library= or set DTB_LIBRARY" % (path, e)) from None
     try:
@@ -250,6 +298,9 @@ def _directory_list(paths: Sequence[str]) -> str:
     serves it)."""
     if not [p for p in paths if p]:
         raise ValueError("open_tablebase: no table directory given")
+    for p in paths:
+        if "\0" in p:  # C would read the path up to it
+            raise ValueError("dtb: path %r: embedded null byte" % p)
     return os.pathsep.join(paths)
 
 
@@ -267,6 +318,9 @@ class Tablebase:
             path_or_paths = [path_or_paths]
         paths = [os.fsdecode(p) for p in path_or_paths]
         dirs = _directory_list(paths)
+        cache_mb = _c_int("cache_mb", cache_mb)
+        if max_pieces is not None:
+            max_pieces = _c_int("max_pieces", max_pieces)
         self._lib = _load(library)
         if max_pieces is not None and not hasattr(self._lib, "dtb_set_max_pieces"):
             raise TableError("dtb: the library lacks dtb_set_max_pieces for max_pieces: "
@@ -276,13 +330,13 @@ class Tablebase:
         self._alone = False  # a call or close runs alone
         self._waiting = 0    # callers waiting to run alone
         msg = ctypes.create_string_buffer(_MSG_SIZE)
-        self._handle = self._lib.dtb_open_version(ABI_VERSION, os.fsencode(dirs), int(cache_mb),
+        self._handle = self._lib.dtb_open_version(ABI_VERSION, os.fsencode(dirs), cache_mb,
                                                   msg, _MSG_SIZE)
         if not self._handle:
             raise TableError(msg.value.decode("utf-8", "replace"))
         self.paths = paths
         if max_pieces is not None:
-            self._lib.dtb_set_max_pieces(self._handle, int(max_pieces))
+            self._lib.dtb_set_max_pieces(self._handle, max_pieces)
 
     # The lock: calls share it, close and a failed call's rerun hold it
     # alone; a caller waiting to hold it alone goes before new sharers.
@@ -325,6 +379,8 @@ class Tablebase:
             self._unshare()
         if status >= 0:
             return status
+        if status == _NOT_CACHED:  # no message kept, and a search meets it at every node: no rerun
+            raise _error(status, "dtb: not in the cache (cache_only): the probe would read the disk")
         self._take()
         try:
             if not self._handle:
@@ -344,22 +400,31 @@ class Tablebase:
                                                     ctypes.byref(r)))
         return _probe(r)
 
-    def probe(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> Probe:
+    def probe(self, fen: str, *, class_played: int = 0, rule2_played: int = 0,
+              cache_only: bool = False) -> Probe:
         """Returns what the tables say of the position of fen under the
-        clocks (plies played; 0: fresh), or raises DtbError."""
-        return self._probe(fen, _clocks(class_played, rule2_played), 0)
+        clocks (plies played; 0: fresh), or raises DtbError. With
+        cache_only, it never reads the disk (for a probe at every node of
+        a search): NotCachedError where it would."""
+        return self._probe(fen, _clocks(class_played, rule2_played), _CACHED_ONLY if cache_only else 0)
 
-    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> int:
+    def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0,
+                  cache_only: bool = False) -> int:
         """Returns the WDL of the position of fen for its side to move: 2 a
         win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2 a loss, under
-        the clocks. Reads the value files alone where the clocks are fresh."""
-        return self._probe(fen, _clocks(class_played, rule2_played), _VALUES_ONLY).wdl
+        the clocks. Reads the value files alone where the clocks are fresh;
+        cache_only as for probe."""
+        flags = _VALUES_ONLY | (_CACHED_ONLY if cache_only else 0)
+        return self._probe(fen, _clocks(class_played, rule2_played), flags).wdl
 
-    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_played: int = 0):
-        """probe_wdl, or default where a table the position needs is missing."""
+    def get_wdl(self, fen: str, default=None, *, class_played: int = 0, rule2_played: int = 0,
+                cache_only: bool = False):
+        """probe_wdl, or default where a table the position needs is
+        missing or, with cache_only, not in the cache."""
         try:
-            return self.probe_wdl(fen, class_played=class_played, rule2_played=rule2_played)
-        except MissingTableError:
+            return self.probe_wdl(fen, class_played=class_played, rule2_played=rule2_played,
+                                  cache_only=cache_only)
+        except (MissingTableError, NotCachedError):
             return default
 
     def root_moves(self, fen: str, *, class_played: int = 0, rule2_played: int = 0) -> List[RootMove]:
