@@ -18,6 +18,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/diagram"
+	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
@@ -241,6 +242,10 @@ func (fl *claimCmd) run(e *env, args []string) error {
 		return claim.WriteReport(ctx, t, fl.dir, fl.report, fl.threads)
 	}
 	res, err := q.Run(ctx, t, fl.threads)
+	var missing *probe.MissingError
+	if errors.As(err, &missing) {
+		return errors.New(explore.Beyond(fl.dir, missing.Material, missing))
+	}
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func (fl *serveCmd) run(e *env, args []string) error {
 		return fmt.Errorf("cannot listen on %s: %v (choose another with --addr)", fl.addr, errors.Unwrap(err))
 	}
 	srv := &http.Server{
-		Handler:           explore.NewServer(t, fl.searches),
+		Handler:           explore.NewServer(t, fl.dir, fl.searches),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      60 * time.Second,

@@ -58,7 +58,7 @@ func TestLineCommand(t *testing.T) {
 		}
 	}
 	_, errOut, code := dtb("line", "--dir", dir, "W:WK1,K2:BK40,K45")
-	if want := "dtb line: W:WK1,K2:BK40,K45: its table KKvKK is not in " + dir + " (build it with: dtb gen --only KKvKK --out " + dir + ")\n"; code != 1 || errOut != want {
+	if want := "dtb line: W:WK1,K2:BK40,K45: no table for KKvKK in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only KKvKK --out " + dir + ")\n"; code != 1 || errOut != want {
 		t.Errorf("line beyond the tables: status %d, stderr %q, want 1 and %q", code, errOut, want)
 	}
 }

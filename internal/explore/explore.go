@@ -9,7 +9,7 @@
 //	best, ok, err := explore.BestMove(t, p, probe.Clocks{}) // best.After, best.Move.Clocks
 //	line, err := explore.BestLine(t, p, probe.Clocks{}, 0, draughts.StandardNotation)
 //	fmt.Println(line.PDN) // "1. 2-11 50x6 ..."
-//	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, 0))
+//	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, "tables", 0))
 //
 // Values are for the side to move, a move's for the side that plays it,
 // under the rules with the clocks passed (probe.Clocks) as in theory.

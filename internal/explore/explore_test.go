@@ -210,13 +210,14 @@ func get(t *testing.T, s http.Handler, target string, v any) int {
 }
 
 // TestServer checks the API's answers and its errors: a bad query or
-// position (400), a position beyond the tables (404), a damaged table
+// position (400), a position beyond the tables (404, saying how many
+// pieces the tables have and what would answer it), a damaged table
 // (503), another method (405), another path (404); and that the page and
 // its script are served.
 func TestServer(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Golden)
 	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.Work.Rules())
-	s := explore.NewServer(open(t, dir), 2)
+	s := explore.NewServer(open(t, dir), dir, 2)
 	var pos explore.Position
 	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != explore.CursedWin || pos.Moves[0].Move != "2-11" {
 		t.Errorf("probe: %d %+v", code, pos)
@@ -243,7 +244,9 @@ func TestServer(t *testing.T) {
 		{"/api/probe?fen=W:WK10:BK5&fen=W:WK10:BK5", 400, "given 2 times"},
 		{"/api/probe?fen=W:WK10:BK5&depth=3", 400, "unknown parameter"},
 		{"/api/probe?fen=W:WK10:B", 400, "game is over"},
-		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK"},
+		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only KKvKK --out " + dir + ")"},
+		{"/api/probe?fen=W:W31-50:B1-20", 404, "40 pieces, more than any table: the largest in " + dir + " have 3 pieces, and dtb gen builds tables of up to 7"},
+		{"/api/line?fen=W:W31-50:B1-20", 404, "40 pieces, more than any table"},
 		{"/api/probe?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/api/line?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/nope", 404, "no such page"},
@@ -263,7 +266,7 @@ func TestServer(t *testing.T) {
 	}
 	var e struct{ Error string }
 	want := filepath.Join(missing, "KKvK.dtb") + " is listed in MANIFEST.json but missing"
-	if code := get(t, explore.NewServer(open(t, missing), 2), "/api/probe?fen=W:WK10,K20:BK5", &e); code != 503 || e.Error != want {
+	if code := get(t, explore.NewServer(open(t, missing), missing, 2), "/api/probe?fen=W:WK10,K20:BK5", &e); code != 503 || e.Error != want {
 		t.Errorf("a listed table missing: %d %q, want 503 and %q", code, e.Error, want)
 	}
 	for target, want := range map[string]string{"/?fen=W:WK10:BK5": `<script src="/static/explorer.js">`, "/static/explorer.js": "function parseFEN("} {
@@ -290,7 +293,7 @@ func FuzzQuery(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	s := explore.NewServer(tables, 2)
+	s := explore.NewServer(tables, tabletest.Golden, 2)
 	f.Fuzz(func(t *testing.T, query string) {
 		r := httptest.NewRequest(http.MethodGet, "/api/probe", nil)
 		r.URL.RawQuery = query
@@ -326,7 +329,7 @@ var loadQueries = []struct {
 // server that lets 2 probe at once, through a real loopback connection:
 // every answer has its status.
 func TestServerConcurrent(t *testing.T) {
-	srv := httptest.NewServer(explore.NewServer(open(t, tabletest.Golden), 2))
+	srv := httptest.NewServer(explore.NewServer(open(t, tabletest.Golden), tabletest.Golden, 2))
 	defer srv.Close()
 	errs := make(chan error, 32)
 	for g := range 32 {
@@ -365,7 +368,7 @@ func BenchmarkServer(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer tables.Close()
-	srv := httptest.NewServer(explore.NewServer(tables, 0))
+	srv := httptest.NewServer(explore.NewServer(tables, tabletest.Golden, 0))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var mu sync.Mutex
