@@ -135,7 +135,14 @@ func printClaim(w io.Writer, q claim.Query, res *claim.Result, svgDir string) er
 			}
 		}
 	}
-	fmt.Fprintf(w, "\nthe first %d matching positions:\n", len(res.Examples))
+	switch n := len(res.Examples); n {
+	case 0:
+		fmt.Fprintln(w, "\nno matching position shown")
+	case 1:
+		fmt.Fprintln(w, "\nthe first matching position:")
+	default:
+		fmt.Fprintf(w, "\nthe first %d matching positions:\n", n)
+	}
 	if svgDir != "" {
 		if err := os.MkdirAll(svgDir, 0o755); err != nil {
 			return err

@@ -23,7 +23,7 @@ import (
 
 func init() {
 	register(&command{
-		name: "serve", args: "", summary: "answer positions over HTTP as JSON: /api/probe?fen=... and /api/line?fen=... (the explorer's API)",
+		name: "serve", args: "", summary: "the endgame explorer over HTTP: its page at /?fen=..., its JSON API at /api/probe?fen=... and /api/line?fen=...",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &serveCmd{}
 			tablesFlag(fs, &fl.dir)
@@ -95,7 +95,7 @@ func (fl *serveCmd) run(e *env, args []string) error {
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
-	fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", fl.dir, ln.Addr())
+	fmt.Fprintf(e.stderr, "dtb serve: the explorer of the tables of %s on http://%s/ (its JSON API: /api/probe?fen=..., /api/line?fen=...; interrupt to stop)\n", fl.dir, ln.Addr())
 	if w := exposed(ln.Addr()); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}

@@ -63,8 +63,9 @@ func TestLineCommand(t *testing.T) {
 	}
 }
 
-// TestServeCommand runs dtb serve on a free port of localhost, asks it a
-// position and a bad FEN over HTTP, and stops it with SIGINT.
+// TestServeCommand runs dtb serve on a free port of localhost, which
+// names its page, asks it a position and a bad FEN over HTTP, and stops
+// it with SIGINT.
 func TestServeCommand(t *testing.T) {
 	cmd := exec.Command(dtbBinary(t), "serve", "--dir", tabletest.Golden, "--addr", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
@@ -77,9 +78,9 @@ func TestServeCommand(t *testing.T) {
 	defer cmd.Process.Kill()
 	r := bufio.NewReader(stderr)
 	line, err := r.ReadString('\n')
-	addr := regexp.MustCompile(`http://(127\.0\.0\.1:[0-9]+)/`).FindStringSubmatch(line)
+	addr := regexp.MustCompile(`the explorer of the tables of .* on http://(127\.0\.0\.1:[0-9]+)/ \(`).FindStringSubmatch(line)
 	if err != nil || addr == nil {
-		t.Fatalf("dtb serve said %q (%v), want its address", line, err)
+		t.Fatalf("dtb serve said %q (%v), want the explorer's page", line, err)
 	}
 	for _, c := range []struct {
 		query string
