@@ -31,8 +31,9 @@ import (
 // with the status: 400 for a bad query or a position that is not legal,
 // 404 for a position whose table (or one its moves need) is not in the
 // directory, its error saying what would answer it (Beyond), 503 for a
-// damaged or unreadable table, 405 for a method other than GET or HEAD; never 500 for what a user sends. At most a
-// bounded number of requests probe at once; the others wait their turn.
+// damaged or unreadable table, 405 for a method other than GET or HEAD;
+// never 500 for what a user sends. At most a bounded number of requests
+// probe at once; the others wait their turn.
 type Server struct {
 	tables   *probe.Tables
 	dir      string        // the directories t was opened from, named in Beyond's hint
