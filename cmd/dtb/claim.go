@@ -18,6 +18,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/diagram"
+	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
@@ -134,7 +135,14 @@ func printClaim(w io.Writer, q claim.Query, res *claim.Result, svgDir string) er
 			}
 		}
 	}
-	fmt.Fprintf(w, "\nthe first %d matching positions:\n", len(res.Examples))
+	switch n := len(res.Examples); n {
+	case 0:
+		fmt.Fprintln(w, "\nno matching position shown")
+	case 1:
+		fmt.Fprintln(w, "\nthe first matching position:")
+	default:
+		fmt.Fprintf(w, "\nthe first %d matching positions:\n", n)
+	}
 	if svgDir != "" {
 		if err := os.MkdirAll(svgDir, 0o755); err != nil {
 			return err
@@ -241,6 +249,10 @@ func (fl *claimCmd) run(e *env, args []string) error {
 		return claim.WriteReport(ctx, t, fl.dir, fl.report, fl.threads)
 	}
 	res, err := q.Run(ctx, t, fl.threads)
+	var missing *probe.MissingError
+	if errors.As(err, &missing) {
+		return errors.New(explore.Beyond(fl.dir, missing.Material, missing))
+	}
 	if err != nil {
 		return err
 	}

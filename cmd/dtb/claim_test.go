@@ -73,11 +73,21 @@ func TestClaimCommand(t *testing.T) {
 	}
 	// KvK is class B: rule 2 turns nothing there into a draw.
 	if out, _, code := dtb("claim", "--dir", dir, "KvK", "--cursed", "rule2"); code != 0 ||
-		!strings.HasPrefix(out, "KvK; either side to move; cursed by rule 2 (values for White") || !strings.Contains(out, "the first 0 matching positions:") {
+		!strings.HasPrefix(out, "KvK; either side to move; cursed by rule 2 (values for White") || !strings.Contains(out, "\nno matching position shown\n") {
 		t.Errorf("claim --cursed rule2: status %d, stdout %q", code, out)
 	}
-	if out, errOut, code := dtb("claim", "--dir", dir, "KKKvK"); code != 1 || out != "" || !strings.Contains(errOut, "no table for KKKvK") {
-		t.Errorf("claim KKKvK without its table: status %d, stdout %q, stderr %q", code, out, errOut)
+	if out, _, code := dtb("claim", "--dir", dir, "KvK", "--examples", "1"); code != 0 || !strings.Contains(out, "\nthe first matching position:\n1. ") {
+		t.Errorf("claim --examples 1: status %d, stdout %q, want the first matching position", code, out)
+	}
+	// A material beyond the directory: the most pieces there, and how to
+	// build it where dtb gen can.
+	for _, c := range []struct{ material, want string }{
+		{"KKKvK", "dtb claim: no table for KKKvK in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only KKKvK --out " + dir + ")\n"},
+		{"KKKKKvKKK", "dtb claim: 8 pieces, more than any table: the largest in " + dir + " have 3 pieces, and dtb gen builds tables of up to 7\n"},
+	} {
+		if out, errOut, code := dtb("claim", "--dir", dir, c.material); code != 1 || out != "" || errOut != c.want {
+			t.Errorf("claim %s beyond the tables: status %d, stdout %q, stderr %q; want 1 and %q", c.material, code, out, errOut, c.want)
+		}
 	}
 }
 

@@ -121,7 +121,7 @@ func interruptible(f func(ctx context.Context) error) error {
 	defer stop()
 	err := f(ctx)
 	if errors.Is(err, context.Canceled) {
-		return errors.New("interrupted: the tables finished so far are kept; run the same command again to resume")
+		return interrupted(": the tables finished so far are kept; run the same command again to resume")
 	}
 	return firstCause(err)
 }

@@ -70,8 +70,8 @@ func TestNotationHub(t *testing.T) {
 		{[]string{"perft", "--notation", "hub", "--depth", "1", "--divide", "W:W28,32:B23"}, "28x19x23 1\n1 1\n"},
 		{[]string{"probe", "--dir", dir, "--notation", "hub", "--moves", "W:W28:BK23"}, "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
 			"  28x19x23  rules win  theoretical win  dtw 1  mtc 1\n"},
-		{[]string{"line", "--dir", dir, "--notation", "hub", "W:WK2,6:BK50"}, "[FEN \"W:WK2,6:BK50\"]\n" +
-			"1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45x40 {the side to move has no move: it has lost}\n"},
+		{[]string{"line", "--dir", dir, "--notation", "hub", "W:WK2,6:BK50"}, "[Result \"2-0\"]\n[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n\n" +
+			"1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45x40 {Black has no move: White wins} 2-0\n\n"},
 	} {
 		out, errOut, code := dtb(c.args...)
 		if code != 0 || out != c.out || errOut != "" {

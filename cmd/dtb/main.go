@@ -11,7 +11,8 @@
 //	dtb version                         the version, commit and file formats
 //
 // Run `dtb help` for every command and `dtb COMMAND --help` for its flags.
-// Exit status: 0 success, 1 failure, 2 bad usage or input.
+// Exit status: 0 success, 1 failure, 2 bad usage or input, 130 interrupted
+// (SIGINT or SIGTERM), as the shell gives a command an interrupt ends.
 //
 // The commands that read tables take --dir as a list of directories,
 // joined by the system's list separator, and DTB_PATH when it is left out.
@@ -21,10 +22,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,14 +140,31 @@ func run(args []string, e *env) int {
 	if err == nil {
 		return 0
 	}
+	if errors.Is(err, context.Canceled) && !errors.As(err, new(interrupted)) {
+		err = interrupted("")
+	}
 	if !errors.Is(err, errReported) {
 		fmt.Fprintf(e.stderr, "dtb %s: %s\n", cmd.name, strings.ReplaceAll(explain(err), "\n", " "))
 	}
-	if errors.As(err, new(usageError)) {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return 130
+	case errors.As(err, new(usageError)):
 		return 2
 	}
 	return 1
 }
+
+// interrupted is the error of a command stopped by an interrupt (SIGINT
+// or SIGTERM, through a context): "interrupted", then what is kept. It
+// wraps context.Canceled, which makes the exit status 130, the shell's
+// for a command an interrupt ends.
+type interrupted string
+
+func (i interrupted) Error() string { return "interrupted" + string(i) }
+
+// Unwrap returns context.Canceled.
+func (interrupted) Unwrap() error { return context.Canceled }
 
 // emptyFlag returns the name of a string flag of fs given an empty value
 // (--unit ”, --sums ”), which no flag takes: it would read as the flag
@@ -159,9 +179,11 @@ func emptyFlag(fs *pflag.FlagSet) string {
 	return name
 }
 
+// printUsage writes the usage of dtb: the commands in alphabetical order.
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dtb COMMAND [flags] [arguments]\n\ncommands:")
-	for _, c := range commands {
+	sorted := slices.SortedFunc(slices.Values(commands), func(a, b *command) int { return strings.Compare(a.name, b.name) })
+	for _, c := range sorted {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun dtb COMMAND --help for the flags of a command.")

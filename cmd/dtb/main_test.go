@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // dtb runs the command line with nothing on stdin and returns stdout,
@@ -97,14 +101,50 @@ func TestHelp(t *testing.T) {
 			t.Errorf("dtb %s --help: %d %q", c.name, code, out)
 		}
 	}
-	if out, _, code := dtb("help"); code != 0 || !strings.Contains(out, "perft") {
+	out, _, code := dtb("help")
+	if code != 0 || !strings.Contains(out, "perft") {
 		t.Errorf("dtb help: %d %q", code, out)
+	}
+	// The commands in alphabetical order, every one.
+	var names []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, "  ") && len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	if !slices.IsSorted(names) || len(names) != len(commands) {
+		t.Errorf("dtb help lists %q, want the %d commands in alphabetical order", names, len(commands))
 	}
 	if out, _, code := dtb("help", "probe"); code != 0 || !strings.HasPrefix(out, "usage: dtb probe") {
 		t.Errorf("dtb help probe: %d %q", code, out)
 	}
 	if out, errOut, code := dtb(); code != 2 || out != "" || !strings.HasPrefix(errOut, "usage: dtb") {
 		t.Errorf("dtb: status %d, stdout %q, stderr %q; want status 2 and the usage on stderr", code, out, errOut)
+	}
+}
+
+// TestInterrupted runs commands that an interrupt stops: the exit status
+// is 130, as the shell gives a command SIGINT ends, and the one line on
+// stderr says so, with what is kept.
+func TestInterrupted(t *testing.T) {
+	saved := commands
+	t.Cleanup(func() { commands = saved })
+	commands = slices.Clip(commands)
+	for name, do := range map[string]func() error{
+		"stopped": func() error { return context.Canceled },
+		"kept":    func() error { return interruptible(func(context.Context) error { return context.Canceled }) },
+	} {
+		register(&command{name: name, flags: func(*pflag.FlagSet) func(*env, []string) error {
+			return func(*env, []string) error { return do() }
+		}})
+	}
+	for name, want := range map[string]string{
+		"stopped": "dtb stopped: interrupted\n",
+		"kept":    "dtb kept: interrupted: the tables finished so far are kept; run the same command again to resume\n",
+	} {
+		if out, errOut, code := dtb(name); code != 130 || out != "" || errOut != want {
+			t.Errorf("dtb %s: status %d, stdout %q, stderr %q; want 130 and %q", name, code, out, errOut, want)
+		}
 	}
 }
 

@@ -84,18 +84,13 @@ func lineClocks(line string, c probe.Clocks) (string, probe.Clocks, error) {
 }
 
 // probeError says why the position p could not be probed in dir: for a
-// missing table, which one and how to build it.
+// missing table, which one and what would answer it (explore.Beyond).
 func probeError(p draughts.Position, dir string, err error) string {
 	var missing *probe.MissingError
 	if !errors.As(err, &missing) {
 		return fmt.Sprintf("%s: %s", p.FEN(), explain(err))
 	}
-	own := rules.MaterialOf(&p)
-	why := fmt.Sprintf("its table %s is not in %s", own, dir)
-	if missing.Material != own {
-		why = fmt.Sprintf("its captures lead to %s, which has no table in %s", missing.Material, dir)
-	}
-	return fmt.Sprintf("%s: %s (build it with: dtb gen --only %s --out %s)", p.FEN(), why, own, dir)
+	return fmt.Sprintf("%s: %s", p.FEN(), explore.Beyond(dir, rules.MaterialOf(&p), missing))
 }
 
 // fenEntry is a position, its table entry (its rules value under the

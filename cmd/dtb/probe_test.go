@@ -186,8 +186,9 @@ func TestProbeErrors(t *testing.T) {
 }
 
 // TestProbeMissingTables probes a batch in which some positions need a
-// table the directory lacks: each is named with the table and how to
-// build it, the others are answered.
+// table the directory lacks: each is named with the table, the most
+// pieces of the directory's tables and how to build it, or with dtb
+// gen's limit where it cannot; the others are answered.
 func TestProbeMissingTables(t *testing.T) {
 	dir := copyTables(t, nil)
 	entries, err := codec.ReadManifest(dir)
@@ -198,21 +199,22 @@ func TestProbeMissingTables(t *testing.T) {
 	if err := codec.WriteManifest(dir, entries); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:WK10:BK5")
+	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:W31-50:B1-20", "W:WK10:BK5")
 	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n"
 	if code != 1 || out != want+want {
 		t.Errorf("status %d, stdout %q; want 1 and %q twice", code, out, want)
 	}
 	for _, line := range []string{
-		"dtb probe: B:WK1,K2,K3:BK40: its table KvKKK is not in " + dir + " (build it with: dtb gen --only KvKKK --out " + dir + ")\n",
-		"dtb probe: W:W28:B23,K45: its captures lead to KvM, which has no table in " + dir + " (build it with: dtb gen --only MvKM --out " + dir + ")\n",
+		"dtb probe: B:WK1,K2,K3:BK40: no table for KvKKK in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only KvKKK --out " + dir + ")\n",
+		"dtb probe: W:W28:B23,K45: its captures lead to KvM: no table for it in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only MvKM --out " + dir + ")\n",
+		": 40 pieces, more than any table: the largest in " + dir + " have 3 pieces, and dtb gen builds tables of up to 7\n",
 	} {
 		if !strings.Contains(errOut, line) {
 			t.Errorf("stderr %q, want the line %q", errOut, line)
 		}
 	}
-	if n := strings.Count(errOut, "\n"); n != 2 {
-		t.Errorf("stderr has %d lines, want 2: %q", n, errOut)
+	if n := strings.Count(errOut, "\n"); n != 3 {
+		t.Errorf("stderr has %d lines, want 3: %q", n, errOut)
 	}
 }
 
@@ -306,7 +308,7 @@ func TestProbeStdin(t *testing.T) {
 		t.Errorf("probe of stdin: status %d, stdout %q, stderr %q; want 2, %q and %q", code, out, errOut, want, wantErr)
 	}
 	out, errOut, code = dtbStdin("W:WK10:BK5\nW:WK1,K2,K3:BK40\n", "probe", "--dir", tabletest.Golden, "--json")
-	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(errOut, "dtb probe: line 2: W:WK1,K2,K3:BK40: its table KKKvK is not in ") {
+	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(errOut, "dtb probe: line 2: W:WK1,K2,K3:BK40: no table for KKKvK in ") {
 		t.Errorf("probe --json of stdin with a missing table: status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if out, errOut, code := dtbStdin("", "probe", "--dir", tabletest.Golden); code != 0 || out != "" || errOut != "" {

@@ -87,3 +87,12 @@ func count(n int64) string {
 	}
 	return fmt.Sprintf("%.1f T", f)
 }
+
+// plural returns n and the noun, with an s unless n is 1: "1 game",
+// "2 games".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -9,19 +9,20 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/explore"
+	"github.com/dtb-draughts/dtb/internal/pdn"
 	"github.com/dtb-draughts/dtb/probe"
 )
 
 func init() {
 	register(&command{
-		name: "serve", args: "", summary: "answer positions over HTTP as JSON: /api/probe?fen=... and /api/line?fen=... (the explorer's API)",
+		name: "serve", args: "", summary: "the endgame explorer over HTTP: its page at /?fen=..., its JSON API at /api/probe?fen=... and /api/line?fen=...",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &serveCmd{}
 			tablesFlag(fs, &fl.dir)
@@ -31,11 +32,11 @@ func init() {
 		},
 	})
 	register(&command{
-		name: "line", args: "FEN", summary: "the best line from a position to the end of the game, in PDN",
+		name: "line", args: "FEN", summary: "the best line from a position to the end of the game, in PDN: the win or loss played out, or the draw held",
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &lineCmd{}
 			tablesFlag(fs, &fl.dir)
-			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move"}`)
+			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"number":"1.","move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move","result":"2-0"}`)
 			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
 			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
 			fs.IntVar(&fl.plies, "plies", explore.DefaultPlies, "the most plies of the line")
@@ -78,7 +79,7 @@ func (fl *serveCmd) run(e *env, args []string) error {
 		return fmt.Errorf("cannot listen on %s: %v (choose another with --addr)", fl.addr, errors.Unwrap(err))
 	}
 	srv := &http.Server{
-		Handler:           explore.NewServer(t, fl.searches),
+		Handler:           explore.NewServer(t, fl.dir, fl.searches),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -93,7 +94,7 @@ func (fl *serveCmd) run(e *env, args []string) error {
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
-	fmt.Fprintf(e.stderr, "dtb serve: the tables of %s on http://%s/api/probe?fen=W:WK10:BK5 (interrupt to stop)\n", fl.dir, ln.Addr())
+	fmt.Fprintf(e.stderr, "dtb serve: the explorer of the tables of %s on http://%s/ (its JSON API: /api/probe?fen=..., /api/line?fen=...; interrupt to stop)\n", fl.dir, ln.Addr())
 	if w := exposed(ln.Addr()); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
@@ -143,14 +144,30 @@ func (fl *lineCmd) run(e *env, args []string) error {
 	if fl.asJSON {
 		return json.NewEncoder(e.stdout).Encode(line)
 	}
-	end := map[string]string{
-		"no move": "the side to move has no move: it has lost",
-		"draw":    "a draw: no best line",
-		"limit":   fmt.Sprintf("%d plies, the line goes on: ask for more with --plies", len(line.Moves)),
-	}[line.End]
-	if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
-		end = fmt.Sprintf("a draw under the rules, a %s in theory: no best line", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category])
+	return lineGame(p, line).Write(e.stdout, map[int]string{len(line.Moves): lineEnd(line)})
+}
+
+// lineGame returns the line from p as a PDN game: its result, the game
+// type of international draughts (GameType 20) and its start, then its
+// moves.
+func lineGame(p draughts.Position, line explore.Line) *pdn.Game {
+	g := &pdn.Game{Tags: []pdn.Tag{{Name: "Result", Value: line.Result}, {Name: "GameType", Value: "20"}, {Name: "FEN", Value: line.FEN}},
+		Start: p, Result: line.Result}
+	for _, m := range line.Moves {
+		g.Moves = append(g.Moves, m.Move)
 	}
-	_, err = fmt.Fprintf(e.stdout, "[FEN \"%s\"]\n%s\n", line.FEN, strings.TrimSpace(line.PDN+" {"+end+"}"))
-	return err
+	return g
+}
+
+// lineEnd says why line ends, in words, for the comment after its last
+// move; a cursed win or blessed loss says so first.
+func lineEnd(line explore.Line) string {
+	end := line.Why
+	if line.End == "limit" {
+		end = fmt.Sprintf("%d plies, %s: ask for more with --plies", len(line.Moves), line.Why)
+	}
+	if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
+		end = fmt.Sprintf("a %s in theory, drawn under the rules: %s", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category], end)
+	}
+	return end
 }

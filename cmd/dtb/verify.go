@@ -203,7 +203,7 @@ func (fl *verifyCmd) run(e *env, args []string) error {
 	reports, err := verify.Verify(ctx, fl.dir, o)
 	bar.clear()
 	if errors.Is(err, context.Canceled) && o.Work != "" {
-		return fmt.Errorf("interrupted: the progress is kept in %s; run the same command again to go on", o.Work)
+		return interrupted(fmt.Sprintf(": the progress is kept in %s; run the same command again to go on", o.Work))
 	}
 	if err != nil {
 		return err

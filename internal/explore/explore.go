@@ -9,7 +9,7 @@
 //	best, ok, err := explore.BestMove(t, p, probe.Clocks{}) // best.After, best.Move.Clocks
 //	line, err := explore.BestLine(t, p, probe.Clocks{}, 0, draughts.StandardNotation)
 //	fmt.Println(line.PDN) // "1. 2-11 50x6 ..."
-//	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, 0))
+//	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, "tables", 0))
 //
 // Values are for the side to move, a move's for the side that plays it,
 // under the rules with the clocks passed (probe.Clocks) as in theory.
@@ -178,22 +178,33 @@ func BestMove(t *probe.Tables, p draughts.Position, c probe.Clocks) (Best, bool,
 }
 
 // A Line is the best line from a position: the best move of each
-// position in turn (the first of probe.Tables.RootMoves), the winner
-// hurrying and the loser delaying, to the end of the game.
+// position in turn (the first of probe.Tables.RootMoves), to the end of
+// the game. In a win or a loss the winner hurries and the loser delays;
+// in a draw both keep it, the side that wins in theory pressing, until
+// a clock or a repetition draws the game.
 type Line struct {
 	FEN      string     `json:"fen"`
 	Category Category   `json:"category"`
 	Moves    []LineMove `json:"moves"`
 	PDN      string     `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ...", in the notation asked for
 	// End says why the line ends: "no move" (the side to move has no
-	// move and has lost), "draw" (the position is a draw, which has no
-	// best line), or "limit" (the plies asked for were played).
-	End string `json:"end"`
+	// move and has lost), "clock" (the clock of Clock has run out in a
+	// drawn position: the move limit of class A or B or the 25-move
+	// rule draws), "repetition" (the position is on the board for the
+	// third time, the same side to move: a draw), or "limit" (the plies
+	// asked for were played).
+	End   string `json:"end"`
+	Clock string `json:"clock,omitempty"` // with End "clock": "class A", "class B" or "rule 2"
+	Why   string `json:"why"`             // End in words: "Black has no move: White wins", "a draw by repetition", ...
+	// Result is the game's result after the line, as PDN writes it:
+	// "2-0" (White wins), "1-1", "0-2", or "*" where the line goes on.
+	Result string `json:"result"`
 }
 
 // A LineMove is a move of a line and the position after it, whose
 // category is for its side to move.
 type LineMove struct {
+	Number   string   `json:"number"` // the move number PDN writes before it: "1.", "1..." (Black's first), or ""
 	Move     string   `json:"move"`
 	FEN      string   `json:"fen"`
 	Category Category `json:"category"`
@@ -215,15 +226,22 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 	}
 	line := Line{FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory), Moves: []LineMove{}}
 	var moves []string
+	seen := map[draughts.Position]int{}
 	q := p
 	for ply := 0; ; ply++ {
+		seen[q]++
 		switch {
-		case r.Value == rules.Draw:
-			line.End = "draw"
 		case q.CountMoves() == 0:
-			line.End = "no move"
+			line.End, line.Result = "no move", [2]string{"0-2", "2-0"}[q.Side]
+			line.Why = [2]string{"White has no move: Black wins", "Black has no move: White wins"}[q.Side]
+		case r.Value == rules.Draw && runOut(r.Class, c):
+			line.End, line.Clock, line.Result = "clock", r.Class.String(), "1-1"
+			line.Why = map[rules.Class]string{rules.ClassA: "a draw by the class A limit, 16 moves each",
+				rules.ClassB: "a draw by the class B limit, 5 moves each", rules.Rule2: "a draw by the 25-move king rule"}[r.Class]
+		case seen[q] == 3:
+			line.End, line.Result, line.Why = "repetition", "1-1", "a draw by repetition: the position is on the board for the third time"
 		case ply == plies:
-			line.End = "limit"
+			line.End, line.Result, line.Why = "limit", "*", "the line goes on"
 		}
 		if line.End != "" {
 			break
@@ -234,8 +252,19 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 		}
 		moves = append(moves, n.Write(&q, best.Move.Move))
 		q, c, r = best.After, best.Move.Clocks, best.Result
-		line.Moves = append(line.Moves, LineMove{Move: moves[len(moves)-1], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
+		line.Moves = append(line.Moves, LineMove{Number: pdn.MoveNumber(p.Side, ply, false), Move: moves[ply], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
 	}
 	line.PDN = pdn.MoveText(p.Side, moves, nil)
 	return line, nil
+}
+
+// runOut reports whether the clock of class has run out under c: the
+// class clock of class A or B, or the 25-move count of rule 2. The game
+// is then drawn.
+func runOut(class rules.Class, c probe.Clocks) bool {
+	played, count := Played(class, c)
+	if played == nil {
+		played = count
+	}
+	return played != nil && *played >= class.Budget()
 }

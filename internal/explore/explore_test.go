@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -113,31 +114,55 @@ func deref(n *int) int {
 
 // TestBestLine follows the best line of the longest class B win: 9
 // plies, the winner's moves wins, the loser's losses, to a position
-// whose side to move has no move; Black to move numbers it from "1...".
+// whose side to move has no move, each move with its number; Black to
+// move numbers it from "1...". A drawn position's line holds the draw to
+// the third repetition, a cursed win's to the end of its clock.
 func TestBestLine(t *testing.T) {
 	tables := open(t, tabletest.Golden)
 	line, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{}, 0, draughts.StandardNotation)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(line.Moves) != 9 || line.End != "no move" || !strings.HasPrefix(line.PDN, "1. 2-11 ") || strings.Count(line.PDN, ".") != 5 {
-		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1.", line)
+	if len(line.Moves) != 9 || line.End != "no move" || line.Result != "2-0" || line.Why != "Black has no move: White wins" ||
+		!strings.HasPrefix(line.PDN, "1. 2-11 ") || strings.Count(line.PDN, ".") != 5 {
+		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1., won by White", line)
 	}
 	for i, m := range line.Moves {
 		if want := []explore.Category{explore.Loss, explore.Win}[i%2]; m.Category != want {
 			t.Errorf("ply %d, %s: %s for the side to move after it, want %s", i+1, m.Move, m.Category, want)
+		}
+		if want := []string{fmt.Sprintf("%d.", 1+i/2), ""}[i%2]; m.Number != want {
+			t.Errorf("ply %d, %s: number %q, want %q", i+1, m.Move, m.Number, want)
 		}
 	}
 	if q := fen(t, line.Moves[8].FEN); q.CountMoves() != 0 {
 		t.Errorf("the line ends at %s, which has moves", q.FEN())
 	}
 	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3, draughts.StandardNotation)
-	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 {
+	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 ||
+		black.Moves[0].Number != "1..." || black.Moves[1].Number != "2." {
 		t.Errorf("a line from Black: %+v, %v; want at most 3 plies numbered 1... then 2.", black, err)
 	}
+	if black.End == "limit" && black.Result != "*" {
+		t.Errorf("a line cut short: result %q, want *", black.Result)
+	}
 	draw, err := explore.BestLine(tables, fen(t, "W:WK1:BK50"), probe.Clocks{}, 0, draughts.StandardNotation)
-	if err != nil || draw.End != "draw" || len(draw.Moves) != 0 || draw.Category != explore.Draw {
-		t.Errorf("a drawn position: %+v, %v; want no line, end draw", draw, err)
+	if err != nil || draw.End != "repetition" || draw.Result != "1-1" || len(draw.Moves) == 0 || draw.Category != explore.Draw {
+		t.Fatalf("a drawn position: %+v, %v; want a line to a repetition", draw, err)
+	}
+	seen := map[string]int{draw.FEN: 1}
+	for _, m := range draw.Moves {
+		seen[m.FEN]++
+		if m.Category != explore.Draw {
+			t.Errorf("the drawn line plays %s to a %s", m.Move, m.Category)
+		}
+	}
+	if last := draw.Moves[len(draw.Moves)-1].FEN; seen[last] != 3 {
+		t.Errorf("the drawn line ends at %s, on the board %d times, want 3", last, seen[last])
+	}
+	cursed, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{Class: 2}, 0, draughts.StandardNotation)
+	if err != nil || cursed.End != "clock" || cursed.Clock != "class B" || cursed.Result != "1-1" || len(cursed.Moves) != 8 || cursed.Category != explore.CursedWin {
+		t.Errorf("a cursed win, 2 plies of 10 played: %+v, %v; want 8 plies to the end of the class B clock", cursed, err)
 	}
 }
 
@@ -185,13 +210,14 @@ func get(t *testing.T, s http.Handler, target string, v any) int {
 }
 
 // TestServer checks the API's answers and its errors: a bad query or
-// position (400), a position beyond the tables (404), a damaged table
+// position (400), a position beyond the tables (404, saying how many
+// pieces the tables have and what would answer it), a damaged table
 // (503), another method (405), another path (404); and that the page and
 // its script are served.
 func TestServer(t *testing.T) {
 	dir := tabletest.Copy(t, tabletest.Golden)
 	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.Work.Rules())
-	s := explore.NewServer(open(t, dir), 2)
+	s := explore.NewServer(open(t, dir), dir, 2)
 	var pos explore.Position
 	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != explore.CursedWin || pos.Moves[0].Move != "2-11" {
 		t.Errorf("probe: %d %+v", code, pos)
@@ -218,7 +244,9 @@ func TestServer(t *testing.T) {
 		{"/api/probe?fen=W:WK10:BK5&fen=W:WK10:BK5", 400, "given 2 times"},
 		{"/api/probe?fen=W:WK10:BK5&depth=3", 400, "unknown parameter"},
 		{"/api/probe?fen=W:WK10:B", 400, "game is over"},
-		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK"},
+		{"/api/probe?fen=W:WK1,K2:BK40,K45", 404, "no table for KKvKK in " + dir + ", whose largest tables have 3 pieces (build it with: dtb gen --only KKvKK --out " + dir + ")"},
+		{"/api/probe?fen=W:W31-50:B1-20", 404, "40 pieces, more than any table: the largest in " + dir + " have 3 pieces, and dtb gen builds tables of up to 7"},
+		{"/api/line?fen=W:W31-50:B1-20", 404, "40 pieces, more than any table"},
 		{"/api/probe?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/api/line?fen=W:W46,47:B5", 503, "MMvM.dtb is damaged"},
 		{"/nope", 404, "no such page"},
@@ -238,7 +266,7 @@ func TestServer(t *testing.T) {
 	}
 	var e struct{ Error string }
 	want := filepath.Join(missing, "KKvK.dtb") + " is listed in MANIFEST.json but missing"
-	if code := get(t, explore.NewServer(open(t, missing), 2), "/api/probe?fen=W:WK10,K20:BK5", &e); code != 503 || e.Error != want {
+	if code := get(t, explore.NewServer(open(t, missing), missing, 2), "/api/probe?fen=W:WK10,K20:BK5", &e); code != 503 || e.Error != want {
 		t.Errorf("a listed table missing: %d %q, want 503 and %q", code, e.Error, want)
 	}
 	for target, want := range map[string]string{"/?fen=W:WK10:BK5": `<script src="/static/explorer.js">`, "/static/explorer.js": "function parseFEN("} {
@@ -265,7 +293,7 @@ func FuzzQuery(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	s := explore.NewServer(tables, 2)
+	s := explore.NewServer(tables, tabletest.Golden, 2)
 	f.Fuzz(func(t *testing.T, query string) {
 		r := httptest.NewRequest(http.MethodGet, "/api/probe", nil)
 		r.URL.RawQuery = query
@@ -301,7 +329,7 @@ var loadQueries = []struct {
 // server that lets 2 probe at once, through a real loopback connection:
 // every answer has its status.
 func TestServerConcurrent(t *testing.T) {
-	srv := httptest.NewServer(explore.NewServer(open(t, tabletest.Golden), 2))
+	srv := httptest.NewServer(explore.NewServer(open(t, tabletest.Golden), tabletest.Golden, 2))
 	defer srv.Close()
 	errs := make(chan error, 32)
 	for g := range 32 {
@@ -340,7 +368,7 @@ func BenchmarkServer(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer tables.Close()
-	srv := httptest.NewServer(explore.NewServer(tables, 0))
+	srv := httptest.NewServer(explore.NewServer(tables, tabletest.Golden, 0))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var mu sync.Mutex
@@ -415,8 +443,8 @@ func TestLongestLines(t *testing.T) {
 
 // TestAnnotate plays the best line of the longest class B win but for
 // White's third move, a drawing one: that move is marked, with the
-// winning move beside it, and no other; an illegal move is an error
-// naming its ply.
+// winning move beside it, and no other; an illegal move is an
+// IllegalError naming its ply.
 func TestAnnotate(t *testing.T) {
 	tables := open(t, tabletest.Golden)
 	start := fen(t, "W:WK2,6:BK50")
@@ -453,7 +481,8 @@ func TestAnnotate(t *testing.T) {
 	if len(marks) != 1 || marks[0] != want {
 		t.Errorf("marks %+v, want %+v", marks, want)
 	}
-	if _, err := explore.Annotate(tables, start, []string{"2-11", "50-46"}); err == nil || !strings.HasPrefix(err.Error(), "ply 2: move \"50-46\" is not legal") {
-		t.Errorf("an illegal move: %v", err)
+	var bad *explore.IllegalError
+	if _, err := explore.Annotate(tables, start, []string{"2-11", "50-46"}); !errors.As(err, &bad) || bad.Ply != 2 || !strings.HasPrefix(err.Error(), "ply 2: move \"50-46\" is not legal") {
+		t.Errorf("an illegal move: %v, want an IllegalError at ply 2", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/rules"
 )
 
 // A Server answers over HTTP, read-only, from one probe.Tables shared by
@@ -30,22 +31,24 @@ import (
 // count (probe.Clocks), 0 if left out. Errors are JSON, {"error": "..."},
 // with the status: 400 for a bad query or a position that is not legal,
 // 404 for a position whose table (or one its moves need) is not in the
-// directory, 503 for a damaged or unreadable table, 405 for a method
-// other than GET or HEAD; never 500 for what a user sends. At most a
-// bounded number of requests probe at once; the others wait their turn.
+// directory, its error saying what would answer it (Beyond), 503 for a
+// damaged or unreadable table, 405 for a method other than GET or HEAD;
+// never 500 for what a user sends. At most a bounded number of requests
+// probe at once; the others wait their turn.
 type Server struct {
 	tables   *probe.Tables
+	dir      string        // the directories t was opened from, named in Beyond's hint
 	searches chan struct{} // a token per probing request
 	mux      *http.ServeMux
 }
 
-// NewServer returns a Server over t that lets searches requests probe at
-// once (2 per CPU if searches <= 0).
-func NewServer(t *probe.Tables, searches int) *Server {
+// NewServer returns a Server over t, opened from dir (probe.Open), that
+// lets searches requests probe at once (2 per CPU if searches <= 0).
+func NewServer(t *probe.Tables, dir string, searches int) *Server {
 	if searches <= 0 {
 		searches = 2 * runtime.GOMAXPROCS(0)
 	}
-	s := &Server{tables: t, searches: make(chan struct{}, searches), mux: http.NewServeMux()}
+	s := &Server{tables: t, dir: dir, searches: make(chan struct{}, searches), mux: http.NewServeMux()}
 	s.mux.HandleFunc("/api/probe", s.answer(func(q query) (any, error) { return Probe(s.tables, q.pos, q.clocks) }))
 	s.mux.HandleFunc("/api/line", s.answer(func(q query) (any, error) {
 		return BestLine(s.tables, q.pos, q.clocks, q.plies, draughts.StandardNotation)
@@ -110,7 +113,11 @@ func (s *Server) answer(f func(query) (any, error)) http.HandlerFunc {
 		v, err := f(q)
 		<-s.searches
 		if err != nil {
-			writeError(w, statusOf(err), err.Error())
+			msg := err.Error()
+			if missing := (*probe.MissingError)(nil); errors.As(err, &missing) {
+				msg = Beyond(s.dir, rules.MaterialOf(&q.pos), missing)
+			}
+			writeError(w, statusOf(err), msg)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -27,7 +27,7 @@ import (
 // page shows the verdict and the moves, best first, that the API gives;
 // sets up a position by its FEN, plays a move by clicking a piece and its
 // square, places a piece with the editor, and steps through the best
-// line. It keeps a screenshot of the page in $DTB_ARTEFACTS (a temporary
+// line, numbered. It keeps a screenshot of the page in $DTB_ARTEFACTS (a temporary
 // directory if unset).
 func TestBrowser(t *testing.T) {
 	chrome := testenv.Tool(t, "chromium", "chromium")
@@ -36,7 +36,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tables.Close()
-	srv := httptest.NewServer(explore.NewServer(tables, 0))
+	srv := httptest.NewServer(explore.NewServer(tables, tabletest.Golden, 0))
 	defer srv.Close()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1100, 800))
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -149,6 +149,8 @@ func TestBrowser(t *testing.T) {
 	do("open "+start, chromedp.Navigate(srv.URL+"/?fen="+start))
 	shows(start)
 	until("the best line", fmt.Sprintf(`document.querySelectorAll("#line span").length === %d`, len(line.Moves)))
+	// numbered as PDN numbers it, with why it ends and the result
+	until("the numbered line", fmt.Sprintf(`document.getElementById("line").textContent === %q`, line.PDN+" "+line.Why+" "+line.Result))
 	for ply := 1; ply <= 3; ply++ {
 		do("forward", chromedp.Click(chromedp.CSS("#forward")))
 		shows(line.Moves[ply-1].FEN)

@@ -214,15 +214,12 @@ async function loadLine(f) {
     return;
   }
   state.line = line;
-  if (!line.moves.length) {
-    $("line").textContent = line.end === "draw" ? "a draw: no best line" : "the side to move has lost";
-    return;
-  }
   line.moves.forEach((m, i) => {
     const span = el("span", { "data-ply": i + 1 }, m.move);
     span.addEventListener("click", () => stepTo(i + 1));
-    $("line").append(span, document.createTextNode(" "));
+    $("line").append(document.createTextNode(m.number ? m.number + " " : ""), span, document.createTextNode(" "));
   });
+  $("line").append(el("em", {}, `${line.why} ${line.result}`));
 }
 
 // stepTo shows the position after ply n of the line (0: its start).
