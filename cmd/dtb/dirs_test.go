@@ -60,7 +60,7 @@ func TestDirList(t *testing.T) {
 		}
 	}
 	// One table directory alone lacks the other's tables.
-	if _, errOut, code := dtb("probe", "--dir", small, fens[1]); code != 1 || !strings.Contains(errOut, "not in "+small) {
+	if _, errOut, code := dtb("probe", "--dir", small, fens[1]); code != 1 || !strings.Contains(errOut, "no table for KMvK in "+small) {
 		t.Errorf("probe of 3 pieces in %s: %d %q", small, code, errOut)
 	}
 	if out, _, code := dtbPath(large, "size"); code != 0 || !strings.Contains(out, "3 ") {
