@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
@@ -383,4 +385,33 @@ func FuzzHub(f *testing.F) {
 			t.Fatalf("%d go, %d done:\n%s", goes, dones, out.String())
 		}
 	})
+}
+
+// TestHubTranscript runs the session of docs/cli.md's "## hub" as
+// written: the GUI's lines in, the indented answers out.
+func TestHubTranscript(t *testing.T) {
+	root := testcache.ModuleRoot()
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "\n## hub\n")
+	_, block, _ := strings.Cut(section, "```\n$ dtb hub --dir testdata/golden\n")
+	block, _, ok := strings.Cut(block, "```\n")
+	if !ok || block == "" {
+		t.Fatal("docs/cli.md: no session of dtb hub --dir testdata/golden under ## hub")
+	}
+	var in, want strings.Builder
+	for _, l := range strings.SplitAfter(block, "\n") {
+		if answer, ok := strings.CutPrefix(l, "  "); ok {
+			want.WriteString(answer)
+		} else {
+			in.WriteString(l)
+		}
+	}
+	t.Chdir(root)
+	out, errOut, code := dtbStdin(in.String(), "hub", "--dir", "testdata/golden")
+	if code != 0 || out != want.String() {
+		t.Errorf("dtb hub on the GUI's lines of docs/cli.md: %d %q\n%s\nwant\n%s", code, errOut, out, want.String())
+	}
 }
