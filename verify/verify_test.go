@@ -97,8 +97,9 @@ func mustContain(t *testing.T, what string, errs []error, words ...string) {
 }
 
 // TestDamagedFiles damages files in several ways and checks that each is
-// reported by name (and block), that what depends on it is not checked
-// and that the rest passes.
+// reported by name (and block, or its size against the manifest's), each
+// problem once, that what depends on it is not checked and that the rest
+// passes.
 func TestDamagedFiles(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -127,7 +128,7 @@ func TestDamagedFiles(t *testing.T) {
 			if err := os.Truncate(path, st.Size()-40); err != nil {
 				t.Fatal(err)
 			}
-		}, "KKvK.dtb", []string{"KKvK.dtb", "block 0"}, "KKvK.dtb"},
+		}, "KKvK.dtb", []string{"KKvK.dtb", "bytes, MANIFEST.json says"}, "KKvK.dtb"},
 		{"missing", func(t *testing.T, dir string) {
 			if err := os.Remove(filepath.Join(dir, "KKvK.dtb")); err != nil {
 				t.Fatal(err)
@@ -142,6 +143,11 @@ func TestDamagedFiles(t *testing.T) {
 				t.Errorf("%d reports, want %d", len(reports), len(index.Materials(3)))
 			}
 			mustContain(t, c.file, reports[c.file].Errors, c.words...)
+			for i, err := range reports[c.file].Errors {
+				if slices.ContainsFunc(reports[c.file].Errors[:i], func(e error) bool { return e.Error() == err.Error() }) {
+					t.Errorf("%s: %v said twice", c.file, err)
+				}
+			}
 			// KvKK's quiet moves lead to KKvK.
 			mustContain(t, "KvKK.dtb", reports["KvKK.dtb"].Errors, "not checked", "KKvK.dtb")
 			// Damaged, not missing: KvKK is not checked for KKvK's damage,
