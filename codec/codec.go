@@ -419,26 +419,29 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openFile(f, path)
+	return OpenFile(f, path)
 }
 
 // OpenFS opens the table file name of fsys as Open does, naming it name
-// in errors. A file of fsys that is an *os.File (os.DirFS) is mapped
-// where Open maps one; another is read through its ReadAt (the files of
-// testing/fstest.MapFS and embed.FS have one), and a file without ReadAt
-// (archive/zip's) is read whole into memory at once.
+// in errors, and reads it as OpenFile does.
 func OpenFS(fsys fs.FS, name string) (*Reader, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return openFile(f, name)
+	return OpenFile(f, name)
 }
 
-// openFile reads the table that f holds, named name in errors, as OpenFS
-// says; the Reader closes f, or f is closed.
-func openFile(f fs.File, name string) (*Reader, error) {
-	from, size, closeFile, err := readerOf(f)
+// OpenFile reads the table that f holds, an open file of the system or
+// of an fs.FS, named name in errors, as Open does. An *os.File (of
+// os.Open or os.DirFS) is mapped where Open maps one; another file is
+// read through its ReadAt (the files of testing/fstest.MapFS and
+// embed.FS have one), and a file without ReadAt (archive/zip's) is read
+// whole into memory at once, no more than one byte past the size its
+// Stat gives: a file that holds another is damaged. The Reader closes
+// f, or f is closed.
+func OpenFile(f fs.File, name string) (*Reader, error) {
+	from, size, closeFile, err := readerOf(f, name)
 	if err != nil {
 		return nil, err
 	}
@@ -451,10 +454,10 @@ func openFile(f fs.File, name string) (*Reader, error) {
 	return r, nil
 }
 
-// readerOf returns what reads f, its size and the function that closes
-// it: f mapped, f itself if it has ReadAt, or its bytes read whole. On
-// an error f is closed.
-func readerOf(f fs.File) (io.ReaderAt, int64, func() error, error) {
+// readerOf returns what reads f, named name in errors, its size and the
+// function that closes it: f mapped, f itself if it has ReadAt, or its
+// bytes read whole. On an error f is closed.
+func readerOf(f fs.File, name string) (io.ReaderAt, int64, func() error, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -470,12 +473,15 @@ func readerOf(f fs.File) (io.ReaderAt, int64, func() error, error) {
 	if ra, ok := f.(io.ReaderAt); ok {
 		return ra, size, f.Close, nil
 	}
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, size+1))
 	f.Close()
+	if err == nil && int64(len(data)) != size {
+		err = newError(ErrCorrupt, name, nil, "%d bytes read, where the file system gives its size as %d", len(data), size)
+	}
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return bytes.NewReader(data), int64(len(data)), func() error { return nil }, nil
+	return bytes.NewReader(data), size, func() error { return nil }, nil
 }
 
 // mapped is the bytes of a file mapped into memory (mapFile).

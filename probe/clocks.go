@@ -147,6 +147,11 @@ type RootMove struct {
 	// Clocks are the clocks after Move, carried over it as RootMoves
 	// says. Pass them with the position after Move.
 	Clocks Clocks
+	// ClassAfter is the class of the position after Move, under its
+	// table's rules (Result.Class). It says which of Clocks count there:
+	// Clocks.Class in class A or B, Clocks.Rule2 in Rule2, neither in
+	// NoClass.
+	ClassAfter rules.Class
 }
 
 // RootMoves returns every legal move of p with its value and distances,
@@ -183,7 +188,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 		}
 		conversion := p.Converts(m)
 		e := through(from, r.Class, r.Entry, conversion, q.Pieces(q.Side) != 0 && q.CountMoves() == 0)
-		moves = append(moves, RootMove{Move: m, Value: c.Value(from, e), Entry: e, Class: from, Clocks: c.after(from, r.Class, conversion)})
+		moves = append(moves, RootMove{Move: m, Value: c.Value(from, e), Entry: e, Class: from, Clocks: c.after(from, r.Class, conversion), ClassAfter: r.Class})
 	}
 	slices.SortStableFunc(moves, rank)
 	return moves, nil

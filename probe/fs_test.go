@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -140,7 +141,7 @@ func TestOpenFSDamage(t *testing.T) {
 		{"no manifest", func(m fstest.MapFS) { delete(m, codec.ManifestName) }, "open MANIFEST.json: file does not exist", fs.ErrNotExist},
 		{"no values", func(m fstest.MapFS) { delete(m, "KKvK.dtb") }, "KKvK.dtb is listed in MANIFEST.json but missing", fs.ErrNotExist},
 		{"no distances", func(m fstest.MapFS) { delete(m, "KKvK.dtbd") }, "KKvK.dtbd is missing: the table of KKvK has its distances there", fs.ErrNotExist},
-		{"truncated", func(m fstest.MapFS) { m["KKvK.dtb"] = &fstest.MapFile{Data: values[:len(values)-1]} }, "KKvK.dtb is damaged (block 0 of column value: offset", codec.ErrCorrupt},
+		{"truncated", func(m fstest.MapFS) { m["KKvK.dtb"] = &fstest.MapFile{Data: values[:len(values)-1]} }, "KKvK.dtb is damaged (2304 bytes, MANIFEST.json says 2305)", codec.ErrCorrupt},
 		{"damaged block", func(m fstest.MapFS) { m["KKvK.dtb"] = &fstest.MapFile{Data: flipped} }, "KKvK.dtb is damaged (block 0 of column value: ", codec.ErrCorrupt},
 	} {
 		for _, stream := range []bool{false, true} {
@@ -185,3 +186,83 @@ func probeAll(fsys fs.FS, m index.Material) error {
 	}
 	return nil
 }
+
+// TestOpenFSSize opens a zip archive whose KvK.dtb inflates to 8 MiB
+// where the manifest says 415 bytes: the probe fails, naming the file,
+// before it reads any of it. Where the file system gives the manifest's
+// size for the big file, as a zip header that lies would, the probe
+// reads no more than one byte past that size.
+func TestOpenFSSize(t *testing.T) {
+	golden := mapFS(t, tabletest.Golden)
+	listed := int64(len(golden["KvK.dtb"].Data))
+	big := make([]byte, 8<<20)
+	copy(big, golden["KvK.dtb"].Data)
+	m := maps(golden)
+	m["KvK.dtb"] = &fstest.MapFile{Data: big}
+	archive := zipFS(t, m)
+	for _, tc := range []struct {
+		name string
+		stat int64 // the size Stat gives, -1: the file's own
+		want string
+		most int64 // bytes read
+	}{
+		{"zip", -1, "KvK.dtb is damaged (8388608 bytes, MANIFEST.json says 415)", 0},
+		{"lying size", listed, "KvK.dtb is damaged (416 bytes read, where the file system gives its size as 415)", listed + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := countingFS{FS: archive, name: "KvK.dtb", stat: tc.stat, read: new(atomic.Int64)}
+			err := probeAll(fsys, index.Material{WhiteKings: 1, BlackKings: 1})
+			if !errors.Is(err, codec.ErrCorrupt) || fmt.Sprint(err) != tc.want || fsys.read.Load() > tc.most {
+				t.Errorf("%v after %d bytes read, want %q after at most %d", err, fsys.read.Load(), tc.want, tc.most)
+			}
+		})
+	}
+}
+
+// countingFS is an fs.FS that counts the bytes read from its file name,
+// whose Stat gives the size stat (the file's own where it is -1).
+type countingFS struct {
+	fs.FS
+	name string
+	stat int64
+	read *atomic.Int64
+}
+
+func (c countingFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil || name != c.name {
+		return f, err
+	}
+	return countedFile{f, c}, nil
+}
+
+// countedFile is the file of a countingFS, without ReadAt as a file of
+// a zip archive.
+type countedFile struct {
+	f fs.File
+	c countingFS
+}
+
+func (f countedFile) Read(p []byte) (int, error) {
+	n, err := f.f.Read(p)
+	f.c.read.Add(int64(n))
+	return n, err
+}
+
+func (f countedFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.f.Stat()
+	if err != nil || f.c.stat < 0 {
+		return fi, err
+	}
+	return sizedInfo{fi, f.c.stat}, nil
+}
+
+func (f countedFile) Close() error { return f.f.Close() }
+
+// sizedInfo is a FileInfo whose Size is size.
+type sizedInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i sizedInfo) Size() int64 { return i.size }

@@ -21,8 +21,10 @@ import (
 // two parts of a level at once, then the group's own unit. The tables
 // must be Generate's (generated), the group's unit solving nothing. A
 // part run before the level above is finished, or under another split,
-// fails, naming that level. A part interrupted resumes, and removes its
-// own temporary files, not its sibling's.
+// fails, naming that level; one run without a split fails, naming the
+// flag. The group's unit beside a running part names the part. A part
+// interrupted resumes, and removes its own temporary files, not its
+// sibling's.
 func TestParts(t *testing.T) {
 	ref, err := generated()
 	if err != nil {
@@ -63,6 +65,12 @@ func TestParts(t *testing.T) {
 	want := "part " + second + " needs the units of level 8 of KKvM finished in " + dir + " under the same --mem and --split: build the parts KKvM.l8.* first"
 	if err := BuildUnit(ctx, second, o); err == nil || err.Error() != want {
 		t.Errorf("%s first: %v, want %q", second, err, want)
+	}
+	noSplit := o
+	noSplit.Split = 0
+	wantSplit := "part " + second + " needs the --split of its plan: run dtb gen --unit " + second + " --split N, N the --nodes of its dtb plan"
+	if err := BuildUnit(ctx, second, noSplit); err == nil || err.Error() != wantSplit {
+		t.Errorf("%s without a split: %v, want %q", second, err, wantSplit)
 	}
 
 	var mu sync.Mutex
@@ -119,7 +127,7 @@ func TestParts(t *testing.T) {
 	for n, level := range levels {
 		if n == 1 { // the level above is done, under split 2: one unit a level without
 			other, last := o, level[1].ID
-			other.Split = 0
+			other.Split = 3
 			want := strings.Replace(want, second, last, 1)
 			if err := BuildUnit(ctx, last, other); err == nil || err.Error() != want {
 				t.Errorf("%s without the split: %v, want %q", last, err, want)
@@ -143,9 +151,23 @@ func TestParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := BuildUnit(ctx, only.String(), o); err == nil || !strings.Contains(err.Error(), "is building unit KKvM in") {
-			t.Errorf("the group's unit beside a part: %v", err)
+		scratch := filepath.Join(work, first)
+		if err := os.Mkdir(scratch, 0o755); err != nil {
+			t.Fatal(err)
 		}
+		own, err := dirlock.Exclusive(scratch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		running := "is building unit " + first + " in " // the part, where the system names the holder
+		if _, err := os.Stat("/proc/locks"); err != nil {
+			running = "is building unit KKvM in "
+		}
+		if err := BuildUnit(ctx, only.String(), o); err == nil || !strings.Contains(err.Error(), running) {
+			t.Errorf("the group's unit beside a part: %v, want %q", err, running)
+		}
+		own.Release()
+		os.Remove(scratch)
 		part.Release()
 		group, err := dirlock.Exclusive(work)
 		if err != nil {

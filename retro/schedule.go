@@ -255,8 +255,10 @@ func parseGroup(id string) (index.Material, error) {
 // alone (see WriteManifest).
 //
 // A part (GROUP.lLEVEL.IofP) solves its units into the group's work
-// folder and writes no table. It needs the units of the level above
-// finished under the same Options.Mem: an error names them otherwise.
+// folder and writes no table. It needs the Options.Split of its plan
+// (Unit.Split), which its ID does not tell: an error names the flag
+// without one. It needs the units of the level above finished under the
+// same Options.Mem and Split: an error names them otherwise.
 // The group's own unit then reads every finished unit back and solves
 // those missing. The parts of a group run side by side, not beside the
 // group's unit.
@@ -264,6 +266,9 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	m, p, err := parseUnit(id)
 	if err != nil {
 		return err
+	}
+	if p != nil && o.Split < 2 {
+		return fmt.Errorf("part %s needs the --split of its plan: run dtb gen --unit %s --split N, N the --nodes of its dtb plan", id, id)
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return err
@@ -287,7 +292,7 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	if p != nil {
 		return buildPart(ctx, o, mats, m, p)
 	}
-	own, err := lock(work, "unit "+id+" in "+o.Dir, dirlock.Exclusive)
+	own, err := lock(work, "unit "+runningPart(work, id)+" in "+o.Dir, dirlock.Exclusive)
 	if err != nil {
 		return err
 	}
@@ -302,6 +307,25 @@ func BuildUnit(ctx context.Context, id string, o Options) error {
 	}
 	r := &builder{Options: o, unit: id}
 	return r.run(ctx, mats)
+}
+
+// runningPart returns what holds work, the work folder of group id, for
+// the error of the group's unit that it refuses: the ID of the part
+// whose job holds it, where the system names the holder (dirlock.Holder);
+// id otherwise: no job holds it, another job of the group's unit does,
+// or the holder is not known.
+func runningPart(work, id string) string {
+	pid := dirlock.Holder(work)
+	if pid == 0 {
+		return id
+	}
+	des, _ := os.ReadDir(work)
+	for _, d := range des {
+		if _, p, err := parseUnit(d.Name()); err == nil && p != nil && d.IsDir() && dirlock.Holder(filepath.Join(work, d.Name())) == pid {
+			return d.Name()
+		}
+	}
+	return id
 }
 
 // buildPart solves part p of the group of m, from the materials mats.

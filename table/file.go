@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -215,12 +216,12 @@ type Info struct {
 // wrapping codec.ErrVersion. The distance file is opened when first
 // read, and its header checked against the value file's. A directory may
 // hold value files alone.
-func Open(path string, m index.Material) (*File, error) { return open(nil, path, m) }
+func Open(path string, m index.Material) (*File, error) { return open(nil, path, -1, m) }
 
 // open opens the table of m whose value file is path, in fsys or the
-// system's (fsys nil), as Open does.
-func open(fsys fs.FS, path string, m index.Material) (*File, error) {
-	r, err := openCodec(fsys, path)
+// system's (fsys nil), as Open does; size is as openCodec takes it.
+func open(fsys fs.FS, path string, size int64, m index.Material) (*File, error) {
+	r, err := openCodec(fsys, path, size)
 	if err != nil {
 		return nil, err
 	}
@@ -238,12 +239,31 @@ func open(fsys fs.FS, path string, m index.Material) (*File, error) {
 	return f, nil
 }
 
-// openCodec opens the file path of fsys, or of the system (fsys nil).
-func openCodec(fsys fs.FS, path string) (*codec.Reader, error) {
+// openCodec opens the file path of fsys, or of the system (fsys nil). A
+// file that the manifest lists as holding size bytes (-1: unlisted) and
+// that holds another fails before any of it is read.
+func openCodec(fsys fs.FS, path string, size int64) (*codec.Reader, error) {
+	var f fs.File
+	var err error
 	if fsys == nil {
-		return codec.Open(path)
+		f, err = os.Open(path)
+	} else {
+		f, err = fsys.Open(path)
 	}
-	return codec.OpenFS(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	if size >= 0 {
+		st, err := f.Stat()
+		if err == nil && st.Size() != size {
+			err = &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("%d bytes, %s says %d", st.Size(), codec.ManifestName, size)}
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return codec.OpenFile(f, path)
 }
 
 // OpenListed opens the table of e, an entry of the manifest of dir, as
@@ -261,7 +281,7 @@ func OpenListed(dir string, e codec.ManifestEntry, m index.Material) (*File, err
 
 // OpenFS opens the table of e, an entry of the manifest at the root of
 // fsys (codec.ReadManifestFS), as OpenListed does. It reads the files
-// through fsys (codec.OpenFS). It opens the tables of an embed.FS, of an
+// through fsys (codec.OpenFile). It opens the tables of an embed.FS, of an
 // archive, or of a system without memory mapping. Errors name the files
 // as fsys does.
 func OpenFS(fsys fs.FS, e codec.ManifestEntry, m index.Material) (*File, error) {
@@ -273,13 +293,13 @@ func OpenFS(fsys fs.FS, e codec.ManifestEntry, m index.Material) (*File, error) 
 // by path from their names in e, in fsys or the system's (fsys nil).
 func openListed(fsys fs.FS, path func(string) string, e codec.ManifestEntry, m index.Material) (*File, error) {
 	p := path(e.File)
-	f, err := open(fsys, p, m)
+	f, err := open(fsys, p, e.Size, m)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &missingError{fmt.Sprintf("%s is listed in %s but missing", p, codec.ManifestName), err}
 	} else if err != nil {
 		return nil, err
 	}
-	if err := checkListed(p, f.values, e.Size, e.HeaderCRC32C); err != nil {
+	if err := checkListed(p, f.values, e.HeaderCRC32C); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -295,22 +315,18 @@ func openListed(fsys fs.FS, path func(string) string, e codec.ManifestEntry, m i
 	return f, nil
 }
 
-// checkListed checks the file at path, open as r, against the size and
-// header checksum its manifest gives (a checksum of 0: none given).
-func checkListed(path string, r *codec.Reader, size int64, headerCRC uint32) error {
-	bad := func(format string, args ...any) error {
-		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf(format, args...) + ", " + codec.ManifestName + " says otherwise"}
-	}
+// checkListed checks the file at path, open as r, against the header
+// checksum its manifest gives (0: none given); openCodec checked its
+// size.
+func checkListed(path string, r *codec.Reader, headerCRC uint32) error {
 	switch {
-	case r.Size() != size:
-		return bad("%d bytes", r.Size())
 	case headerCRC == 0 && r.Format().HeaderChecksum():
 		// Only manifests of version 1, over files of format 2, list no
 		// header checksum; one set back to version 1 must not turn the
 		// check off.
 		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("a file of format %d, listed in %s without its header checksum", r.Format(), codec.ManifestName)}
 	case headerCRC != 0 && r.HeaderCRC() != headerCRC:
-		return bad("header checksum %08x", r.HeaderCRC())
+		return &codec.FileError{Path: path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("header checksum %08x, %s says otherwise", r.HeaderCRC(), codec.ManifestName)}
 	}
 	return nil
 }
@@ -379,9 +395,13 @@ func (f *File) distances() (*codec.Reader, error) {
 			f.dist.err = &missingError{fmt.Sprintf("%s holds the values of %s alone, not the distances that a running clock, a distance or a list of moves needs (dtb slim writes them unless --distances=false)", f.dir(), f.Material), fs.ErrNotExist}
 			return
 		}
-		f.dist.r, f.dist.err = openDistances(f.fsys, f.distPath, f.values.Header(), f.Layout)
+		size := int64(-1)
+		if f.distWant != nil {
+			size = f.distWant.Size
+		}
+		f.dist.r, f.dist.err = openDistances(f.fsys, f.distPath, size, f.values.Header(), f.Layout)
 		if f.dist.err == nil && f.distWant != nil {
-			if f.dist.err = checkListed(f.distPath, f.dist.r, f.distWant.Size, f.distWant.HeaderCRC32C); f.dist.err != nil {
+			if f.dist.err = checkListed(f.distPath, f.dist.r, f.distWant.HeaderCRC32C); f.dist.err != nil {
 				f.dist.r.Close()
 				f.dist.r = nil
 			}
@@ -392,9 +412,9 @@ func (f *File) distances() (*codec.Reader, error) {
 
 // openDistances opens the distance file path, of fsys or the system's
 // (fsys nil), of the table whose value file has header v and layout l,
-// and checks its header against them.
-func openDistances(fsys fs.FS, path string, v codec.Header, l Layout) (*codec.Reader, error) {
-	r, err := openCodec(fsys, path)
+// and checks its header against them; size is as openCodec takes it.
+func openDistances(fsys fs.FS, path string, size int64, v codec.Header, l Layout) (*codec.Reader, error) {
+	r, err := openCodec(fsys, path, size)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb")), fs.ErrNotExist}
 	} else if err != nil {

@@ -28,9 +28,9 @@ func checkFile(dir string, e codec.ManifestEntry, m index.Material, slim bool) [
 	if len(errs) > 0 && errors.Is(errs[0], fs.ErrNotExist) {
 		return errs
 	}
-	f, err := table.OpenListed(dir, e, m) // checks the header checksum, the header, the block table and the rules flags
+	f, err := table.OpenListed(dir, e, m) // checks the size, the header checksum, the header, the block table and the rules flags
 	if err != nil {
-		return append(errs, err)
+		return appendNew(errs, err)
 	}
 	defer f.Close()
 	if f.Split && f.Layout.Distances() && e.Distances == nil && !slim {
@@ -41,7 +41,7 @@ func checkFile(dir string, e codec.ManifestEntry, m index.Material, slim bool) [
 		readers, err = readers[:1], nil // the value file's (table.File.Readers)
 	}
 	if err != nil && !slices.ContainsFunc(errs, func(err error) bool { return errors.Is(err, fs.ErrNotExist) }) {
-		errs = append(errs, err)
+		errs = appendNew(errs, err)
 	}
 	for _, r := range readers {
 		if r != nil {
@@ -51,6 +51,16 @@ func checkFile(dir string, e codec.ManifestEntry, m index.Material, slim bool) [
 		}
 	}
 	return errs
+}
+
+// appendNew appends err to errs unless one of them says the same: the
+// size of a file that checkSum finds wrong, table.OpenListed finds wrong
+// too.
+func appendNew(errs []error, err error) []error {
+	if slices.ContainsFunc(errs, func(e error) bool { return e.Error() == err.Error() }) {
+		return errs
+	}
+	return append(errs, err)
 }
 
 // checkSum checks the size and CRC-32C of the file at path against those

@@ -137,6 +137,8 @@ type Report struct {
 	// Errors are the file's damage (a *codec.FileError of File) and
 	// whatever kept its values from being checked, each naming the file
 	// (and block) at fault: a *SourceError for a damaged table they read.
+	// A table answered by a search fails with the table it is searched
+	// through: its error, or its mismatches.
 	Errors []error
 	// Note says why the values were not recomputed where that is no
 	// fault: a table of a slim directory (package slim) answered by a
@@ -166,7 +168,8 @@ type Mismatch struct {
 const cacheBytes = 512 << 20
 
 // Verify checks the tables of dir and returns a report per table file, in
-// dependency order (the stray files, unlisted or temporary, last).
+// dependency order (a table answered by a search right after the one it
+// is searched through, the stray files, unlisted or temporary, last).
 //
 // dir may be a list of directories, as probe.Open reads it. A table is
 // checked where probe.Open reads it, in the first directory that lists
@@ -206,6 +209,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 		}
 		plan = slices.DeleteFunc(plan, func(m index.Material) bool { return !slices.Contains(only, m) })
 	}
+	plan = v.sourcesFirst(plan)
 	for _, m := range plan {
 		for _, n := range needs(m) {
 			v.refs[n]++
@@ -236,6 +240,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 			break // an interrupted check is no report
 		}
 		v.tablesDone.Add(1)
+		v.failures[m] = failure(r)
 		done(r)
 	}
 	stop()
@@ -269,8 +274,9 @@ type verifier struct {
 	copies   map[index.Material]string // the note on the copies not read of a table
 
 	// Used by Verify's goroutine only:
-	loaded map[index.Material]*loadResult // tables opened so far
-	refs   map[index.Material]int         // checks of the plan that still need a table
+	loaded   map[index.Material]*loadResult // tables opened so far
+	refs     map[index.Material]int         // checks of the plan that still need a table
+	failures map[index.Material]error       // of the tables checked, failure's
 
 	cache *blockcache.Cache[*block] // the blocks read of the tables read by blocks
 
@@ -293,7 +299,7 @@ func newVerifier(dirs string, o Options) (*verifier, error) {
 	}
 	v := &verifier{dirs: probe.SplitPath(dirs), o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
 		dirOf: map[index.Material]string{}, slim: map[string]bool{}, listed: map[string]bool{}, copies: map[index.Material]string{},
-		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, cache: blockcache.New[*block](o.Memory)}
+		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, failures: map[index.Material]error{}, cache: blockcache.New[*block](o.Memory)}
 	keys := map[index.Material]string{} // of the copy read of each table (copyKey)
 	for _, dir := range v.dirs {
 		entries, err := codec.ReadManifest(dir)
@@ -388,7 +394,11 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 		r.Note = joinNotes(r.Note, v.copies[m])
 	}()
 	if from, ok := v.searched[m]; ok {
-		r.Note = fmt.Sprintf("answered by a search through %s, checked with it", from)
+		if err := v.failures[from]; err != nil {
+			r.Errors = []error{notChecked(r.File, err)}
+		} else {
+			r.Note = fmt.Sprintf("answered by a search through %s, checked with it", from)
+		}
 		v.positionsDone.Add(r.Positions)
 		return r
 	}
@@ -501,6 +511,36 @@ func notChecked(path string, err error) error {
 		return &SourceError{damaged}
 	}
 	return fmt.Errorf("values not checked: %w", err)
+}
+
+// sourcesFirst returns plan with each table answered by a search right
+// after the table it is searched through, where plan holds that one:
+// the check of that table answers for it (failure).
+func (v *verifier) sourcesFirst(plan []index.Material) []index.Material {
+	var out []index.Material
+	for _, m := range plan {
+		if from, ok := v.searched[m]; ok && slices.Contains(plan, from) {
+			continue
+		}
+		out = append(out, m)
+		if f := m.Flip(); v.searched[f] == m && slices.Contains(plan, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// failure returns what keeps the table of report r from answering for
+// the table searched through it: its first error, or its mismatches;
+// nil where it passed.
+func failure(r Report) error {
+	switch {
+	case len(r.Errors) > 0:
+		return r.Errors[0]
+	case r.Mismatches > 0:
+		return fmt.Errorf("%s has %d mismatching positions", r.File, r.Mismatches)
+	}
+	return nil
 }
 
 // path returns the path of the value file of the table of m.

@@ -97,8 +97,9 @@ func mustContain(t *testing.T, what string, errs []error, words ...string) {
 }
 
 // TestDamagedFiles damages files in several ways and checks that each is
-// reported by name (and block), that what depends on it is not checked
-// and that the rest passes.
+// reported by name (and block, or its size against the manifest's), each
+// problem once, that what depends on it is not checked and that the rest
+// passes.
 func TestDamagedFiles(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -127,7 +128,7 @@ func TestDamagedFiles(t *testing.T) {
 			if err := os.Truncate(path, st.Size()-40); err != nil {
 				t.Fatal(err)
 			}
-		}, "KKvK.dtb", []string{"KKvK.dtb", "block 0"}, "KKvK.dtb"},
+		}, "KKvK.dtb", []string{"KKvK.dtb", "bytes, MANIFEST.json says"}, "KKvK.dtb"},
 		{"missing", func(t *testing.T, dir string) {
 			if err := os.Remove(filepath.Join(dir, "KKvK.dtb")); err != nil {
 				t.Fatal(err)
@@ -142,6 +143,11 @@ func TestDamagedFiles(t *testing.T) {
 				t.Errorf("%d reports, want %d", len(reports), len(index.Materials(3)))
 			}
 			mustContain(t, c.file, reports[c.file].Errors, c.words...)
+			for i, err := range reports[c.file].Errors {
+				if slices.ContainsFunc(reports[c.file].Errors[:i], func(e error) bool { return e.Error() == err.Error() }) {
+					t.Errorf("%s: %v said twice", c.file, err)
+				}
+			}
 			// KvKK's quiet moves lead to KKvK.
 			mustContain(t, "KvKK.dtb", reports["KvKK.dtb"].Errors, "not checked", "KKvK.dtb")
 			// Damaged, not missing: KvKK is not checked for KKvK's damage,
@@ -457,7 +463,8 @@ func TestGolden(t *testing.T) {
 // of those noted; without them, the files alone, each
 // table noted. A value changed in a stored table before the slim tables
 // are written is a mismatch there; a searched table checked alone
-// (Options.Only) is checked with the table it is searched through.
+// (Options.Only) is checked with the table it is searched through, and
+// fails where that one fails, missing or with a mismatch.
 func TestSlim(t *testing.T) {
 	ctx := context.Background()
 	write := func(dir string, o slim.Options) string {
@@ -508,8 +515,13 @@ func TestSlim(t *testing.T) {
 		t.Fatal(err)
 	}
 	mvkk, _ := index.ParseMaterial("MvKK")
-	if r, ok := run(t, out, verify.Options{Only: []index.Material{mvkk}})["KKvM.dtb"]; !ok || r.OK() {
-		t.Errorf("MvKK searched through a missing KKvM.dtb: %+v, want a failure", r)
+	missing, err := verify.Verify(ctx, out, verify.Options{Only: []index.Material{mvkk}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "values not checked: " + filepath.Join(out, "KKvM.dtb") + ": missing (listed in MANIFEST.json)"
+	if len(missing) != 2 || missing[0].OK() || searchedError(missing, mvkk) != want {
+		t.Errorf("MvKK searched through a missing KKvM.dtb: %+v, want both failed, MvKK with %q", missing, want)
 	}
 
 	dir := copyTables(t)
@@ -532,9 +544,17 @@ func TestSlim(t *testing.T) {
 	if err := retro.WriteManifest(dir); err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, write(dir, slim.Options{Distances: true}), verify.Options{})["KKvM.dtb"]
-	if r.Mismatches == 0 {
-		t.Errorf("KKvM with a win made a draw: %+v", r)
+	all, err := verify.Verify(ctx, write(dir, slim.Options{Distances: true}), verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		if r.Material == m && r.Mismatches == 0 {
+			t.Errorf("KKvM with a win made a draw: %+v", r)
+		}
+	}
+	if got := searchedError(all, mvkk); !strings.HasPrefix(got, "values not checked: ") || !strings.Contains(got, "KKvM.dtb") {
+		t.Errorf("MvKK searched through KKvM with a win made a draw: %q, want its values not checked", got)
 	}
 
 	// A rule-2 distance that the distance file keeps, one ply too long,
@@ -564,6 +584,17 @@ func TestSlim(t *testing.T) {
 	if r := reports[table.FileName(pair[0])]; r.Mismatches+reports[table.FileName(pair[1])].Mismatches == 0 {
 		t.Errorf("%s with a distance one ply too long: %+v", pair[0], r)
 	}
+}
+
+// searchedError returns the errors of the report of m, a table answered
+// by a search, in one string.
+func searchedError(reports []verify.Report, m index.Material) string {
+	for _, r := range reports {
+		if r.Material == m {
+			return fmt.Sprint(errors.Join(r.Errors...))
+		}
+	}
+	return "no report"
 }
 
 // TestResume interrupts a check in the middle of a table, then calls

@@ -49,6 +49,10 @@ func take(dir string, exclusive bool) (*Lock, error) {
 	return &Lock{f}, nil
 }
 
+// Holder returns the pid of a process that holds a lock on dir, 0 where
+// none does or the system does not tell (Linux's /proc/locks tells).
+func Holder(dir string) int { return holder(dir) }
+
 // Release releases the lock.
 func (l *Lock) Release() error { return l.f.Close() }
 

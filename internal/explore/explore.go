@@ -147,7 +147,7 @@ func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, erro
 			Rules: m.Value.String(), Theory: m.Entry.Theory.String(), Distances: distances(m.Entry, m.Class),
 			Capture: m.Move.IsCapture(), ManMove: p.Kings&from == 0, Crowning: p.Kings&from == 0 && q.Kings&to != 0,
 		}
-		pos.Moves[i].ClassPlayed, pos.Moves[i].Rule2Played = Played(m.Class, m.Clocks)
+		pos.Moves[i].ClassPlayed, pos.Moves[i].Rule2Played = Played(m.ClassAfter, m.Clocks)
 	}
 	return pos, nil
 }

@@ -104,6 +104,41 @@ func TestProbe(t *testing.T) {
 	}
 }
 
+// TestProbeMoveClocks checks that a move's clocks are labelled by the
+// class of the position after it, as BestMove's: a crowning from MvK,
+// which has no clock, into class B has 0 plies played on the class
+// clock; a capture of the lone king leaves no clock running.
+func TestProbeMoveClocks(t *testing.T) {
+	tables := open(t, tabletest.Golden)
+	for _, s := range []string{"W:W6:BK45", "W:WK1,K2:BK7", "W:WK2,6:BK50"} {
+		pos, err := explore.Probe(tables, fen(t, s), probe.Clocks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range pos.Moves {
+			r, err := tables.Probe(fen(t, m.FEN), probe.Clocks{Class: deref(m.ClassPlayed), Rule2: deref(m.Rule2Played)}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			class, rule2 := explore.Played(r.Class, probe.Clocks{Class: deref(m.ClassPlayed), Rule2: deref(m.Rule2Played)})
+			if !reflect.DeepEqual(m.ClassPlayed, class) || !reflect.DeepEqual(m.Rule2Played, rule2) {
+				t.Errorf("%s %s: clocks played %s, %s; the position after it (%s) counts %s, %s", s, m.Move, count(m.ClassPlayed), count(m.Rule2Played), r.Class, count(class), count(rule2))
+			}
+		}
+		if s == "W:W6:BK45" && (len(pos.Moves) != 1 || pos.Moves[0].ClassPlayed == nil || *pos.Moves[0].ClassPlayed != 0 || pos.Moves[0].Rule2Played != nil) {
+			t.Errorf("%s: moves %+v, want 6-1 into class B with 0 plies played on its clock", s, pos.Moves)
+		}
+	}
+}
+
+// count returns *n as JSON writes it: "null" for nil.
+func count(n *int) string {
+	if n == nil {
+		return "null"
+	}
+	return fmt.Sprint(*n)
+}
+
 // deref returns *n, 0 for nil.
 func deref(n *int) int {
 	if n == nil {
