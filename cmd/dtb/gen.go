@@ -326,5 +326,11 @@ func (fl *genCmd) run(e *env, args []string) error {
 			est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 	}
 	fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))
-	return build(e, o, retro.Generate)
+	if err := build(e, o, retro.Generate); err != nil {
+		return err
+	}
+	if list := publishedList(o); list != "" {
+		fmt.Fprintf(e.stderr, "dtb gen: the SHA-256 of this build are published in dtb's repository: check it with dtb verify --dir %s --sums %s\n", o.Dir, list)
+	}
+	return nil
 }

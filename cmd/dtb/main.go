@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -77,8 +78,35 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
-		progressEvery: 30 * time.Second, path: os.Getenv(pathVar), uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"}))
+	stop := profile(os.Getenv("DTB_CPUPROFILE"))
+	code := run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr),
+		progressEvery: 30 * time.Second, path: os.Getenv(pathVar), uncheckedMem: os.Getenv("DTB_MEM_UNCHECKED") == "1"})
+	stop()
+	os.Exit(code)
+}
+
+// profile starts a CPU profile of the command into the file path
+// (DTB_CPUPROFILE, for `go tool pprof`) and returns what stops it; it
+// does nothing for path "". A profile that cannot start is said on
+// stderr and the command runs without it.
+func profile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dtb: DTB_CPUPROFILE=%s: %v: no profile\n", path, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // errReported is returned by a command that has already said on stderr

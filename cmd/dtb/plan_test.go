@@ -19,7 +19,9 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/internal/testenv"
+	"github.com/dtb-draughts/dtb/retro"
 )
 
 // binary is the dtb command built once, for the tests that run it as a
@@ -665,5 +667,51 @@ func TestPublishedSums(t *testing.T) {
 	}
 	if _, errOut, code := dtb("verify", "--dir", dir, "--sums", list); code != 1 || !strings.Contains(errOut, ": 1 differ (KvK.dtb; dtb verify --dir ") {
 		t.Errorf("verify --sums of a changed KvK: status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPublishedList checks the lists dtb gen names after a build: each
+// is a file of the repository, and a build none lists gets none.
+func TestPublishedList(t *testing.T) {
+	kkmvk := index.Material{WhiteKings: 2, WhiteMen: 1, BlackKings: 1}
+	for _, c := range []struct {
+		o    retro.Options
+		want string
+	}{
+		{retro.Options{Pieces: 4}, "pieces4.sha256"},
+		{retro.Options{Pieces: 4, DTW: true, Threads: 1, Split: 3}, "pieces4.sha256"},
+		{retro.Options{Pieces: 4, MTC: true}, ""},
+		{retro.Options{Pieces: 5}, "pieces5.sha256"},
+		{retro.Options{Pieces: 5, DTW: true}, ""},
+		{retro.Options{Pieces: 5, DTW: true, MTC: true}, "pieces5-dtw-mtc.sha256"},
+		{retro.Options{Pieces: 3}, ""},
+		{retro.Options{Only: &kkmvk}, ""},
+	} {
+		got := publishedList(c.o)
+		if c.want == "" {
+			if got != "" {
+				t.Errorf("%+v: %q, want none", c.o, got)
+			}
+			continue
+		}
+		if got != "testdata/checksums/"+c.want {
+			t.Errorf("%+v: %q, want testdata/checksums/%s", c.o, got, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(testcache.ModuleRoot(), got)); err != nil {
+			t.Errorf("%+v: %v", c.o, err)
+		}
+	}
+}
+
+// TestPublishedSumsFive checks the default build up to 5 pieces (as
+// dtb gen --pieces 5 writes it) against testdata/checksums/pieces5.sha256
+// with dtb verify --sums; under DTB_LONG=1 only (about 850 CPU-seconds,
+// shared with the other tests of that set).
+func TestPublishedSumsFive(t *testing.T) {
+	testenv.SkipUnlessLong(t, "the default 5-piece build")
+	list := filepath.Join(testcache.ModuleRoot(), publishedList(retro.Options{Pieces: 5}))
+	out, errOut, code := dtb("verify", "--dir", tabletest.Five.Dir(t), "--sums", list)
+	if code != 0 || !strings.Contains(out, " 0 missing, 0 differ\n") {
+		t.Fatalf("verify --sums of the 5-piece build: status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/sums"
+	"github.com/dtb-draughts/dtb/retro"
 )
 
 func init() {
@@ -21,6 +22,23 @@ func init() {
 			return fl.run
 		},
 	})
+}
+
+// publishedList returns the list in dtb's repository of the SHA-256 of
+// the files that the build o writes (testdata/README.md), or "" where
+// none is published. Threads, budget and split change no file.
+func publishedList(o retro.Options) string {
+	switch {
+	case o.Only != nil:
+		return ""
+	case o.Pieces == 4 && !o.MTC: // dtw is stored up to 4 pieces anyway
+		return "testdata/checksums/pieces4.sha256"
+	case o.Pieces == 5 && !o.DTW && !o.MTC:
+		return "testdata/checksums/pieces5.sha256"
+	case o.Pieces == 5 && o.DTW && o.MTC:
+		return "testdata/checksums/pieces5-dtw-mtc.sha256"
+	}
+	return ""
 }
 
 // checkSums checks the files of dir that the list in the file named list
