@@ -158,7 +158,7 @@ func TestBestLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(line.Moves) != 9 || line.End != "no move" || line.Result != "2-0" || line.Why != "Black has no move: White wins" ||
+	if len(line.Moves) != 9 || line.End != "no move" || line.Result != "2-0" || line.Why != "Black has no move: White wins in 5 moves (9 plies)" ||
 		!strings.HasPrefix(line.PDN, "1. 2-11 ") || strings.Count(line.PDN, ".") != 5 {
 		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1., won by White", line)
 	}
@@ -172,6 +172,13 @@ func TestBestLine(t *testing.T) {
 	}
 	if q := fen(t, line.Moves[8].FEN); q.CountMoves() != 0 {
 		t.Errorf("the line ends at %s, which has moves", q.FEN())
+	}
+	// The winner's moves: those of the side not to move at the start in
+	// a loss, none in a position already lost.
+	for f, why := range map[string]string{"W:W28:B23,K45": "White has no move: Black wins in 3 moves (6 plies)", "B:WK10:B": "Black has no move: White wins"} {
+		if l, err := explore.BestLine(tables, fen(t, f), probe.Clocks{}, 0, draughts.StandardNotation); err != nil || l.Why != why {
+			t.Errorf("the line of %s: %v, why %q, want %q", f, err, l.Why, why)
+		}
 	}
 	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3, draughts.StandardNotation)
 	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 ||
