@@ -70,7 +70,7 @@ func (b bestEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 		return err
 	}
 	a := b.After
-	_, err := fmt.Fprintf(w, "  best %s  %s%s  %s\n", b.Move, a.FEN, clockArgs(a.Clock, a.Played), describe(a.Entry, a.Clock))
+	_, err := fmt.Fprintf(w, "  best %s  %s%s  %s\n", b.Move, a.FEN, clockArgs(a.Clock, a.Played), describe(a.Entry, a.Clock, a.Side, a.Side))
 	return err
 }
 

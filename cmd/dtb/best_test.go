@@ -55,9 +55,9 @@ func TestBestCommand(t *testing.T) {
 		}
 	}
 	out, errOut, code := dtb("best", "--dir", dir, "W:WK10:BK5", "B:WK10:B")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
-		"  best 10-46  B:WK46:BK5 clock=1  rules loss  theoretical loss  distance 2 (class B)  dtw 2\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
+		"  best 10-46  B:WK46:BK5 clock=1  rules loss  theoretical loss  White wins in 1 move (dtw 2 plies)  distance 2 plies on the class B clock\n" +
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n" +
 		"  no move: the side to move has lost\n"
 	if code != 0 || out != want {
 		t.Errorf("best: %d %q %q, want %q", code, out, errOut, want)
@@ -67,7 +67,7 @@ func TestBestCommand(t *testing.T) {
 		t.Errorf("best --json of a position without a move: %d %q, want \"best\":null", code, out)
 	}
 	out, _, code = dtb("best", "--dir", dir, "--notation", "hub", hubOf(t, "W:W28:BK23"))
-	if want := "W:W28:BK23  rules win  theoretical win  dtw 1\n  best 28x19x23  B:W19:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"; code != 0 || out != want {
+	if want := "W:W28:BK23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)\n  best 28x19x23  B:W19:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"; code != 0 || out != want {
 		t.Errorf("best --notation hub of a Hub position: %d %q, want %q", code, out, want)
 	}
 }
@@ -149,7 +149,7 @@ func TestRunOutClock(t *testing.T) {
 	if want := "B:W6,K11:BK50 clock=11"; after != want {
 		t.Fatalf("best --clock 10: the position after the move %q, want %q", after, want)
 	}
-	want := "B:W6,K11:BK50  rules draw  theoretical loss  distance 8 (class B)  dtw 8\n"
+	want := "B:W6,K11:BK50  rules draw  theoretical loss  White wins in theory in 4 moves (dtw 8 plies)  distance 8 plies on the class B clock\n"
 	if out, errOut, code := dtbStdin(after+"\n", "probe", "--dir", dir); code != 0 || out != want {
 		t.Errorf("probe of the line %q: %d %q %q, want %q", after, code, out, errOut, want)
 	}

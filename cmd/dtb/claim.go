@@ -103,7 +103,7 @@ func claimFlags(fs *pflag.FlagSet) func(materials []string) (claim.Query, error)
 
 // exampleText describes an example position in one line.
 func exampleText(x claim.Example) string {
-	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, rules.NoClass))
+	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, rules.NoClass, draughts.White, x.Position.Side))
 }
 
 // printClaim prints the answer to q: counts, longest wins and examples

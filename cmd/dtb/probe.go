@@ -103,6 +103,7 @@ func probeError(p draughts.Position, dir string, err error) string {
 // (dtb claim writes its examples without the clocks.)
 type fenEntry struct {
 	FEN       string
+	Side      draughts.Color // to move: the side the entry of a probe is for
 	Entry     rules.Entry
 	Probed    bool // a probe of dtb probe: Clock, Played and Untracked are set
 	Clock     rules.Class
@@ -134,11 +135,11 @@ func (f fenEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 	if f.Untracked {
 		note = "  (" + untrackedNote + ")"
 	}
-	if _, err := fmt.Fprintf(w, "%s  %s%s\n", f.FEN, describe(f.Entry, f.Clock), note); err != nil {
+	if _, err := fmt.Fprintf(w, "%s  %s%s\n", f.FEN, describe(f.Entry, f.Clock, f.Side, f.Side), note); err != nil {
 		return err
 	}
 	for _, m := range f.Moves {
-		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry, m.Clock)); err != nil {
+		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry, m.Clock, f.Side, f.Side)); err != nil {
 			return err
 		}
 	}
@@ -211,23 +212,40 @@ func keyEntry(key, value string, e rules.Entry, clock rules.Class, withClock boo
 	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, explore.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
 }
 
-// describe returns the values and distances of a probe result in words,
-// the distance with the clock it counts.
-func describe(r rules.Entry, clock rules.Class) string {
-	dist := field("distance", r.Distance)
-	if dist != "" && clock != rules.NoClass {
-		dist += fmt.Sprintf(" (%v)", clock)
+// describe returns the values and distances of an entry in words, its
+// values those of the side pov in a position whose side to move is
+// toMove: the values, a win or loss told in the winner's moves from the
+// dtw, the distance with the clock it counts, the mtc, each in plies:
+// "rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock".
+// A theoretical win drawn under the rules wins "in theory".
+func describe(e rules.Entry, clock rules.Class, pov, toMove draughts.Color) string {
+	s := fmt.Sprintf("rules %v  theoretical %v", e.Rules, e.Theory)
+	if e.Theory != rules.Draw && e.DTW >= 0 {
+		winner := pov
+		if e.Theory == rules.Loss {
+			winner = pov.Opponent()
+		}
+		theory := ""
+		if e.Rules != e.Theory {
+			theory = " in theory"
+		}
+		if e.DTW == 0 {
+			s += fmt.Sprintf("  %v has won%s (dtw 0 plies)", winner, theory)
+		} else {
+			s += fmt.Sprintf("  %v wins%s in %s (dtw %s)", winner, theory, explore.Moves(explore.WinnerMoves(e.DTW, winner == toMove)), explore.Plies(e.DTW))
+		}
 	}
-	return fmt.Sprintf("rules %v  theoretical %v%s%s%s", r.Rules, r.Theory, dist, field("dtw", r.DTW), field("mtc", r.MTC))
+	if e.Distance >= 0 {
+		s += "  distance " + explore.Plies(e.Distance) + clockWords[clock]
+	}
+	if e.MTC >= 0 {
+		s += "  mtc " + explore.Plies(e.MTC)
+	}
+	return s
 }
 
-// field returns "  name n", or "" for a missing (negative) distance.
-func field(name string, n int) string {
-	if n < 0 {
-		return ""
-	}
-	return fmt.Sprintf("  %s %d", name, n)
-}
+// clockWords names after a distance the clock it counts.
+var clockWords = map[rules.Class]string{rules.ClassA: " on the class A clock", rules.ClassB: " on the class B clock", rules.Rule2: " on the rule-2 count"}
 
 // probeCmd holds the flags of one run of dtb probe or dtb best.
 type probeCmd struct {
@@ -337,7 +355,7 @@ func (a *answerer) fail(where string, p draughts.Position, err error) {
 // entry returns the fenEntry of p, probed as r under the clocks c.
 func entry(p draughts.Position, r probe.Result, c probe.Clocks) fenEntry {
 	r.Entry.Rules = r.Value
-	return fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
+	return fenEntry{FEN: p.FEN(), Side: p.Side, Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
 }
 
 // answer writes the answer of p under the clocks c, or says on stderr

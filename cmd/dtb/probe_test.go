@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -44,9 +46,9 @@ func copyTables(t *testing.T, damage map[string]func(b []byte) []byte) string {
 func TestProbeCommand(t *testing.T) {
 	dir := tablesDir(t)
 	out, errOut, code := dtb("probe", "--dir", dir, "W:BK5:WK10.", "W:WK2:BK26", "B:WK10")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"
 	if code != 0 || out != want {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
@@ -59,9 +61,9 @@ func TestProbeCommand(t *testing.T) {
 	}
 
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "W:W28:BK23", "B:WK10:B")
-	want = "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
-		"  28x19  rules win  theoretical win  dtw 1  mtc 1\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
+	want = "W:W28:BK23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)\n" +
+		"  28x19  rules win  theoretical win  White wins in 1 move (dtw 1 ply)  mtc 1 ply\n" +
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --moves: %d %q %q, want %q", code, out, errOut, want)
 	}
@@ -75,8 +77,8 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("probe --moves --json --clock 2: %d %q %q, want 10 moves after %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--clock", "1", "W:WK2,6:BK50")
-	want = "W:WK2,6:BK50  rules win  theoretical win  distance 9 (class B)  dtw 9\n" +
-		"  2-11  rules win  theoretical win  distance 9 (class B)  dtw 9\n"
+	want = "W:WK2,6:BK50  rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock\n" +
+		"  2-11  rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock\n"
 	if code != 0 || !strings.HasPrefix(out, want) {
 		t.Errorf("probe --moves --clock 1: %d %q %q, want it to begin %q", code, out, errOut, want)
 	}
@@ -200,7 +202,7 @@ func TestProbeMissingTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:W31-50:B1-20", "W:WK10:BK5")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n"
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n"
 	if code != 1 || out != want+want {
 		t.Errorf("status %d, stdout %q; want 1 and %q twice", code, out, want)
 	}
@@ -300,7 +302,7 @@ func TestProbeNoTables(t *testing.T) {
 // each bad one reported with its line number, and the status is 2.
 func TestProbeStdin(t *testing.T) {
 	out, errOut, code := dtbStdin("W:WK10:BK5\n\n  W:W51 \nW\nW:WK2:BK26\n", "probe", "--dir", tabletest.Golden)
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n"
 	wantErr := "dtb probe: line 3: FEN \"W:W51\": square 51 out of range 1..50 at column 4\n" +
 		"dtb probe: line 4: W:W:B: no pieces on the board\n"
@@ -321,8 +323,8 @@ func TestProbeStdin(t *testing.T) {
 func TestProbeNoDTW(t *testing.T) {
 	plain := filepath.Join(filepath.Dir(tabletest.Golden), "golden-plain")
 	out, errOut, code := dtb("probe", "--dir", plain, "W:WK10:BK5", "W:WK46:BK5", "W:WK2:BK26", "W:W30:B10")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)\n" +
-		"W:WK46:BK5  rules loss  theoretical loss  distance 2 (class B)\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 plies on the class B clock\n" +
+		"W:WK46:BK5  rules loss  theoretical loss  distance 2 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n" +
 		"W:W30:B10  rules loss  theoretical loss\n"
 	hint := func(m string) string {
@@ -362,4 +364,35 @@ func FuzzProbeBatch(f *testing.F) {
 			t.Fatalf("%d lines in, %d out: %q %q", lines, got, out, errOut)
 		}
 	})
+}
+
+// TestDescribe checks the words of an entry: each distance in plies, a
+// win or loss also in the winner's moves, whoever is to move and whoever
+// the values are for.
+func TestDescribe(t *testing.T) {
+	w, b := draughts.White, draughts.Black
+	for _, c := range []struct {
+		e           rules.Entry
+		clock       rules.Class
+		pov, toMove draughts.Color
+		want        string
+	}{
+		{rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 9, DTW: 9, MTC: -1}, rules.ClassB, w, w,
+			"rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock"},
+		{rules.Entry{Rules: rules.Draw, Theory: rules.Win, Distance: 1, DTW: 3, MTC: 1}, rules.Rule2, b, b,
+			"rules draw  theoretical win  Black wins in theory in 2 moves (dtw 3 plies)  distance 1 ply on the rule-2 count  mtc 1 ply"},
+		{rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: -1, DTW: 6, MTC: -1}, rules.NoClass, w, w,
+			"rules loss  theoretical loss  Black wins in 3 moves (dtw 6 plies)"},
+		// A claim's example: values for White, Black to move.
+		{rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 2, DTW: 2, MTC: -1}, rules.ClassA, w, b,
+			"rules win  theoretical win  White wins in 1 move (dtw 2 plies)  distance 2 plies on the class A clock"},
+		{rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: 0, DTW: 0, MTC: 0}, rules.NoClass, b, b,
+			"rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies"},
+		{rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1}, rules.ClassB, w, w,
+			"rules draw  theoretical draw"},
+	} {
+		if got := describe(c.e, c.clock, c.pov, c.toMove); got != c.want {
+			t.Errorf("describe(%+v, %v, %v, %v) = %q, want %q", c.e, c.clock, c.pov, c.toMove, got, c.want)
+		}
+	}
 }
