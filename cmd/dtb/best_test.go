@@ -164,3 +164,26 @@ func TestRunOutClock(t *testing.T) {
 	}
 	s.quit()
 }
+
+// TestClockUnits checks that a clock flag takes plies (N, Np) or moves
+// of each side (Nm, 2N plies), and nothing else.
+func TestClockUnits(t *testing.T) {
+	dir := tabletest.Golden
+	for _, c := range []struct{ given, plies []string }{
+		{[]string{"probe", "--clock", "1m"}, []string{"probe", "--clock", "2"}},
+		{[]string{"probe", "--clock", "1p"}, []string{"probe", "--clock", "1"}},
+		{[]string{"best", "--clock=1m"}, []string{"best", "--clock", "2"}},
+		{[]string{"line", "--clock", "1m"}, []string{"line", "--clock", "2"}},
+		{[]string{"probe", "--rule2", "25m"}, []string{"probe", "--rule2", "50"}},
+	} {
+		want, _, _ := dtb(append(c.plies, "--dir", dir, "--json", "W:WK2,6:BK50")...)
+		if out, errOut, code := dtb(append(c.given, "--dir", dir, "--json", "W:WK2,6:BK50")...); code != 0 || out != want {
+			t.Errorf("dtb %q: %d %q %q, want %q as %q gives it", c.given, code, out, errOut, want, c.plies)
+		}
+	}
+	for _, bad := range []string{"-1m", "2q", "m", "1.5m", "2mp"} {
+		if out, errOut, code := dtb("probe", "--dir", dir, "--clock", bad, "W:WK2,6:BK50"); code != 2 || out != "" || !strings.Contains(errOut, "Nm moves of each side") {
+			t.Errorf("--clock %s: %d %q %q, want status 2 and how a count is given", bad, code, out, errOut)
+		}
+	}
+}

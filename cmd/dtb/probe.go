@@ -26,33 +26,67 @@ func init() {
 			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out")
-			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
+			fl.register(fs, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out",
+				"plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
 }
 
-// How the clocks are named in errors: as flags (--clock 3), or on a line
-// of standard input (clock=3).
-const (
-	flagForm = "--%s %d"
-	lineForm = "%s=%d"
-)
-
-// checkClocks checks that the counts of c are plies played, 0 or more,
-// naming them in form (flagForm, lineForm). A count at or past its
+// checkClocks checks that the counts of c, read from a line as clock=N
+// and rule2=N, are plies played, 0 or more. A count at or past its
 // clock's budget is a clock run out (probe.Clocks), not an error, so a
 // position's clocks after a move read back as they were written.
-func checkClocks(c probe.Clocks, form string) error {
+func checkClocks(c probe.Clocks) error {
 	if c.Class < 0 {
-		return badInput(form+": want the plies played on the class clock, 0 or more", "clock", c.Class)
+		return badInput("clock=%d: want the plies played on the class clock, 0 or more", c.Class)
 	}
 	if c.Rule2 < 0 {
-		return badInput(form+": want the plies played on the 25-move count, 0 or more", "rule2", c.Rule2)
+		return badInput("rule2=%d: want the plies played on the 25-move count, 0 or more", c.Rule2)
 	}
 	return nil
+}
+
+// plyCount is a clock flag: plies played, given in plies or in moves of
+// each side, "9" or "9p" 9 plies, "4m" 8 plies.
+type plyCount int
+
+func (n *plyCount) Set(s string) error {
+	num, plies := s, 1
+	if m, ok := strings.CutSuffix(s, "m"); ok {
+		num, plies = m, 2
+	} else {
+		num = strings.TrimSuffix(s, "p")
+	}
+	v, err := strconv.Atoi(num)
+	if err != nil || v < 0 {
+		return errors.New("want the plies played, 0 or more: N or Np plies, Nm moves of each side (2N plies)")
+	}
+	*n = plyCount(v * plies)
+	return nil
+}
+
+func (n *plyCount) String() string { return strconv.Itoa(int(*n)) }
+
+// Type names the flag's value in dtb COMMAND --help.
+func (n *plyCount) Type() string { return "count" }
+
+// clockFlags are the flags --clock and --rule2 of dtb probe, best and
+// line: the plies played on the class clock and on the rule-2 count.
+type clockFlags struct{ class, rule2 plyCount }
+
+// register adds the flags to fs, with the usage of each and how a count
+// is given.
+func (c *clockFlags) register(fs *pflag.FlagSet, classUsage, rule2Usage string) {
+	const count = " (N or Np: N plies; Nm: N moves of each side, 2N plies)"
+	fs.Var(&c.class, "clock", classUsage+count)
+	fs.Var(&c.rule2, "rule2", rule2Usage+count)
+}
+
+// clocks returns the clocks of the flags.
+func (c clockFlags) clocks() probe.Clocks {
+	return probe.Clocks{Class: int(c.class), Rule2: int(c.rule2)}
 }
 
 // lineClocks splits a line of standard input, "FEN clock=N rule2=N" with
@@ -80,7 +114,7 @@ func lineClocks(line string, c probe.Clocks) (string, probe.Clocks, error) {
 			c.Rule2 = n
 		}
 	}
-	return strings.Join(f, " "), c, checkClocks(c, lineForm)
+	return strings.Join(f, " "), c, checkClocks(c)
 }
 
 // probeError says why the position p could not be probed in dir: for a
@@ -249,20 +283,16 @@ var clockWords = map[rules.Class]string{rules.ClassA: " on the class A clock", r
 
 // probeCmd holds the flags of one run of dtb probe or dtb best.
 type probeCmd struct {
-	dir      string
-	asJSON   bool
-	moves    bool
-	best     bool // dtb best: the best move in place of the moves
-	clock    int
-	rule2    int
+	dir    string
+	asJSON bool
+	moves  bool
+	best   bool // dtb best: the best move in place of the moves
+	clockFlags
 	notation string
 }
 
 func (fl *probeCmd) run(e *env, args []string) error {
-	clocks := probe.Clocks{Class: fl.clock, Rule2: fl.rule2}
-	if err := checkClocks(clocks, flagForm); err != nil {
-		return err
-	}
+	clocks := fl.clocks()
 	n, err := moveNotation(fl.notation)
 	if err != nil {
 		return err
