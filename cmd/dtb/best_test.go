@@ -17,9 +17,9 @@ type bestAnswer struct {
 		Move        string
 		FEN         string
 		Category    string
-		ClockKind   *string `json:"clock_kind"`
-		ClassPlayed *int    `json:"class_played"`
-		Rule2Played *int    `json:"rule2_played"`
+		Clock       *string
+		ClassPlayed *int `json:"class_played"`
+		Rule2Played *int `json:"rule2_played"`
 	}
 }
 
@@ -46,7 +46,7 @@ func TestBestCommand(t *testing.T) {
 		if first := strings.Fields(strings.Split(moves, "\n")[1])[0]; got.Category != "win" || b.Move != first || after != b.FEN+"\n" || b.Category != "loss" {
 			t.Errorf("best %s: %+v %+v, want a win, the move %s to %q, lost after it", c.fen, got, b, first, after)
 		}
-		if b.ClockKind == nil || *b.ClockKind != "class B" || b.ClassPlayed == nil || *b.ClassPlayed != c.clock+1 || b.Rule2Played != nil {
+		if b.Clock == nil || *b.Clock != "class B" || b.ClassPlayed == nil || *b.ClassPlayed != c.clock+1 || b.Rule2Played != nil {
 			t.Errorf("best %s: the clocks after the move: %q, want class B with %d plies played, no rule-2 count", c.fen, out, c.clock+1)
 		}
 		probed, _, _ := dtb("probe", "--dir", dir, "--json", "--clock", fmt.Sprint(*b.ClassPlayed), b.FEN)
@@ -77,8 +77,8 @@ func TestBestCommand(t *testing.T) {
 func TestBestRule2(t *testing.T) {
 	out, errOut, code := dtb("best", "--dir", rule2Dir(t), "--json", "--rule2", "41", "W:WK1,K2:BK11,16")
 	want := `"best":{"move":"1-6","fen":"B:WK2,K6:BK11,16","category":"loss","rules":"loss","theory":"loss","distance":8,"dtw":16,"mtc":8,` +
-		`"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42}}` + "\n"
-	if code != 0 || !strings.HasSuffix(out, want) || !strings.Contains(out, `"clock_kind":"rule 2","class_played":null,"rule2_played":41,"best"`) {
+		`"clock":"rule 2","class_played":null,"rule2_played":42}}` + "\n"
+	if code != 0 || !strings.HasSuffix(out, want) || !strings.Contains(out, `"class_played":null,"rule2_played":41,"best"`) {
 		t.Errorf("best --rule2 41: %d %q %q, want it to give the count 41, then end with %q", code, out, errOut, want)
 	}
 }

@@ -24,7 +24,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &probeCmd{}
 			tablesFlag(fs, &fl.dir)
-			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
 			fl.register(fs, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out",
 				"plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
@@ -133,7 +133,7 @@ func probeError(p draughts.Position, dir string, err error) string {
 // writes them after the FEN and its category, then the clock ("class A", "class B",
 // "rule 2" or null), the clocks passed (clockKeys), "rule2_tracked":false
 // for a table built before rule 2 was tracked, and the moves last:
-// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null,"moves":[{"move":"10-46","category":"win",…},…]}
+// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","class_played":0,"rule2_played":null,"moves":[{"move":"10-46","category":"win",…},…]}
 // (dtb claim writes its examples without the clocks.)
 type fenEntry struct {
 	FEN       string
@@ -207,13 +207,9 @@ func (m moveEntry) MarshalJSON() ([]byte, error) {
 }
 
 // clockKeys returns the JSON keys of the clocks c of a position whose
-// clock is kind: "clock_kind" (as "clock"), then the plies played on
-// each count, null where it does not apply to the position.
+// clock is kind ("clock"): the plies played on each count, null where it
+// does not apply to the position.
 func clockKeys(kind rules.Class, c probe.Clocks) string {
-	k := "null"
-	if kind != rules.NoClass {
-		k = strconv.Quote(kind.String())
-	}
 	count := func(n *int) string {
 		if n == nil {
 			return "null"
@@ -221,7 +217,7 @@ func clockKeys(kind rules.Class, c probe.Clocks) string {
 		return strconv.Itoa(*n)
 	}
 	class, rule2 := explore.Played(kind, c)
-	return fmt.Sprintf(`,"clock_kind":%s,"class_played":%s,"rule2_played":%s`, k, count(class), count(rule2))
+	return fmt.Sprintf(`,"class_played":%s,"rule2_played":%s`, count(class), count(rule2))
 }
 
 // keyEntry returns the JSON object of e with "key":value in front and,

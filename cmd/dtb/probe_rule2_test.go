@@ -29,14 +29,14 @@ func TestProbeRule2(t *testing.T) {
 		{[]string{"--rule2", "42", "W:WK1,K2:BK11,16"},
 			"W:WK1,K2:BK11,16  rules draw  theoretical win  White wins in theory in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"},
 		{[]string{"--rule2", "42", "--json", "W:WK1,K2:BK11,16"},
-			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42}` + "\n"},
+			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","class_played":null,"rule2_played":42}` + "\n"},
 		// the king move 1-6 leaves the opponent lost at distance 8 with
 		// 42 plies on the count (a win), or 43 (a draw)
 		{[]string{"--rule2", "41", "--moves", "W:WK1,K2:BK11,16"},
 			"W:WK1,K2:BK11,16  rules win  theoretical win  White wins in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n" +
 				"  1-6  rules win  theoretical win  White wins in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"},
 		{[]string{"--rule2", "42", "--moves", "--json", "W:WK1,K2:BK11,16"},
-			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42,"moves":[` +
+			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","class_played":null,"rule2_played":42,"moves":[` +
 				`{"move":"1-6","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2"},`},
 		{[]string{"--rule2", "47", "W:WK6,K7:BK1,K50"},
 			"W:WK6,K7:BK1,K50  rules win  theoretical win  White wins in 4 moves (dtw 7 plies)  distance 3 plies on the rule-2 count  mtc 3 plies\n"},
@@ -69,7 +69,7 @@ func TestProbeOldTable(t *testing.T) {
 		t.Errorf("probe of an old table: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "--rule2", "50", "W:WK6,K7:BK1,K50")
-	want = `{"fen":"W:WK6,K7:BK1,K50","category":"win","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"clock_kind":null,"class_played":null,"rule2_played":null,"rule2_tracked":false}` + "\n"
+	want = `{"fen":"W:WK6,K7:BK1,K50","category":"win","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"class_played":null,"rule2_played":null,"rule2_tracked":false}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json of an old table: %d %q %q, want %q", code, out, errOut, want)
 	}

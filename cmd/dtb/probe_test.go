@@ -53,9 +53,9 @@ func TestProbeCommand(t *testing.T) {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
-	want = `{"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}` + "\n" +
-		`{"fen":"W:WK2:BK26","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}` + "\n" +
-		`{"fen":"W:W28:B23,K45","category":"loss","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null,"clock":null,"clock_kind":null,"class_played":null,"rule2_played":null}` + "\n"
+	want = `{"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}` + "\n" +
+		`{"fen":"W:WK2:BK26","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}` + "\n" +
+		`{"fen":"W:W28:B23,K45","category":"loss","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null,"clock":null,"class_played":null,"rule2_played":null}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
@@ -70,7 +70,7 @@ func TestProbeCommand(t *testing.T) {
 	// With 2 plies played on the class clock, 8 left, the win in 9 is a
 	// draw; with 1 played it is a win, and so is the move that keeps it.
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--clock", "2", "W:WK2,6:BK50")
-	want = `{"fen":"W:WK2,6:BK50","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":2,"rule2_played":null,"moves":[` +
+	want = `{"fen":"W:WK2,6:BK50","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B","class_played":2,"rule2_played":null,"moves":[` +
 		`{"move":"2-11","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B"},` +
 		`{"move":"6-1","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B"},`
 	if code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, `"move"`) != 10 {
