@@ -127,19 +127,18 @@ func TestStatsCommand(t *testing.T) {
 	names = nil
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		var row struct {
-			Material        string           `json:"material"`
-			Positions       int64            `json:"positions"`
-			Rules           map[string]int64 `json:"rules"`
-			Theory          map[string]int64 `json:"theory"`
-			LongestDistance int              `json:"longest_distance"`
-			LongestDTW      int              `json:"longest_dtw"`
+			Material  string           `json:"material"`
+			Positions int64            `json:"positions"`
+			Rules     map[string]int64 `json:"rules"`
+			Theory    map[string]int64 `json:"theory"`
+			Longest   longestWins      `json:"longest"`
 		}
 		if err := json.Unmarshal([]byte(l), &row); err != nil || row.Positions == 0 {
 			t.Errorf("stats --json: line %q: %v", l, err)
 		}
 		counts := map[string]int64{"win": 424, "draw": 2024, "loss": 2}
-		if row.Material == "KvK" && (row.LongestDistance != 3 || row.LongestDTW != 3 || !maps.Equal(row.Rules, counts) || !maps.Equal(row.Theory, counts)) {
-			t.Errorf("stats --json: KvK: %q, want longest_distance and longest_dtw 3, rules and theory %v", l, counts)
+		if row.Material == "KvK" && (row.Longest.Distance == nil || *row.Longest.Distance != longestWin{"W:WK10:BK5", 3} || row.Longest.DTW == nil || row.Longest.DTW.Plies != 3 || row.Longest.MTC != nil || !maps.Equal(row.Rules, counts) || !maps.Equal(row.Theory, counts)) {
+			t.Errorf("stats --json: KvK: %q, want the longest distance and dtw 3 plies from W:WK10:BK5, no mtc, rules and theory %v", l, counts)
 		}
 		names = append(names, row.Material)
 	}
