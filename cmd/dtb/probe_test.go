@@ -101,6 +101,9 @@ func TestStatsCommand(t *testing.T) {
 		t.Fatalf("stats: %d %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if h := strings.Join(strings.Fields(lines[0]), " "); !strings.HasSuffix(h, "distance plies position dtw plies position mtc plies position") {
+		t.Errorf("stats: header %q, want the longest distance, dtw and mtc in plies", lines[0])
+	}
 	var names []string
 	for _, l := range lines[1:] {
 		if f := strings.Fields(l); len(f) > 0 {

@@ -109,7 +109,7 @@ func (r statsRow) json() statsJSON {
 func printStats(e *env, rows []statsRow) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\t"+
-		"rule2 cursed\tblessed\tdistance\tposition\tdtw\tposition\tmtc\tposition\t")
+		"rule2 cursed\tblessed\tdistance plies\tposition\tdtw plies\tposition\tmtc plies\tposition\t")
 	var total statsRow
 	var cursed [rules.Rule2 + 1]int64 // by class
 	for _, r := range rows {
