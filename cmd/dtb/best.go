@@ -19,9 +19,9 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &probeCmd{best: true}
 			tablesFlag(fs, &fl.dir)
-			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position, as dtb probe's, with "best": the move and the position after it as dtb probe gives it under the clocks after the move, null where there is no move: {"fen":"W:WK10:BK5",…,"best":{"move":"10-46","fen":"B:WK46:BK5","category":"loss",…,"clock_kind":"class B","class_played":1,"rule2_played":null}}`)
-			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions, as dtb probe takes it: 0 (full) or more, 32 (class A) or 10 (class B) and more the clock run out")
-			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule, as dtb probe takes it: 0 (fresh) or more, 50 and more complete")
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position, as dtb probe's, with "best": the move and the position after it as dtb probe gives it under the clocks after the move, null where there is no move: {"fen":"W:WK10:BK5",…,"best":{"move":"10-46","fen":"B:WK46:BK5","category":"loss",…,"class_played":1,"rule2_played":null}}`)
+			fl.register(fs, "plies already played on the class clock of class A and B positions, as dtb probe takes it: 0 (full) or more, 32 (class A) or 10 (class B) and more the clock run out",
+				"plies already on the count of the 25-move king rule, as dtb probe takes it: 0 (fresh) or more, 50 and more complete")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
@@ -70,7 +70,7 @@ func (b bestEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 		return err
 	}
 	a := b.After
-	_, err := fmt.Fprintf(w, "  best %s  %s%s  %s\n", b.Move, a.FEN, clockArgs(a.Clock, a.Played), describe(a.Entry, a.Clock))
+	_, err := fmt.Fprintf(w, "  best %s  %s%s  %s\n", b.Move, a.FEN, clockArgs(a.Clock, a.Played), describe(a.Entry, a.Clock, a.Side, a.Side))
 	return err
 }
 

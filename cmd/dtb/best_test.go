@@ -17,9 +17,9 @@ type bestAnswer struct {
 		Move        string
 		FEN         string
 		Category    string
-		ClockKind   *string `json:"clock_kind"`
-		ClassPlayed *int    `json:"class_played"`
-		Rule2Played *int    `json:"rule2_played"`
+		Clock       *string
+		ClassPlayed *int `json:"class_played"`
+		Rule2Played *int `json:"rule2_played"`
 	}
 }
 
@@ -46,7 +46,7 @@ func TestBestCommand(t *testing.T) {
 		if first := strings.Fields(strings.Split(moves, "\n")[1])[0]; got.Category != "win" || b.Move != first || after != b.FEN+"\n" || b.Category != "loss" {
 			t.Errorf("best %s: %+v %+v, want a win, the move %s to %q, lost after it", c.fen, got, b, first, after)
 		}
-		if b.ClockKind == nil || *b.ClockKind != "class B" || b.ClassPlayed == nil || *b.ClassPlayed != c.clock+1 || b.Rule2Played != nil {
+		if b.Clock == nil || *b.Clock != "class B" || b.ClassPlayed == nil || *b.ClassPlayed != c.clock+1 || b.Rule2Played != nil {
 			t.Errorf("best %s: the clocks after the move: %q, want class B with %d plies played, no rule-2 count", c.fen, out, c.clock+1)
 		}
 		probed, _, _ := dtb("probe", "--dir", dir, "--json", "--clock", fmt.Sprint(*b.ClassPlayed), b.FEN)
@@ -55,9 +55,9 @@ func TestBestCommand(t *testing.T) {
 		}
 	}
 	out, errOut, code := dtb("best", "--dir", dir, "W:WK10:BK5", "B:WK10:B")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
-		"  best 10-46  B:WK46:BK5 clock=1  rules loss  theoretical loss  distance 2 (class B)  dtw 2\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
+		"  best 10-46  B:WK46:BK5 clock=1  rules loss  theoretical loss  White wins in 1 move (dtw 2 plies)  distance 2 plies on the class B clock\n" +
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n" +
 		"  no move: the side to move has lost\n"
 	if code != 0 || out != want {
 		t.Errorf("best: %d %q %q, want %q", code, out, errOut, want)
@@ -67,7 +67,7 @@ func TestBestCommand(t *testing.T) {
 		t.Errorf("best --json of a position without a move: %d %q, want \"best\":null", code, out)
 	}
 	out, _, code = dtb("best", "--dir", dir, "--notation", "hub", hubOf(t, "W:W28:BK23"))
-	if want := "W:W28:BK23  rules win  theoretical win  dtw 1\n  best 28x19x23  B:W19:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"; code != 0 || out != want {
+	if want := "W:W28:BK23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)\n  best 28x19x23  B:W19:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"; code != 0 || out != want {
 		t.Errorf("best --notation hub of a Hub position: %d %q, want %q", code, out, want)
 	}
 }
@@ -77,8 +77,8 @@ func TestBestCommand(t *testing.T) {
 func TestBestRule2(t *testing.T) {
 	out, errOut, code := dtb("best", "--dir", rule2Dir(t), "--json", "--rule2", "41", "W:WK1,K2:BK11,16")
 	want := `"best":{"move":"1-6","fen":"B:WK2,K6:BK11,16","category":"loss","rules":"loss","theory":"loss","distance":8,"dtw":16,"mtc":8,` +
-		`"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42}}` + "\n"
-	if code != 0 || !strings.HasSuffix(out, want) || !strings.Contains(out, `"clock_kind":"rule 2","class_played":null,"rule2_played":41,"best"`) {
+		`"clock":"rule 2","class_played":null,"rule2_played":42}}` + "\n"
+	if code != 0 || !strings.HasSuffix(out, want) || !strings.Contains(out, `"class_played":null,"rule2_played":41,"best"`) {
 		t.Errorf("best --rule2 41: %d %q %q, want it to give the count 41, then end with %q", code, out, errOut, want)
 	}
 }
@@ -149,7 +149,7 @@ func TestRunOutClock(t *testing.T) {
 	if want := "B:W6,K11:BK50 clock=11"; after != want {
 		t.Fatalf("best --clock 10: the position after the move %q, want %q", after, want)
 	}
-	want := "B:W6,K11:BK50  rules draw  theoretical loss  distance 8 (class B)  dtw 8\n"
+	want := "B:W6,K11:BK50  rules draw  theoretical loss  White wins in theory in 4 moves (dtw 8 plies)  distance 8 plies on the class B clock\n"
 	if out, errOut, code := dtbStdin(after+"\n", "probe", "--dir", dir); code != 0 || out != want {
 		t.Errorf("probe of the line %q: %d %q %q, want %q", after, code, out, errOut, want)
 	}
@@ -163,4 +163,27 @@ func TestRunOutClock(t *testing.T) {
 		t.Errorf("hub, clock=11: %q, want value=draw score=0.00 clock=11", got)
 	}
 	s.quit()
+}
+
+// TestClockUnits checks that a clock flag takes plies (N, Np) or moves
+// of each side (Nm, 2N plies), and nothing else.
+func TestClockUnits(t *testing.T) {
+	dir := tabletest.Golden
+	for _, c := range []struct{ given, plies []string }{
+		{[]string{"probe", "--clock", "1m"}, []string{"probe", "--clock", "2"}},
+		{[]string{"probe", "--clock", "1p"}, []string{"probe", "--clock", "1"}},
+		{[]string{"best", "--clock=1m"}, []string{"best", "--clock", "2"}},
+		{[]string{"line", "--clock", "1m"}, []string{"line", "--clock", "2"}},
+		{[]string{"probe", "--rule2", "25m"}, []string{"probe", "--rule2", "50"}},
+	} {
+		want, _, _ := dtb(append(c.plies, "--dir", dir, "--json", "W:WK2,6:BK50")...)
+		if out, errOut, code := dtb(append(c.given, "--dir", dir, "--json", "W:WK2,6:BK50")...); code != 0 || out != want {
+			t.Errorf("dtb %q: %d %q %q, want %q as %q gives it", c.given, code, out, errOut, want, c.plies)
+		}
+	}
+	for _, bad := range []string{"-1m", "2q", "m", "1.5m", "2mp"} {
+		if out, errOut, code := dtb("probe", "--dir", dir, "--clock", bad, "W:WK2,6:BK50"); code != 2 || out != "" || !strings.Contains(errOut, "Nm moves of each side") {
+			t.Errorf("--clock %s: %d %q %q, want status 2 and how a count is given", bad, code, out, errOut)
+		}
+	}
 }

@@ -103,7 +103,7 @@ func claimFlags(fs *pflag.FlagSet) func(materials []string) (claim.Query, error)
 
 // exampleText describes an example position in one line.
 func exampleText(x claim.Example) string {
-	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, rules.NoClass))
+	return fmt.Sprintf("%s  %v to move  %s (for White)", x.Position.FEN(), x.Position.Side, describe(x.Entry, rules.NoClass, draughts.White, x.Position.Side))
 }
 
 // printClaim prints the answer to q: counts, longest wins and examples
@@ -177,18 +177,13 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 		}
 		return &fenEntry{FEN: x.Position.FEN(), Entry: x.Entry}
 	}
-	type longest struct {
-		Distance *fenEntry `json:"distance"`
-		DTW      *fenEntry `json:"dtw"`
-		MTC      *fenEntry `json:"mtc"`
-	}
 	type row struct {
-		Material  string             `json:"material"`
-		ToMove    string             `json:"to_move"`
-		Positions int64              `json:"positions"`
-		Rules     table.Counts       `json:"rules"`
-		Theory    table.Counts       `json:"theory"`
-		Longest   map[string]longest `json:"longest"`
+		Material  string                 `json:"material"`
+		ToMove    string                 `json:"to_move"`
+		Positions int64                  `json:"positions"`
+		Rules     table.Counts           `json:"rules"`
+		Theory    table.Counts           `json:"theory"`
+		Longest   map[string]longestWins `json:"longest"`
 	}
 	var out struct {
 		Query     string     `json:"query"`
@@ -198,9 +193,9 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 	}
 	out.Query, out.ValuesFor, out.Examples = q.String(), "white", []fenEntry{}
 	for _, r := range res.Rows {
-		l := map[string]longest{}
+		l := map[string]longestWins{}
 		for c, name := range []string{"white", "black"} {
-			l[name] = longest{ex(r.Longest[c].Distance), ex(r.Longest[c].DTW), ex(r.Longest[c].MTC)}
+			l[name] = claimLongest(r.Longest[c])
 		}
 		out.Rows = append(out.Rows, row{r.Material.String(), strings.ToLower(r.Side.String()), r.Positions, r.Rules, r.Theory, l})
 	}
@@ -208,6 +203,22 @@ func claimJSON(q claim.Query, res *claim.Result) any {
 		out.Examples = append(out.Examples, *ex(&x))
 	}
 	return out
+}
+
+// claimLongest returns the longest wins l of a side in a row of dtb
+// claim as dtb stats gives them.
+func claimLongest(l struct{ Distance, DTW, MTC *claim.Example }) longestWins {
+	var w longestWins
+	if x := l.Distance; x != nil {
+		w.Distance = &longestWin{x.Position.FEN(), x.Entry.Distance}
+	}
+	if x := l.DTW; x != nil {
+		w.DTW = &longestWin{x.Position.FEN(), x.Entry.DTW}
+	}
+	if x := l.MTC; x != nil {
+		w.MTC = &longestWin{x.Position.FEN(), x.Entry.MTC}
+	}
+	return w
 }
 
 // claimCmd holds the flags of one run of dtb claim.

@@ -33,12 +33,14 @@ func TestClaimCommand(t *testing.T) {
 			Positions int64            `json:"positions"`
 			Rules     map[string]int64 `json:"rules"`
 			Theory    map[string]int64 `json:"theory"`
+			Longest   map[string]longestWins
 		} `json:"rows"`
 		Examples []map[string]any `json:"examples"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || len(res.Rows) != 2 ||
 		res.Rows[1].ToMove != "black" || res.Rows[1].Positions != 424 ||
 		!maps.Equal(res.Rows[0].Theory, map[string]int64{"win": 0, "draw": 0, "loss": 2}) || !maps.Equal(res.Rows[0].Rules, res.Rows[0].Theory) ||
+		!reflect.DeepEqual(res.Rows[0].Longest, map[string]longestWins{"white": {}, "black": {&longestWin{"W:WK5:BK46", 2}, &longestWin{"W:WK5:BK46", 2}, nil}}) ||
 		len(res.Examples) != 1 || !maps.Equal(res.Examples[0], map[string]any{"fen": "W:WK5:BK46", "rules": "loss", "theory": "loss", "distance": 2.0, "dtw": 2.0, "mtc": nil}) {
 		t.Errorf("claim --json: status %d, %v, stdout %q", code, err, out)
 	}

@@ -68,10 +68,10 @@ func TestNotationHub(t *testing.T) {
 		{[]string{"moves", "--notation", "hub", "--json", "W:W28,32:B23"}, `{"move":"28x19x23","from":28,"to":19,"captures":[23]}` + "\n"},
 		{[]string{"moves", "--notation", "standard", "W:W28,32:B23"}, "28x19\n"},
 		{[]string{"perft", "--notation", "hub", "--depth", "1", "--divide", "W:W28,32:B23"}, "28x19x23 1\n1 1\n"},
-		{[]string{"probe", "--dir", dir, "--notation", "hub", "--moves", "W:W28:BK23"}, "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
-			"  28x19x23  rules win  theoretical win  dtw 1  mtc 1\n"},
+		{[]string{"probe", "--dir", dir, "--notation", "hub", "--moves", "W:W28:BK23"}, "W:W28:BK23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)\n" +
+			"  28x19x23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)  mtc 1 ply\n"},
 		{[]string{"line", "--dir", dir, "--notation", "hub", "W:WK2,6:BK50"}, "[Result \"2-0\"]\n[GameType \"20\"]\n[FEN \"W:WK2,6:BK50\"]\n\n" +
-			"1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45x40 {Black has no move: White wins} 2-0\n\n"},
+			"1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45x40 {Black has no move: White wins in 5 moves (9 plies)} 2-0\n\n"},
 	} {
 		out, errOut, code := dtb(c.args...)
 		if code != 0 || out != c.out || errOut != "" {

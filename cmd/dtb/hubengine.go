@@ -242,7 +242,7 @@ func hubClocks(args map[string]string) (c probe.Clocks, given bool, err error) {
 		}
 		*n = v
 	}
-	return c, given, checkClocks(c, lineForm)
+	return c, given, checkClocks(c)
 }
 
 // after returns the clocks c of p carried over its move m, as

@@ -24,35 +24,69 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &probeCmd{}
 			tablesFlag(fs, &fl.dir)
-			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}`)
+			fs.BoolVar(&fl.asJSON, "json", false, `one JSON object per position: {"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}`)
 			fs.BoolVar(&fl.moves, "moves", false, `also every legal move, best first, with its values for the mover under the running clocks and the distances through it (in JSON "moves":[{"move":"10-46","rules":"win",…},…])`)
-			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out")
-			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
+			fl.register(fs, "plies already played on the class clock (16-move and 5-move rules) of class A and B positions, since the ply that produced the material: 0 (full) or more; 32 (class A) or 10 (class B) and more is the clock run out",
+				"plies already on the count of the 25-move king rule: plies since the last man move or capture, 0 (fresh) or more, 50 and more complete; counts where both sides have a king outside classes A and B")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
 		},
 	})
 }
 
-// How the clocks are named in errors: as flags (--clock 3), or on a line
-// of standard input (clock=3).
-const (
-	flagForm = "--%s %d"
-	lineForm = "%s=%d"
-)
-
-// checkClocks checks that the counts of c are plies played, 0 or more,
-// naming them in form (flagForm, lineForm). A count at or past its
+// checkClocks checks that the counts of c, read from a line as clock=N
+// and rule2=N, are plies played, 0 or more. A count at or past its
 // clock's budget is a clock run out (probe.Clocks), not an error, so a
 // position's clocks after a move read back as they were written.
-func checkClocks(c probe.Clocks, form string) error {
+func checkClocks(c probe.Clocks) error {
 	if c.Class < 0 {
-		return badInput(form+": want the plies played on the class clock, 0 or more", "clock", c.Class)
+		return badInput("clock=%d: want the plies played on the class clock, 0 or more", c.Class)
 	}
 	if c.Rule2 < 0 {
-		return badInput(form+": want the plies played on the 25-move count, 0 or more", "rule2", c.Rule2)
+		return badInput("rule2=%d: want the plies played on the 25-move count, 0 or more", c.Rule2)
 	}
 	return nil
+}
+
+// plyCount is a clock flag: plies played, given in plies or in moves of
+// each side, "9" or "9p" 9 plies, "4m" 8 plies.
+type plyCount int
+
+func (n *plyCount) Set(s string) error {
+	num, plies := s, 1
+	if m, ok := strings.CutSuffix(s, "m"); ok {
+		num, plies = m, 2
+	} else {
+		num = strings.TrimSuffix(s, "p")
+	}
+	v, err := strconv.Atoi(num)
+	if err != nil || v < 0 {
+		return errors.New("want the plies played, 0 or more: N or Np plies, Nm moves of each side (2N plies)")
+	}
+	*n = plyCount(v * plies)
+	return nil
+}
+
+func (n *plyCount) String() string { return strconv.Itoa(int(*n)) }
+
+// Type names the flag's value in dtb COMMAND --help.
+func (n *plyCount) Type() string { return "count" }
+
+// clockFlags are the flags --clock and --rule2 of dtb probe, best and
+// line: the plies played on the class clock and on the rule-2 count.
+type clockFlags struct{ class, rule2 plyCount }
+
+// register adds the flags to fs, with the usage of each and how a count
+// is given.
+func (c *clockFlags) register(fs *pflag.FlagSet, classUsage, rule2Usage string) {
+	const count = " (N or Np: N plies; Nm: N moves of each side, 2N plies)"
+	fs.Var(&c.class, "clock", classUsage+count)
+	fs.Var(&c.rule2, "rule2", rule2Usage+count)
+}
+
+// clocks returns the clocks of the flags.
+func (c clockFlags) clocks() probe.Clocks {
+	return probe.Clocks{Class: int(c.class), Rule2: int(c.rule2)}
 }
 
 // lineClocks splits a line of standard input, "FEN clock=N rule2=N" with
@@ -80,7 +114,7 @@ func lineClocks(line string, c probe.Clocks) (string, probe.Clocks, error) {
 			c.Rule2 = n
 		}
 	}
-	return strings.Join(f, " "), c, checkClocks(c, lineForm)
+	return strings.Join(f, " "), c, checkClocks(c)
 }
 
 // probeError says why the position p could not be probed in dir: for a
@@ -99,10 +133,11 @@ func probeError(p draughts.Position, dir string, err error) string {
 // writes them after the FEN and its category, then the clock ("class A", "class B",
 // "rule 2" or null), the clocks passed (clockKeys), "rule2_tracked":false
 // for a table built before rule 2 was tracked, and the moves last:
-// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null,"moves":[{"move":"10-46","category":"win",…},…]}
+// {"fen":"W:WK10:BK5","category":"win","rules":"win",…,"clock":"class B","class_played":0,"rule2_played":null,"moves":[{"move":"10-46","category":"win",…},…]}
 // (dtb claim writes its examples without the clocks.)
 type fenEntry struct {
 	FEN       string
+	Side      draughts.Color // to move: the side the entry of a probe is for
 	Entry     rules.Entry
 	Probed    bool // a probe of dtb probe: Clock, Played and Untracked are set
 	Clock     rules.Class
@@ -134,11 +169,11 @@ func (f fenEntry) write(w io.Writer, enc *json.Encoder, asJSON bool) error {
 	if f.Untracked {
 		note = "  (" + untrackedNote + ")"
 	}
-	if _, err := fmt.Fprintf(w, "%s  %s%s\n", f.FEN, describe(f.Entry, f.Clock), note); err != nil {
+	if _, err := fmt.Fprintf(w, "%s  %s%s\n", f.FEN, describe(f.Entry, f.Clock, f.Side, f.Side), note); err != nil {
 		return err
 	}
 	for _, m := range f.Moves {
-		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry, m.Clock)); err != nil {
+		if _, err := fmt.Fprintf(w, "  %s  %s\n", m.Move, describe(m.Entry, m.Clock, f.Side, f.Side)); err != nil {
 			return err
 		}
 	}
@@ -172,13 +207,9 @@ func (m moveEntry) MarshalJSON() ([]byte, error) {
 }
 
 // clockKeys returns the JSON keys of the clocks c of a position whose
-// clock is kind: "clock_kind" (as "clock"), then the plies played on
-// each count, null where it does not apply to the position.
+// clock is kind ("clock"): the plies played on each count, null where it
+// does not apply to the position.
 func clockKeys(kind rules.Class, c probe.Clocks) string {
-	k := "null"
-	if kind != rules.NoClass {
-		k = strconv.Quote(kind.String())
-	}
 	count := func(n *int) string {
 		if n == nil {
 			return "null"
@@ -186,7 +217,7 @@ func clockKeys(kind rules.Class, c probe.Clocks) string {
 		return strconv.Itoa(*n)
 	}
 	class, rule2 := explore.Played(kind, c)
-	return fmt.Sprintf(`,"clock_kind":%s,"class_played":%s,"rule2_played":%s`, k, count(class), count(rule2))
+	return fmt.Sprintf(`,"class_played":%s,"rule2_played":%s`, count(class), count(rule2))
 }
 
 // keyEntry returns the JSON object of e with "key":value in front and,
@@ -211,40 +242,53 @@ func keyEntry(key, value string, e rules.Entry, clock rules.Class, withClock boo
 	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, explore.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
 }
 
-// describe returns the values and distances of a probe result in words,
-// the distance with the clock it counts.
-func describe(r rules.Entry, clock rules.Class) string {
-	dist := field("distance", r.Distance)
-	if dist != "" && clock != rules.NoClass {
-		dist += fmt.Sprintf(" (%v)", clock)
+// describe returns the values and distances of an entry in words, its
+// values those of the side pov in a position whose side to move is
+// toMove: the values, a win or loss told in the winner's moves from the
+// dtw, the distance with the clock it counts, the mtc, each in plies:
+// "rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock".
+// A theoretical win drawn under the rules wins "in theory".
+func describe(e rules.Entry, clock rules.Class, pov, toMove draughts.Color) string {
+	s := fmt.Sprintf("rules %v  theoretical %v", e.Rules, e.Theory)
+	if e.Theory != rules.Draw && e.DTW >= 0 {
+		winner := pov
+		if e.Theory == rules.Loss {
+			winner = pov.Opponent()
+		}
+		theory := ""
+		if e.Rules != e.Theory {
+			theory = " in theory"
+		}
+		if e.DTW == 0 {
+			s += fmt.Sprintf("  %v has won%s (dtw 0 plies)", winner, theory)
+		} else {
+			s += fmt.Sprintf("  %v wins%s in %s (dtw %s)", winner, theory, explore.Moves(explore.WinnerMoves(e.DTW, winner == toMove)), explore.Plies(e.DTW))
+		}
 	}
-	return fmt.Sprintf("rules %v  theoretical %v%s%s%s", r.Rules, r.Theory, dist, field("dtw", r.DTW), field("mtc", r.MTC))
+	if e.Distance >= 0 {
+		s += "  distance " + explore.Plies(e.Distance) + clockWords[clock]
+	}
+	if e.MTC >= 0 {
+		s += "  mtc " + explore.Plies(e.MTC)
+	}
+	return s
 }
 
-// field returns "  name n", or "" for a missing (negative) distance.
-func field(name string, n int) string {
-	if n < 0 {
-		return ""
-	}
-	return fmt.Sprintf("  %s %d", name, n)
-}
+// clockWords names after a distance the clock it counts.
+var clockWords = map[rules.Class]string{rules.ClassA: " on the class A clock", rules.ClassB: " on the class B clock", rules.Rule2: " on the rule-2 count"}
 
 // probeCmd holds the flags of one run of dtb probe or dtb best.
 type probeCmd struct {
-	dir      string
-	asJSON   bool
-	moves    bool
-	best     bool // dtb best: the best move in place of the moves
-	clock    int
-	rule2    int
+	dir    string
+	asJSON bool
+	moves  bool
+	best   bool // dtb best: the best move in place of the moves
+	clockFlags
 	notation string
 }
 
 func (fl *probeCmd) run(e *env, args []string) error {
-	clocks := probe.Clocks{Class: fl.clock, Rule2: fl.rule2}
-	if err := checkClocks(clocks, flagForm); err != nil {
-		return err
-	}
+	clocks := fl.clocks()
 	n, err := moveNotation(fl.notation)
 	if err != nil {
 		return err
@@ -337,7 +381,7 @@ func (a *answerer) fail(where string, p draughts.Position, err error) {
 // entry returns the fenEntry of p, probed as r under the clocks c.
 func entry(p draughts.Position, r probe.Result, c probe.Clocks) fenEntry {
 	r.Entry.Rules = r.Value
-	return fenEntry{FEN: p.FEN(), Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
+	return fenEntry{FEN: p.FEN(), Side: p.Side, Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
 }
 
 // answer writes the answer of p under the clocks c, or says on stderr

@@ -25,25 +25,25 @@ func TestProbeRule2(t *testing.T) {
 		want string // the output, or its beginning with --moves
 	}{
 		{[]string{"--rule2", "41", "W:WK1,K2:BK11,16"},
-			"W:WK1,K2:BK11,16  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+			"W:WK1,K2:BK11,16  rules win  theoretical win  White wins in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"},
 		{[]string{"--rule2", "42", "W:WK1,K2:BK11,16"},
-			"W:WK1,K2:BK11,16  rules draw  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+			"W:WK1,K2:BK11,16  rules draw  theoretical win  White wins in theory in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"},
 		{[]string{"--rule2", "42", "--json", "W:WK1,K2:BK11,16"},
-			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42}` + "\n"},
+			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","class_played":null,"rule2_played":42}` + "\n"},
 		// the king move 1-6 leaves the opponent lost at distance 8 with
 		// 42 plies on the count (a win), or 43 (a draw)
 		{[]string{"--rule2", "41", "--moves", "W:WK1,K2:BK11,16"},
-			"W:WK1,K2:BK11,16  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n" +
-				"  1-6  rules win  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"},
+			"W:WK1,K2:BK11,16  rules win  theoretical win  White wins in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n" +
+				"  1-6  rules win  theoretical win  White wins in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"},
 		{[]string{"--rule2", "42", "--moves", "--json", "W:WK1,K2:BK11,16"},
-			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","clock_kind":"rule 2","class_played":null,"rule2_played":42,"moves":[` +
+			`{"fen":"W:WK1,K2:BK11,16","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2","class_played":null,"rule2_played":42,"moves":[` +
 				`{"move":"1-6","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":17,"mtc":9,"clock":"rule 2"},`},
 		{[]string{"--rule2", "47", "W:WK6,K7:BK1,K50"},
-			"W:WK6,K7:BK1,K50  rules win  theoretical win  distance 3 (rule 2)  dtw 7  mtc 3\n"},
+			"W:WK6,K7:BK1,K50  rules win  theoretical win  White wins in 4 moves (dtw 7 plies)  distance 3 plies on the rule-2 count  mtc 3 plies\n"},
 		{[]string{"--rule2", "48", "W:WK6,K7:BK1,K50"},
-			"W:WK6,K7:BK1,K50  rules draw  theoretical win  distance 3 (rule 2)  dtw 7  mtc 3\n"},
+			"W:WK6,K7:BK1,K50  rules draw  theoretical win  White wins in theory in 4 moves (dtw 7 plies)  distance 3 plies on the rule-2 count  mtc 3 plies\n"},
 		{[]string{"--rule2", "50", "W:WK10:BK5"}, // class B: the count does not apply
-			"W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3  mtc 3\n"},
+			"W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock  mtc 3 plies\n"},
 	} {
 		args := append([]string{"probe", "--dir", dir}, c.args...)
 		out, errOut, code := dtb(args...)
@@ -63,13 +63,13 @@ func TestProbeOldTable(t *testing.T) {
 	}
 	tabletest.FirstVersion(t, dir, index.Material{WhiteKings: 2, BlackKings: 2})
 	out, errOut, code := dtb("probe", "--dir", dir, "--rule2", "50", "W:WK6,K7:BK1,K50", "W:WK1,K2:BK11,16")
-	want := "W:WK6,K7:BK1,K50  rules win  theoretical win  dtw 7  mtc 3  (" + untrackedNote + ")\n" +
-		"W:WK1,K2:BK11,16  rules draw  theoretical win  distance 9 (rule 2)  dtw 17  mtc 9\n"
+	want := "W:WK6,K7:BK1,K50  rules win  theoretical win  White wins in 4 moves (dtw 7 plies)  mtc 3 plies  (" + untrackedNote + ")\n" +
+		"W:WK1,K2:BK11,16  rules draw  theoretical win  White wins in theory in 9 moves (dtw 17 plies)  distance 9 plies on the rule-2 count  mtc 9 plies\n"
 	if code != 0 || out != want {
 		t.Errorf("probe of an old table: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "--rule2", "50", "W:WK6,K7:BK1,K50")
-	want = `{"fen":"W:WK6,K7:BK1,K50","category":"win","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"clock_kind":null,"class_played":null,"rule2_played":null,"rule2_tracked":false}` + "\n"
+	want = `{"fen":"W:WK6,K7:BK1,K50","category":"win","rules":"win","theory":"win","distance":null,"dtw":7,"mtc":3,"clock":null,"class_played":null,"rule2_played":null,"rule2_tracked":false}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json of an old table: %d %q %q, want %q", code, out, errOut, want)
 	}

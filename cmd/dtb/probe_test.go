@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
+	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -44,39 +46,39 @@ func copyTables(t *testing.T, damage map[string]func(b []byte) []byte) string {
 func TestProbeCommand(t *testing.T) {
 	dir := tablesDir(t)
 	out, errOut, code := dtb("probe", "--dir", dir, "W:BK5:WK10.", "W:WK2:BK26", "B:WK10")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"
 	if code != 0 || out != want {
 		t.Errorf("probe: %d %q %q, want %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--json", "W:WK10:BK5", "W:WK2:BK26", "W:W28:B23,K45")
-	want = `{"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}` + "\n" +
-		`{"fen":"W:WK2:BK26","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":0,"rule2_played":null}` + "\n" +
-		`{"fen":"W:W28:B23,K45","category":"loss","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null,"clock":null,"clock_kind":null,"class_played":null,"rule2_played":null}` + "\n"
+	want = `{"fen":"W:WK10:BK5","category":"win","rules":"win","theory":"win","distance":3,"dtw":3,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}` + "\n" +
+		`{"fen":"W:WK2:BK26","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B","class_played":0,"rule2_played":null}` + "\n" +
+		`{"fen":"W:W28:B23,K45","category":"loss","rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null,"clock":null,"class_played":null,"rule2_played":null}` + "\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --json: %d %q %q, want %q", code, out, errOut, want)
 	}
 
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "W:W28:BK23", "B:WK10:B")
-	want = "W:W28:BK23  rules win  theoretical win  dtw 1\n" +
-		"  28x19  rules win  theoretical win  dtw 1  mtc 1\n" +
-		"B:WK10:B  rules loss  theoretical loss  distance 0  dtw 0  mtc 0\n"
+	want = "W:W28:BK23  rules win  theoretical win  White wins in 1 move (dtw 1 ply)\n" +
+		"  28x19  rules win  theoretical win  White wins in 1 move (dtw 1 ply)  mtc 1 ply\n" +
+		"B:WK10:B  rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies\n"
 	if code != 0 || out != want {
 		t.Errorf("probe --moves: %d %q %q, want %q", code, out, errOut, want)
 	}
 	// With 2 plies played on the class clock, 8 left, the win in 9 is a
 	// draw; with 1 played it is a win, and so is the move that keeps it.
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--json", "--clock", "2", "W:WK2,6:BK50")
-	want = `{"fen":"W:WK2,6:BK50","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B","clock_kind":"class B","class_played":2,"rule2_played":null,"moves":[` +
+	want = `{"fen":"W:WK2,6:BK50","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B","class_played":2,"rule2_played":null,"moves":[` +
 		`{"move":"2-11","category":"cursed-win","rules":"draw","theory":"win","distance":9,"dtw":9,"mtc":null,"clock":"class B"},` +
 		`{"move":"6-1","category":"draw","rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null,"clock":"class B"},`
 	if code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, `"move"`) != 10 {
 		t.Errorf("probe --moves --json --clock 2: %d %q %q, want 10 moves after %q", code, out, errOut, want)
 	}
 	out, errOut, code = dtb("probe", "--dir", dir, "--moves", "--clock", "1", "W:WK2,6:BK50")
-	want = "W:WK2,6:BK50  rules win  theoretical win  distance 9 (class B)  dtw 9\n" +
-		"  2-11  rules win  theoretical win  distance 9 (class B)  dtw 9\n"
+	want = "W:WK2,6:BK50  rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock\n" +
+		"  2-11  rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock\n"
 	if code != 0 || !strings.HasPrefix(out, want) {
 		t.Errorf("probe --moves --clock 1: %d %q %q, want it to begin %q", code, out, errOut, want)
 	}
@@ -99,6 +101,9 @@ func TestStatsCommand(t *testing.T) {
 		t.Fatalf("stats: %d %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if h := strings.Join(strings.Fields(lines[0]), " "); !strings.HasSuffix(h, "distance plies position dtw plies position mtc plies position") {
+		t.Errorf("stats: header %q, want the longest distance, dtw and mtc in plies", lines[0])
+	}
 	var names []string
 	for _, l := range lines[1:] {
 		if f := strings.Fields(l); len(f) > 0 {
@@ -125,19 +130,18 @@ func TestStatsCommand(t *testing.T) {
 	names = nil
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		var row struct {
-			Material        string           `json:"material"`
-			Positions       int64            `json:"positions"`
-			Rules           map[string]int64 `json:"rules"`
-			Theory          map[string]int64 `json:"theory"`
-			LongestDistance int              `json:"longest_distance"`
-			LongestDTW      int              `json:"longest_dtw"`
+			Material  string           `json:"material"`
+			Positions int64            `json:"positions"`
+			Rules     map[string]int64 `json:"rules"`
+			Theory    map[string]int64 `json:"theory"`
+			Longest   longestWins      `json:"longest"`
 		}
 		if err := json.Unmarshal([]byte(l), &row); err != nil || row.Positions == 0 {
 			t.Errorf("stats --json: line %q: %v", l, err)
 		}
 		counts := map[string]int64{"win": 424, "draw": 2024, "loss": 2}
-		if row.Material == "KvK" && (row.LongestDistance != 3 || row.LongestDTW != 3 || !maps.Equal(row.Rules, counts) || !maps.Equal(row.Theory, counts)) {
-			t.Errorf("stats --json: KvK: %q, want longest_distance and longest_dtw 3, rules and theory %v", l, counts)
+		if row.Material == "KvK" && (row.Longest.Distance == nil || *row.Longest.Distance != longestWin{"W:WK10:BK5", 3} || row.Longest.DTW == nil || row.Longest.DTW.Plies != 3 || row.Longest.MTC != nil || !maps.Equal(row.Rules, counts) || !maps.Equal(row.Theory, counts)) {
+			t.Errorf("stats --json: KvK: %q, want the longest distance and dtw 3 plies from W:WK10:BK5, no mtc, rules and theory %v", l, counts)
 		}
 		names = append(names, row.Material)
 	}
@@ -200,7 +204,7 @@ func TestProbeMissingTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := dtb("probe", "--dir", dir, "W:WK10:BK5", "B:WK1,K2,K3:BK40", "W:W28:B23,K45", "W:W31-50:B1-20", "W:WK10:BK5")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n"
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n"
 	if code != 1 || out != want+want {
 		t.Errorf("status %d, stdout %q; want 1 and %q twice", code, out, want)
 	}
@@ -300,7 +304,7 @@ func TestProbeNoTables(t *testing.T) {
 // each bad one reported with its line number, and the status is 2.
 func TestProbeStdin(t *testing.T) {
 	out, errOut, code := dtbStdin("W:WK10:BK5\n\n  W:W51 \nW\nW:WK2:BK26\n", "probe", "--dir", tabletest.Golden)
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)  dtw 3\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  White wins in 2 moves (dtw 3 plies)  distance 3 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n"
 	wantErr := "dtb probe: line 3: FEN \"W:W51\": square 51 out of range 1..50 at column 4\n" +
 		"dtb probe: line 4: W:W:B: no pieces on the board\n"
@@ -321,8 +325,8 @@ func TestProbeStdin(t *testing.T) {
 func TestProbeNoDTW(t *testing.T) {
 	plain := filepath.Join(filepath.Dir(tabletest.Golden), "golden-plain")
 	out, errOut, code := dtb("probe", "--dir", plain, "W:WK10:BK5", "W:WK46:BK5", "W:WK2:BK26", "W:W30:B10")
-	want := "W:WK10:BK5  rules win  theoretical win  distance 3 (class B)\n" +
-		"W:WK46:BK5  rules loss  theoretical loss  distance 2 (class B)\n" +
+	want := "W:WK10:BK5  rules win  theoretical win  distance 3 plies on the class B clock\n" +
+		"W:WK46:BK5  rules loss  theoretical loss  distance 2 plies on the class B clock\n" +
 		"W:WK2:BK26  rules draw  theoretical draw\n" +
 		"W:W30:B10  rules loss  theoretical loss\n"
 	hint := func(m string) string {
@@ -362,4 +366,35 @@ func FuzzProbeBatch(f *testing.F) {
 			t.Fatalf("%d lines in, %d out: %q %q", lines, got, out, errOut)
 		}
 	})
+}
+
+// TestDescribe checks the words of an entry: each distance in plies, a
+// win or loss also in the winner's moves, whoever is to move and whoever
+// the values are for.
+func TestDescribe(t *testing.T) {
+	w, b := draughts.White, draughts.Black
+	for _, c := range []struct {
+		e           rules.Entry
+		clock       rules.Class
+		pov, toMove draughts.Color
+		want        string
+	}{
+		{rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 9, DTW: 9, MTC: -1}, rules.ClassB, w, w,
+			"rules win  theoretical win  White wins in 5 moves (dtw 9 plies)  distance 9 plies on the class B clock"},
+		{rules.Entry{Rules: rules.Draw, Theory: rules.Win, Distance: 1, DTW: 3, MTC: 1}, rules.Rule2, b, b,
+			"rules draw  theoretical win  Black wins in theory in 2 moves (dtw 3 plies)  distance 1 ply on the rule-2 count  mtc 1 ply"},
+		{rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: -1, DTW: 6, MTC: -1}, rules.NoClass, w, w,
+			"rules loss  theoretical loss  Black wins in 3 moves (dtw 6 plies)"},
+		// A claim's example: values for White, Black to move.
+		{rules.Entry{Rules: rules.Win, Theory: rules.Win, Distance: 2, DTW: 2, MTC: -1}, rules.ClassA, w, b,
+			"rules win  theoretical win  White wins in 1 move (dtw 2 plies)  distance 2 plies on the class A clock"},
+		{rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: 0, DTW: 0, MTC: 0}, rules.NoClass, b, b,
+			"rules loss  theoretical loss  White has won (dtw 0 plies)  distance 0 plies  mtc 0 plies"},
+		{rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1}, rules.ClassB, w, w,
+			"rules draw  theoretical draw"},
+	} {
+		if got := describe(c.e, c.clock, c.pov, c.toMove); got != c.want {
+			t.Errorf("describe(%+v, %v, %v, %v) = %q, want %q", c.e, c.clock, c.pov, c.toMove, got, c.want)
+		}
+	}
 }

@@ -37,8 +37,7 @@ func init() {
 			fl := &lineCmd{}
 			tablesFlag(fs, &fl.dir)
 			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"number":"1.","move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move","result":"2-0"}`)
-			fs.IntVar(&fl.clock, "clock", 0, "plies already played on the class clock of class A and B positions (as dtb probe)")
-			fs.IntVar(&fl.rule2, "rule2", 0, "plies already on the count of the 25-move king rule (as dtb probe)")
+			fl.register(fs, "plies already played on the class clock of class A and B positions (as dtb probe)", "plies already on the count of the 25-move king rule (as dtb probe)")
 			fs.IntVar(&fl.plies, "plies", explore.DefaultPlies, "the most plies of the line")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
 			return fl.run
@@ -106,10 +105,9 @@ func (fl *serveCmd) run(e *env, args []string) error {
 
 // lineCmd holds the flags of one run of dtb line.
 type lineCmd struct {
-	dir      string
-	asJSON   bool
-	clock    int
-	rule2    int
+	dir    string
+	asJSON bool
+	clockFlags
 	plies    int
 	notation string
 }
@@ -117,9 +115,6 @@ type lineCmd struct {
 func (fl *lineCmd) run(e *env, args []string) error {
 	if len(args) != 1 {
 		return badInput("want one FEN, got %d arguments", len(args))
-	}
-	if err := checkClocks(probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, flagForm); err != nil {
-		return err
 	}
 	if fl.plies < 1 {
 		return badInput("--plies %d: want at least 1", fl.plies)
@@ -137,7 +132,7 @@ func (fl *lineCmd) run(e *env, args []string) error {
 		return err
 	}
 	defer t.Close()
-	line, err := explore.BestLine(t, p, probe.Clocks{Class: fl.clock, Rule2: fl.rule2}, fl.plies, n)
+	line, err := explore.BestLine(t, p, fl.clocks(), fl.plies, n)
 	if err != nil {
 		return errors.New(probeError(p, fl.dir, err))
 	}

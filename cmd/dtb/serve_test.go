@@ -33,7 +33,7 @@ func TestLineCommand(t *testing.T) {
 		args []string
 		out  string
 	}{
-		{[]string{"W:WK2,6:BK50"}, game("2-0", "W:WK2,6:BK50", "1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45 {Black has no move: White wins}")},
+		{[]string{"W:WK2,6:BK50"}, game("2-0", "W:WK2,6:BK50", "1. 2-11 50-45 2. 6-1 45-50 3. 11-6 50-45 4. 6-50 45-40 5. 1x45 {Black has no move: White wins in 5 moves (9 plies)}")},
 		{[]string{"W:WK1:BK50"}, game("1-1", "W:WK1:BK50", "1. 1-6 50-45 2. 6-1 45-50 3. 1-6 50-45 4. 6-1 45-50 {a draw by repetition: the position is on the board for the third time}")},
 		{[]string{"--clock", "2", "W:WK2,6:BK50"}, game("1-1", "W:WK2,6:BK50", "1. 2-11 50-45 2. 6-1 45-50 3. 1-6 50-45 4. 6-1 45-40 {a win in theory, drawn under the rules: a draw by the class B limit, 5 moves each}")},
 		{[]string{"--plies", "3", "B:WK1:B45,K49"}, game("*", "B:WK1:B45,K49", "1... 49-40 2. 1-6 45-50 {3 plies, the line goes on: ask for more with --plies}")},

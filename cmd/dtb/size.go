@@ -33,7 +33,7 @@ func sizeParts(r sizes.Row) ([]string, []int64) {
 	for col := range table.NumColumns {
 		names, bytes = append(names, col.Name()), append(bytes, r.Columns[col])
 	}
-	return append(names, "headers", "total", "value-files", "distance-files", "whole-tables"),
+	return append(names, "headers", "total", "value_files", "distance_files", "whole_tables"),
 		append(bytes, r.Prefix, r.Bytes(), r.Files[codec.Values], r.Files[codec.Distances], r.Files[codec.Whole])
 }
 

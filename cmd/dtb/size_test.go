@@ -38,7 +38,7 @@ func TestSizeCommand(t *testing.T) {
 		t.Fatalf("size: %d %q %q, want a header and 3 rows", code, out, errOut)
 	}
 	head, total := strings.Fields(lines[0]), strings.Fields(lines[3])
-	if len(head) != 30 || head[15] != "headers" || head[21] != "value-files" || len(total) != 21 || total[0] != "total" || total[2] != "815145" {
+	if len(head) != 30 || head[15] != "headers" || head[21] != "value_files" || len(total) != 21 || total[0] != "total" || total[2] != "815145" {
 		t.Fatalf("size: header %q, total row %q", head, total)
 	}
 	if n, err := strconv.ParseInt(total[13], 10, 64); err != nil || n != onDisk {
@@ -59,8 +59,8 @@ func TestSizeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	parts := row.Bytes["value"] + row.Bytes["distance"] + row.Bytes["dtw"] + row.Bytes["headers"]
-	files := row.Bytes["value-files"] + row.Bytes["distance-files"] + row.Bytes["whole-tables"]
-	if row.Pieces != nil || row.Bytes["total"] != onDisk || parts != onDisk || files != onDisk || row.Bytes["value-files"] != values || row.Bits["total"] <= 0 {
+	files := row.Bytes["value_files"] + row.Bytes["distance_files"] + row.Bytes["whole_tables"]
+	if row.Pieces != nil || row.Bytes["total"] != onDisk || parts != onDisk || files != onDisk || row.Bytes["value_files"] != values || row.Bits["total"] <= 0 {
 		t.Errorf("size --json: total %q, want pieces null and %d bytes in all, in its parts and files too, %d in value files", lines[2], onDisk, values)
 	}
 }

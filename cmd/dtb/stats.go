@@ -44,34 +44,61 @@ type statsRow struct {
 
 // statsJSON is the JSON form of a row: the header's stats, then what
 // depends on the table's columns and rules, null where the table lacks
-// them (these fields hide the Stats fields of the same JSON names, which
-// leave zeros out).
+// them, and White's longest wins as dtb claim gives them.
 type statsJSON struct {
-	Material string `json:"material"`
-	table.Stats
+	Material      string       `json:"material"`
+	Positions     int64        `json:"positions"`
+	Captures      int64        `json:"captures"`
+	Theory        table.Counts `json:"theory"`
+	Rules         table.Counts `json:"rules"`
+	CursedWins    int64        `json:"cursed_wins"`
+	BlessedLosses int64        `json:"blessed_losses"`
 	// Rule2 reports whether the rules value tracks the 25-move king rule.
-	Rule2              bool    `json:"rule2"`
-	Rule2CursedWins    *int64  `json:"rule2_cursed_wins"`
-	Rule2BlessedLosses *int64  `json:"rule2_blessed_losses"`
-	LongestMTC         *int    `json:"longest_mtc"`
-	LongestMTCFEN      *string `json:"longest_mtc_fen"`
+	Rule2              bool   `json:"rule2"`
+	Rule2CursedWins    *int64 `json:"rule2_cursed_wins"`
+	Rule2BlessedLosses *int64 `json:"rule2_blessed_losses"`
 	// Rule2Candidates only for a table that does not track rule 2.
-	Rule2Candidates *int64 `json:"rule2_candidates,omitempty"`
+	Rule2Candidates *int64      `json:"rule2_candidates,omitempty"`
+	Longest         longestWins `json:"longest"`
+}
+
+// longestWins are the longest wins of a side, in JSON as dtb stats and
+// dtb claim give them: by the distance on the clock, by dtw and by mtc,
+// each a position and its plies, null where there is none or the table
+// lacks the column:
+// {"distance":{"fen":"W:WK10:BK5","plies":3},"dtw":{"fen":"W:WK10:BK5","plies":3},"mtc":null}.
+type longestWins struct {
+	Distance *longestWin `json:"distance"`
+	DTW      *longestWin `json:"dtw"`
+	MTC      *longestWin `json:"mtc"`
+}
+
+// longestWin is a position of a longest win and its length.
+type longestWin struct {
+	FEN   string `json:"fen"`
+	Plies int    `json:"plies"`
+}
+
+// win returns the longestWin of plies from the position fen, nil where
+// the table lacks the column (has is false) or there is none (fen "").
+func win(has bool, fen string, plies int) *longestWin {
+	if !has || fen == "" {
+		return nil
+	}
+	return &longestWin{fen, plies}
 }
 
 // json returns the JSON form of r.
 func (r statsRow) json() statsJSON {
-	j := statsJSON{Material: r.m.String(), Stats: r.Stats, Rule2: r.rule2}
+	s := r.Stats
+	j := statsJSON{Material: r.m.String(), Positions: s.Positions, Captures: s.Captures, Theory: s.Theory, Rules: s.Rules,
+		CursedWins: s.CursedWins, BlessedLosses: s.BlessedLosses, Rule2: r.rule2,
+		Longest: longestWins{win(r.distance, s.LongestDistanceFEN, s.LongestDistance), win(r.dtw, s.LongestDTWFEN, s.LongestDTW),
+			win(r.mtc, s.LongestMTCFEN, s.LongestMTC)}}
 	if r.rule2 {
-		j.Rule2CursedWins, j.Rule2BlessedLosses = &r.Rule2CursedWins, &r.Rule2BlessedLosses
+		j.Rule2CursedWins, j.Rule2BlessedLosses = &s.Rule2CursedWins, &s.Rule2BlessedLosses
 	} else if r.dtw {
-		j.Rule2Candidates = &r.Stats.Rule2Candidates
-	}
-	if r.mtc {
-		j.LongestMTC = &r.LongestMTC
-		if r.LongestMTCFEN != "" {
-			j.LongestMTCFEN = &r.LongestMTCFEN
-		}
+		j.Rule2Candidates = &s.Rule2Candidates
 	}
 	return j
 }
@@ -82,7 +109,7 @@ func (r statsRow) json() statsJSON {
 func printStats(e *env, rows []statsRow) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "material\tpositions\tcaptures\trules win\tdraw\tloss\ttheory win\tdraw\tloss\tcursed\tblessed\t"+
-		"rule2 cursed\tblessed\tdistance\tposition\tdtw\tposition\tmtc\tposition\t")
+		"rule2 cursed\tblessed\tdistance plies\tposition\tdtw plies\tposition\tmtc plies\tposition\t")
 	var total statsRow
 	var cursed [rules.Rule2 + 1]int64 // by class
 	for _, r := range rows {

@@ -131,22 +131,28 @@ func TestStatsRule2(t *testing.T) {
 	}{
 		{"KvK", "rule2", false},
 		{"KvK", "rule2_cursed_wins", nil},
-		{"KvK", "longest_mtc", nil},
+		{"KvK", "longest.mtc", nil},
 		{"KvK", "rule2_candidates", 1.0},
 		{"KKvKK", "rule2", true},
 		{"KKvKK", "rule2_cursed_wins", 1.0},
 		{"KKvKK", "rule2_blessed_losses", 2.0},
-		{"KKvKK", "longest_mtc", 60.0},
-		{"KKvKK", "longest_mtc_fen", fen("KKvKK", 5)},
+		{"KKvKK", "longest.mtc.plies", 60.0},
+		{"KKvKK", "longest.mtc.fen", fen("KKvKK", 5)},
 		{"KKvKK", "rule2_candidates", "absent"},
 	} {
 		i := slices.IndexFunc(got, func(r map[string]any) bool { return r["material"] == c.material })
 		if i < 0 {
 			t.Fatalf("stats --json: no %s in %q", c.material, out)
 		}
-		v, ok := got[i][c.field]
-		if !ok {
-			v = "absent"
+		var v any = got[i]
+		for _, k := range strings.Split(c.field, ".") { // a path of keys
+			o, ok := v.(map[string]any)[k]
+			if !ok {
+				o = "absent"
+			}
+			if v = o; v == nil || v == "absent" {
+				break
+			}
 		}
 		if v != c.want {
 			t.Errorf("stats --json: %s %s = %v, want %v", c.material, c.field, v, c.want)

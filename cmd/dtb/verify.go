@@ -60,7 +60,7 @@ func printReport(w io.Writer, r verify.Report) {
 		fmt.Fprintf(w, "  %d of the positions checked by an earlier run, whose progress was kept\n", r.Resumed)
 	}
 	for _, m := range r.Examples {
-		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, rules.NoClass), describe(m.Recomputed, rules.NoClass))
+		fmt.Fprintf(w, "  %s  stored: %s  from the successors: %s\n", m.Position.FEN(), describe(m.Stored, rules.NoClass, m.Position.Side, m.Position.Side), describe(m.Recomputed, rules.NoClass, m.Position.Side, m.Position.Side))
 	}
 }
 

@@ -16,6 +16,8 @@
 package explore
 
 import (
+	"fmt"
+
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/internal/pdn"
 	"github.com/dtb-draughts/dtb/probe"
@@ -79,6 +81,33 @@ func distances(e rules.Entry, c rules.Class) Distances {
 		d.Clock = c.String()
 	}
 	return d
+}
+
+// Plies returns n plies in words: "1 ply", "9 plies".
+func Plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
+}
+
+// Moves returns n moves in words: "1 move", "5 moves".
+func Moves(n int) string {
+	if n == 1 {
+		return "1 move"
+	}
+	return fmt.Sprintf("%d moves", n)
+}
+
+// WinnerMoves returns the moves the winner plays in a win of plies
+// plies: the odd plies where the winner is to move (winnerToMove), the
+// even ones where the loser is. A win in 9 plies from White's move is 5
+// moves of White's, a loss in 6 plies 3 moves of the winner's.
+func WinnerMoves(plies int, winnerToMove bool) int {
+	if winnerToMove {
+		return (plies + 1) / 2
+	}
+	return plies / 2
 }
 
 // A Position is what the tables say of a position and its moves.
@@ -195,7 +224,7 @@ type Line struct {
 	// asked for were played).
 	End   string `json:"end"`
 	Clock string `json:"clock,omitempty"` // with End "clock": "class A", "class B" or "rule 2"
-	Why   string `json:"why"`             // End in words: "Black has no move: White wins", "a draw by repetition", ...
+	Why   string `json:"why"`             // End in words: "Black has no move: White wins in 5 moves (9 plies)", "a draw by repetition", ...
 	// Result is the game's result after the line, as PDN writes it:
 	// "2-0" (White wins), "1-1", "0-2", or "*" where the line goes on.
 	Result string `json:"result"`
@@ -233,7 +262,10 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 		switch {
 		case q.CountMoves() == 0:
 			line.End, line.Result = "no move", [2]string{"0-2", "2-0"}[q.Side]
-			line.Why = [2]string{"White has no move: Black wins", "Black has no move: White wins"}[q.Side]
+			line.Why = fmt.Sprintf("%v has no move: %v wins", q.Side, q.Side.Opponent())
+			if ply > 0 { // the winner played the last move
+				line.Why += fmt.Sprintf(" in %s (%s)", Moves(WinnerMoves(ply, ply%2 == 1)), Plies(ply))
+			}
 		case r.Value == rules.Draw && runOut(r.Class, c):
 			line.End, line.Clock, line.Result = "clock", r.Class.String(), "1-1"
 			line.Why = map[rules.Class]string{rules.ClassA: "a draw by the class A limit, 16 moves each",

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -158,7 +159,7 @@ func TestBestLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(line.Moves) != 9 || line.End != "no move" || line.Result != "2-0" || line.Why != "Black has no move: White wins" ||
+	if len(line.Moves) != 9 || line.End != "no move" || line.Result != "2-0" || line.Why != "Black has no move: White wins in 5 moves (9 plies)" ||
 		!strings.HasPrefix(line.PDN, "1. 2-11 ") || strings.Count(line.PDN, ".") != 5 {
 		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1., won by White", line)
 	}
@@ -172,6 +173,13 @@ func TestBestLine(t *testing.T) {
 	}
 	if q := fen(t, line.Moves[8].FEN); q.CountMoves() != 0 {
 		t.Errorf("the line ends at %s, which has moves", q.FEN())
+	}
+	// The winner's moves: those of the side not to move at the start in
+	// a loss, none in a position already lost.
+	for f, why := range map[string]string{"W:W28:B23,K45": "White has no move: Black wins in 3 moves (6 plies)", "B:WK10:B": "Black has no move: White wins"} {
+		if l, err := explore.BestLine(tables, fen(t, f), probe.Clocks{}, 0, draughts.StandardNotation); err != nil || l.Why != why {
+			t.Errorf("the line of %s: %v, why %q, want %q", f, err, l.Why, why)
+		}
 	}
 	black, err := explore.BestLine(tables, fen(t, "B:WK5:BK10,K40"), probe.Clocks{}, 3, draughts.StandardNotation)
 	if err != nil || !strings.HasPrefix(black.PDN, "1... ") || strings.Count(black.PDN, ".") != 4 || len(black.Moves) > 3 ||
@@ -519,5 +527,54 @@ func TestAnnotate(t *testing.T) {
 	var bad *explore.IllegalError
 	if _, err := explore.Annotate(tables, start, []string{"2-11", "50-46"}); !errors.As(err, &bad) || bad.Ply != 2 || !strings.HasPrefix(err.Error(), "ply 2: move \"50-46\" is not legal") {
 		t.Errorf("an illegal move: %v, want an IllegalError at ply 2", err)
+	}
+}
+
+// TestPageWords runs the explorer's script in node on answers of the API
+// and checks the words of its distances: each in plies, a win or loss
+// in the winner's moves, as dtb probe says them; and that the page
+// says what a cursed win is and in what the clocks count.
+func TestPageWords(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("web", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"a <span class=\"cursed-win\">cursed win</span> is a win in theory that the 16-move, 5-move or 25-move rule makes a draw",
+		"class clock: plies played", "rule-2 count: plies played", "a move of each side is 2 plies"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("web/index.html does not say %q", want)
+		}
+	}
+	node := testenv.Tool(t, "node", "nodejs")
+	script, err := os.ReadFile(filepath.Join("web", "explorer.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ok := strings.CutSuffix(string(script), "\ninit();\n")
+	if !ok {
+		t.Fatal("web/explorer.js does not end with init();")
+	}
+	cases := []struct {
+		side, answer, want string
+	}{
+		{"White", `{"rules":"win","theory":"win","distance":9,"clock":"class B","dtw":9,"mtc":null}`, "White wins in 5 moves (dtw 9 plies), distance 9 plies on the class B clock"},
+		{"White", `{"rules":"draw","theory":"win","distance":9,"clock":"class B","dtw":9,"mtc":null}`, "White wins in theory in 5 moves (dtw 9 plies), distance 9 plies on the class B clock"},
+		{"Black", `{"rules":"win","theory":"win","distance":1,"clock":"rule 2","dtw":3,"mtc":1}`, "Black wins in 2 moves (dtw 3 plies), distance 1 ply on the rule-2 count, mtc 1 ply"},
+		{"White", `{"rules":"loss","theory":"loss","distance":null,"dtw":6,"mtc":null}`, "Black wins in 3 moves (dtw 6 plies)"},
+		{"Black", `{"rules":"loss","theory":"loss","distance":0,"clock":"none","dtw":0,"mtc":0}`, "White has won (dtw 0 plies), distance 0 plies, mtc 0 plies"},
+		{"White", `{"rules":"draw","theory":"draw","distance":null,"dtw":null,"mtc":null}`, ""},
+	}
+	for _, c := range cases {
+		src += fmt.Sprintf("\nconsole.log(distances(%s, %q));", c.answer, c.side)
+	}
+	out, err := exec.Command(node, "-e", src).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	for i, c := range cases {
+		if i >= len(got) || got[i] != c.want {
+			t.Errorf("distances(%s, %s): got %q, want %q", c.answer, c.side, got, c.want)
+		}
 	}
 }

@@ -163,11 +163,31 @@ function load(f) {
   update();
 }
 
-function distances(x) {
+// plies and moves say a count with its unit: "1 ply", "9 plies".
+const plies = (n) => (n === 1 ? "1 ply" : `${n} plies`);
+const moves = (n) => (n === 1 ? "1 move" : `${n} moves`);
+
+// clockWords names the clock a distance counts, after "on the".
+const clockWords = { "class A": "class A clock", "class B": "class B clock", "rule 2": "rule-2 count" };
+
+// distances says the distances of x (an answer or a move of /api/probe)
+// in words, its values those of side ("White" or "Black"), who is to
+// move: a win or loss in the winner's moves from the dtw, then the
+// distance on its clock and the mtc, each in plies, as dtb probe says
+// them: "White wins in 5 moves (dtw 9 plies), distance 9 plies on the
+// class B clock".
+function distances(x, side) {
   const parts = [];
-  if (x.distance !== null && x.distance !== undefined) parts.push(`${x.clock} ${x.distance}`);
-  if (x.dtw !== null && x.dtw !== undefined) parts.push(`dtw ${x.dtw}`);
-  if (x.mtc !== null && x.mtc !== undefined) parts.push(`mtc ${x.mtc}`);
+  if (x.theory !== "draw" && x.dtw !== null && x.dtw !== undefined) {
+    const winner = x.theory === "win" ? side : side === "White" ? "Black" : "White";
+    const theory = x.rules !== x.theory ? " in theory" : "";
+    const n = winner === side ? Math.floor((x.dtw + 1) / 2) : Math.floor(x.dtw / 2);
+    parts.push(x.dtw === 0 ? `${winner} has won${theory} (dtw 0 plies)` : `${winner} wins${theory} in ${moves(n)} (dtw ${plies(x.dtw)})`);
+  }
+  if (x.distance !== null && x.distance !== undefined) {
+    parts.push(`distance ${plies(x.distance)}` + (clockWords[x.clock] ? ` on the ${clockWords[x.clock]}` : ""));
+  }
+  if (x.mtc !== null && x.mtc !== undefined) parts.push(`mtc ${plies(x.mtc)}`);
   return parts.join(", ");
 }
 
@@ -191,10 +211,12 @@ async function update() {
   }
   const a = state.answer;
   const side = state.side === "W" ? "White" : "Black";
+  const said = distances(a, side);
   $("verdict").replaceChildren(el("span", { class: a.category }, `${side} to move: ${a.category}`),
-    document.createTextNode(` (theory ${a.theory}${distances(a) ? "; " + distances(a) : ""})`));
+    document.createTextNode(` (theory ${a.theory}${said ? "; " + said : ""})`));
   for (const m of a.moves) {
-    const li = el("li", { class: m.category, "data-move": m.move }, `${m.move}  ${m.category}${distances(m) ? "  " + distances(m) : ""}`);
+    const ms = distances(m, side);
+    const li = el("li", { class: m.category, "data-move": m.move }, `${m.move}  ${m.category}${ms ? "  " + ms : ""}`);
     li.addEventListener("click", () => play(m));
     $("moves").append(li);
   }
