@@ -39,7 +39,7 @@ func CategoryOf(ru, theory rules.Value) Category {
 		return Win
 	case ru == rules.Loss && theory == rules.Loss:
 		return Loss
-	case ru != rules.Draw:
+	case ru != rules.Draw: // a win or loss under the rules, not in theory: Unknown
 	case theory == rules.Win:
 		return CursedWin
 	case theory == rules.Loss:

@@ -152,6 +152,10 @@ func valuesOf(v byte) (theory, ru rules.Value) {
 	return codeValue(v & 3), codeValue(v >> 2)
 }
 
+// ValueByte returns the value byte of an entry with the values theory
+// and ru, without FreshOnly: that of ValueColumn, which DecodeEntry reads.
+func ValueByte(theory, ru rules.Value) byte { return valueCode(theory) | valueCode(ru)<<2 }
+
 // valueCode returns the code of the value v in a value byte: Loss 0,
 // Draw 1, Win 2. The files number the values from 0, rules.Value from
 // -1.
@@ -198,7 +202,7 @@ func (c *Columns) SetOutcomes(i int64, cl rules.Class, theory, ru rules.Outcome)
 }
 
 func (c *Columns) setValues(i int64, theory, ru rules.Value) {
-	c[ValueColumn][i] = valueCode(theory) | valueCode(ru)<<2
+	c[ValueColumn][i] = ValueByte(theory, ru)
 }
 
 func (c *Columns) setDistance(i int64, d int) {

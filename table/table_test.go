@@ -26,7 +26,7 @@ func TestColumns(t *testing.T) {
 		}
 	}
 	c.copyEntry(2, 0)
-	c[ValueColumn][2] = valueCode(rules.Draw) | valueCode(rules.Draw)<<2 // a draw over a win's bytes
+	c[ValueColumn][2] = ValueByte(rules.Draw, rules.Draw) // a draw over a win's bytes
 	if got, ok := c.Entry(2); got != entries[2] || !ok {
 		t.Errorf("a draw with a win's distance bytes = %+v, %v; want %+v", got, ok, entries[2])
 	}
