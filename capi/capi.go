@@ -190,12 +190,27 @@ func clocks(c *C.dtb_clocks) probe.Clocks {
 	return probe.Clocks{Class: int(c.class_played), Rule2: int(c.rule2_played)}
 }
 
+// The values and categories of dtb.h are those of rules.Value and
+// probe.Category: each of the sums overflows a uint otherwise, and the
+// library does not compile.
+const (
+	_ = uint(C.DTB_LOSS-rules.Loss) + uint(rules.Loss-C.DTB_LOSS) + uint(C.DTB_DRAW-rules.Draw) + uint(rules.Draw-C.DTB_DRAW) +
+		uint(C.DTB_WIN-rules.Win) + uint(rules.Win-C.DTB_WIN) + uint(C.DTB_UNKNOWN-rules.Unknown) + uint(rules.Unknown-C.DTB_UNKNOWN)
+	_ = uint(C.DTB_CATEGORY_LOSS-probe.Loss) + uint(probe.Loss-C.DTB_CATEGORY_LOSS) +
+		uint(C.DTB_CATEGORY_BLESSED_LOSS-probe.BlessedLoss) + uint(probe.BlessedLoss-C.DTB_CATEGORY_BLESSED_LOSS) +
+		uint(C.DTB_CATEGORY_DRAW-probe.Draw) + uint(probe.Draw-C.DTB_CATEGORY_DRAW) +
+		uint(C.DTB_CATEGORY_CURSED_WIN-probe.CursedWin) + uint(probe.CursedWin-C.DTB_CATEGORY_CURSED_WIN) +
+		uint(C.DTB_CATEGORY_WIN-probe.Win) + uint(probe.Win-C.DTB_CATEGORY_WIN) +
+		uint(C.DTB_UNKNOWN-probe.Unknown) + uint(probe.Unknown-C.DTB_UNKNOWN)
+)
+
 // result returns the C result of an entry whose value under the clocks
-// is v.
+// is v; of a failed probe, that of rules.Unknown and no distances.
 func result(v rules.Value, e rules.Entry) C.dtb_result {
 	return C.dtb_result{
 		rules:    C.int(v),
 		theory:   C.int(e.Theory),
+		category: C.int(probe.CategoryOf(v, e.Theory)),
 		distance: C.int(e.Distance),
 		dtw:      C.int(e.DTW),
 		mtc:      C.int(e.MTC),
@@ -236,8 +251,14 @@ func args(h handle, flags C.int, pos *C.dtb_position, posPassed bool) (*state, d
 	return s, p, err
 }
 
+// unknown is the C result of a failed probe.
+var unknown = result(rules.Unknown, rules.Entry{Rules: rules.Unknown, Theory: rules.Unknown, Distance: -1, DTW: -1, MTC: -1})
+
 //export dtbgo_probe
 func dtbgo_probe(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+	if r != nil {
+		*r = unknown
+	}
 	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
@@ -247,6 +268,9 @@ func dtbgo_probe(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, r 
 
 //export dtbgo_probe_fen
 func dtbgo_probe_fen(h handle, fen *C.char, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
+	if r != nil {
+		*r = unknown
+	}
 	s, _, err := args(h, flags, nil, false)
 	if err != nil {
 		return s.fail(err)
@@ -271,7 +295,7 @@ func fenPosition(fen *C.char) (draughts.Position, error) {
 	return p, nil
 }
 
-// probe fills r with the probe of p.
+// probe fills r with the probe of p; a failure leaves it unknown.
 func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dtb_result) C.int {
 	if r == nil {
 		return s.fail(fmt.Errorf("dtb: %w: NULL result", errBadArgument))
@@ -285,7 +309,11 @@ func (s *state) probe(p draughts.Position, c *C.dtb_clocks, flags C.int, r *C.dt
 }
 
 //export dtbgo_probe_value
-func dtbgo_probe_value(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int) C.int {
+func dtbgo_probe_value(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.int, v *C.int) C.int {
+	if v == nil {
+		return get(h).fail(fmt.Errorf("dtb: %w: NULL value", errBadArgument))
+	}
+	*v = C.DTB_UNKNOWN
 	s, p, err := args(h, flags, pos, true)
 	if err != nil {
 		return s.fail(err)
@@ -294,7 +322,8 @@ func dtbgo_probe_value(h handle, pos *C.dtb_position, c *C.dtb_clocks, flags C.i
 	if err != nil {
 		return s.fail(err)
 	}
-	return C.int(res.Value)
+	*v = C.int(res.Value)
+	return C.DTB_OK
 }
 
 //export dtbgo_root_moves

@@ -98,22 +98,21 @@ func line(p draughts.Position, c probe.Clocks) string {
 }
 
 // want returns the C example's answer to p with the clocks c, from the Go
-// probe: "status rules theory distance dtw mtc value moves" and the root
-// moves.
+// probe: "status rules theory category distance dtw mtc", the status and
+// value of dtb_probe_value, the number of moves and the root moves. The
+// numbers are Go's: the C library's must be the same, a failure's
+// unknown too.
 func want(t *probe.Tables, p draughts.Position, c probe.Clocks) string {
 	r, err := t.Probe(p, c, 0)
-	if err != nil {
-		return fmt.Sprintf("%d -9 -9 -9 -9 -9 %d %d", status(err), status(err), status(err))
-	}
-	e, v := r.Entry, r.Value
-	s := fmt.Sprintf("0 %d %d %d %d %d", v, e.Theory, e.Distance, e.DTW, e.MTC)
+	e, st := r.Entry, status(err)
+	s := fmt.Sprintf("%d %d %d %d %d %d %d %d %d", st, r.Value, e.Theory, r.Category(), e.Distance, e.DTW, e.MTC, st, r.Value)
 	moves, err := t.RootMoves(p, c)
 	if err != nil {
-		return fmt.Sprintf("%s %d %d", s, v, status(err))
+		return fmt.Sprintf("%s %d", s, status(err))
 	}
-	s += fmt.Sprintf(" %d %d", v, len(moves))
+	s += fmt.Sprintf(" %d", len(moves))
 	for _, m := range moves {
-		s += fmt.Sprintf(" %s:%d:%d:%d:%d:%d", p.Notation(m.Move), m.Value, m.Entry.Theory, m.Entry.Distance, m.Entry.DTW, m.Entry.MTC)
+		s += fmt.Sprintf(" %s:%d:%d:%d:%d:%d:%d", p.Notation(m.Move), m.Value, m.Entry.Theory, m.Category(), m.Entry.Distance, m.Entry.DTW, m.Entry.MTC)
 	}
 	return s
 }
@@ -217,7 +216,7 @@ func TestC(t *testing.T) {
 		"0 0 0 0 1 0",
 	} {
 		c.in.WriteString(l + "\n")
-		c.expected = append(c.expected, "-3 -9 -9 -9 -9 -9 -3 -3")
+		c.expected = append(c.expected, "-3 3 3 3 -1 -1 -1 -3 3 -3") // unknown
 	}
 	if len(c.expected) < 2000 {
 		t.Fatalf("only %d positions", len(c.expected))
@@ -351,25 +350,25 @@ func TestCClassA(t *testing.T) {
 }
 
 // TestCABI checks the ABI version: the header's and the library's are
-// the same and 3, dtb_version is version.Version, dtb_open_version refuses a program compiled against
+// the same and 4, dtb_version is version.Version, dtb_open_version refuses a program compiled against
 // another version, saying to rebuild it, and dtb_open opens; a probe with
 // DTB_VALUES_ONLY gives the values without the dtw, with DTB_CACHED_ONLY
 // too once its block is cached, DTB_STORED_ONLY answers a quiet position
 // and DTB_NOT_STORED for a capture, and an unknown flag is refused.
 func TestCABI(t *testing.T) {
 	build(t)
-	checkOutput(t, built.abi, "header 3 library 3 dtb "+version.Version+"\n"+
-		"version 2: refused: dtb_open: the program was compiled against dtb.h of ABI version 2, the library is version 3: rebuild the program\n"+
-		"version 3: opened\n"+
-		"version 4: refused: dtb_open: the program was compiled against dtb.h of ABI version 4, the library is version 3: rebuild the program\n"+
+	checkOutput(t, built.abi, "header 4 library 4 dtb "+version.Version+"\n"+
+		"version 3: refused: dtb_open: the program was compiled against dtb.h of ABI version 3, the library is version 4: rebuild the program\n"+
+		"version 4: opened\n"+
+		"version 5: refused: dtb_open: the program was compiled against dtb.h of ABI version 5, the library is version 4: rebuild the program\n"+
 		"dtb_open: opened\n"+
-		"flags 0: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
-		"flags 2: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
-		"flags 3: 0 rules 2 theory 2 distance -1 dtw -1 mtc -1\n"+
-		"flags 4: 0 rules 2 theory 2 distance -1 dtw 5 mtc -1\n"+
-		"flags 8: -5 rules -9 theory -9 distance -9 dtw -9 mtc -9\n"+
-		"capture, flags 0: 0 rules 2\n"+
-		"capture, flags 4: -7 rules -9\n", golden)
+		"flags 0: 0 rules 1 theory 1 category 2 distance -1 dtw 5 mtc -1\n"+
+		"flags 2: 0 rules 1 theory 1 category 2 distance -1 dtw -1 mtc -1\n"+
+		"flags 3: 0 rules 1 theory 1 category 2 distance -1 dtw -1 mtc -1\n"+
+		"flags 4: 0 rules 1 theory 1 category 2 distance -1 dtw 5 mtc -1\n"+
+		"flags 8: -5 rules 3 theory 3 category 3 distance -1 dtw -1 mtc -1\n"+
+		"capture, flags 0: 0 rules 1 category 2\n"+
+		"capture, flags 4: -7 rules 3 category 3\n", golden)
 }
 
 // checkOutput runs the program prog with args and checks that it succeeds
@@ -387,8 +386,8 @@ func checkOutput(t *testing.T, prog, want string, args ...string) {
 
 // TestCHandles checks that a closed handle, one whose slot another
 // dtb_open reuses, and one with other bits set are refused with
-// DTB_BAD_ARGUMENT (-5), as are NULL pointers, while the open handle
-// keeps answering (testdata/handles.c).
+// DTB_BAD_ARGUMENT (-5), their results DTB_UNKNOWN (3), as are NULL
+// pointers, while the open handle keeps answering (testdata/handles.c).
 func TestCHandles(t *testing.T) {
 	build(t)
 	plain := filepath.Join(filepath.Dir(golden), "golden-plain")
@@ -397,7 +396,7 @@ func TestCHandles(t *testing.T) {
 		"reopened: same handle 0, old -5, new 0\n"+
 		"top bit: -5\n"+
 		"bit 32: -5\n"+
-		"NULL handle: -5, NULL result: -5, NULL position: -5\n"+
+		"NULL handle: -5, NULL result: -5, NULL position: -5 (value 3), NULL value: -5\n"+
 		"old handle: max pieces -5, last error 0\n"+
 		"new after closing the old again: 0\n"+
 		"new closed: -5\n", golden, plain)
@@ -435,8 +434,8 @@ func TestCOpenError(t *testing.T) {
 func TestCProbeHub(t *testing.T) {
 	p, _ := draughts.ParseFEN("W:WK10:BK5")
 	hub := p.Hub()
-	checkOutput(t, buildExample(t), "W:WK10:BK5  rules win  theoretical win  distance 3  dtw 3  mtc -1\n"+
-		hub+"  rules win  theoretical win  distance 3  dtw 3  mtc -1\n", golden, "W:WK10:BK5", hub)
+	checkOutput(t, buildExample(t), "W:WK10:BK5  win  rules win  theoretical win  distance 3  dtw 3  mtc -1\n"+
+		hub+"  win  rules win  theoretical win  distance 3  dtw 3  mtc -1\n", golden, "W:WK10:BK5", hub)
 	out, err := exec.Command(buildExample(t), golden, hub[:50]).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "49 squares after the side to move, want 50") || strings.Count(string(out), "\n") != 1 {
 		t.Errorf("a short Hub position: %v, %q; want a failure saying so in one line", err, out)

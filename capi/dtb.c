@@ -22,8 +22,9 @@ int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, 
     return dtbgo_probe(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, flags, r);
 }
 
-int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags) {
-    return dtbgo_probe_value(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, flags);
+int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
+                    int *value) {
+    return dtbgo_probe_value(handle(t), (dtb_position *)pos, (dtb_clocks *)clocks, flags, value);
 }
 
 int dtb_probe_fen(dtb_tables *t, const char *fen, const dtb_clocks *clocks, int flags,

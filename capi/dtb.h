@@ -23,7 +23,7 @@
  *     pos.side = DTB_WHITE;
  *     dtb_result r;
  *     if (dtb_probe(t, &pos, NULL, 0, &r) == DTB_OK)
- *         printf("%d %d\n", r.rules, r.distance);   DTB_WIN 3
+ *         printf("%d %d %d\n", r.rules, r.category, r.distance);   DTB_WIN (1), DTB_CATEGORY_WIN (2), 3
  *     dtb_close(t);
  *
  * A program checks at start that the library it runs with is the one it
@@ -47,6 +47,22 @@
  * and functions are only ever added. A new version changes the layout or
  * the meaning of something: a program compiled against an older version
  * must be rebuilt, and cannot run with the new library (see dtb_open).
+ *
+ * Version 4:
+ *   - The values are numbered as python-chess numbers them, and as the
+ *     Go and Python packages do (docs/engines.md): DTB_LOSS -1, DTB_DRAW
+ *     0, DTB_WIN 1 (version 3: 0, 1, 2). A theoretical value is the
+ *     sign of its category.
+ *   - dtb_result gains category, after theory: the value under the rules
+ *     beside the theoretical one, DTB_CATEGORY_LOSS -2, _BLESSED_LOSS -1,
+ *     _DRAW 0, _CURSED_WIN 1, _WIN 2 (python-chess's WDL). dtb_result and
+ *     dtb_root_move are larger.
+ *   - A failed probe fills its result with DTB_UNKNOWN (3) in rules,
+ *     theory and category and -1 in the distances. Version 3 left it as
+ *     it was: a zero result read as a loss.
+ *   - dtb_probe_value returns a status and writes the value to a new
+ *     argument, DTB_UNKNOWN on failure: DTB_LOSS (-1) would read as
+ *     DTB_NO_TABLE.
  *
  * Version 2 (version 1 had no number):
  *   - dtb_clocks.class_plies, the plies LEFT on the class clock
@@ -85,7 +101,7 @@ extern "C" {
 #endif
 
 /* The version of the ABI this header describes (see above). */
-#define DTB_ABI_VERSION 3
+#define DTB_ABI_VERSION 4
 
 /* An open table directory. */
 typedef struct dtb_tables dtb_tables;
@@ -93,11 +109,31 @@ typedef struct dtb_tables dtb_tables;
 /* Sides. */
 enum { DTB_WHITE = 0, DTB_BLACK = 1 };
 
-/* Values, for the side to move (the mover, for root moves). */
-enum { DTB_LOSS = 0, DTB_DRAW = 1, DTB_WIN = 2 };
+/* Values, for the side to move (the mover, for root moves), numbered as
+ * in Go (rules.Value) and Python (dtb.Value). */
+enum { DTB_LOSS = -1, DTB_DRAW = 0, DTB_WIN = 1 };
 
-/* Statuses. A probe of the value alone returns a value (>= 0) or one of the
- * negative statuses. dtb_last_error gives the message of a failure. */
+/* Categories: the value under the rules beside the theoretical one, for
+ * the side to move (the mover, for root moves), numbered as python-chess's
+ * WDL, Go's probe.Category and Python's dtb.Category. A cursed win is won
+ * in theory and drawn by a move limit or rule 2, a blessed loss the other
+ * way round. The sign is the theoretical value; DTB_CATEGORY_LOSS and
+ * DTB_CATEGORY_WIN are the values under the rules, the others draws
+ * under the rules. */
+enum {
+    DTB_CATEGORY_LOSS = -2,
+    DTB_CATEGORY_BLESSED_LOSS = -1,
+    DTB_CATEGORY_DRAW = 0,
+    DTB_CATEGORY_CURSED_WIN = 1,
+    DTB_CATEGORY_WIN = 2
+};
+
+/* No value and no category: those of a failed probe. A zero dtb_result is
+ * a draw, so a probe that fails fills its result with DTB_UNKNOWN instead
+ * (and -1 distances). It is no value, nor category, above. */
+enum { DTB_UNKNOWN = 3 };
+
+/* Statuses. dtb_last_error gives the message of a failure. */
 enum {
     DTB_OK = 0,
     DTB_NO_TABLE = -1,     /* a table needed is not in the directory, or over dtb_set_max_pieces */
@@ -176,10 +212,13 @@ typedef struct dtb_clocks {
     int rule2_played;
 } dtb_clocks;
 
-/* What the tables say of a position, for its side to move. */
+/* What the tables say of a position, for its side to move. A probe that
+ * fails fills it with DTB_UNKNOWN and -1 distances. */
 typedef struct dtb_result {
     int rules;    /* DTB_WIN/DRAW/LOSS under the rules, with the clocks passed */
     int theory;   /* the theoretical value: repetition the only draw */
+    int category; /* DTB_CATEGORY_*: rules beside theory (a cursed win: theory a win, rules a
+                   * draw) */
     int distance; /* distance in plies on the position's clock: the class clock of class A
                    * and B, the rule-2 count where both sides have a king (the least budget
                    * under which it is won or lost), -1 none */
@@ -197,7 +236,8 @@ typedef struct dtb_root_move {
     uint64_t captured; /* square set of the pieces it takes */
     /* For the side that plays the move: rules is its value under the
      * rules with the clocks passed, carried over the move; theory is
-     * that of the position after the move, negated; distance is the
+     * that of the position after the move, negated; category is the two
+     * together; distance is the
      * distance the position has through the move, on the position's own
      * clock (the least plies left on it under which the move wins or
      * loses: 1 for a move that restarts or leaves the clock, one more
@@ -235,15 +275,18 @@ dtb_tables *dtb_open_version(int abi_version, const char *dir, int cache_mb, cha
 void dtb_close(dtb_tables *t);
 
 /* dtb_probe fills r with what the tables say of pos, under the clocks
- * (NULL: fresh), and returns DTB_OK or a negative status. flags: 0 or
- * any of DTB_CACHED_ONLY, DTB_VALUES_ONLY and DTB_STORED_ONLY. */
+ * (NULL: fresh), and returns DTB_OK or a negative status, r then
+ * DTB_UNKNOWN. flags: 0 or any of DTB_CACHED_ONLY, DTB_VALUES_ONLY and
+ * DTB_STORED_ONLY. */
 int dtb_probe(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
               dtb_result *r);
 
-/* dtb_probe_value returns the value of pos under the rules with the
- * clocks (DTB_WIN, DTB_DRAW or DTB_LOSS), or a negative status: the
- * quickest probe, for a search. */
-int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags);
+/* dtb_probe_value writes to *value the value of pos under the rules with
+ * the clocks (DTB_WIN, DTB_DRAW or DTB_LOSS) and returns DTB_OK, or
+ * writes DTB_UNKNOWN and returns a negative status: the quickest probe,
+ * for a search. Changed in version 4, which added value. */
+int dtb_probe_value(dtb_tables *t, const dtb_position *pos, const dtb_clocks *clocks, int flags,
+                    int *value);
 
 /* dtb_probe_fen is dtb_probe of a position in PDN FEN, e.g. "W:WK10:BK5",
  * or in Hub notation (51 characters: W or B, then w, b, W, B or e for

@@ -24,7 +24,7 @@ type expectation struct {
 	Rule2       int     `json:"rule2_played"`
 	Status      int     `json:"status"`            // of the probe
 	Message     string  `json:"message,omitempty"` // the library's, where Status < 0
-	Result      []int   `json:"result,omitempty"`  // rules, theory, distance, dtw, mtc
+	Result      []int   `json:"result,omitempty"`  // rules, theory, category, distance, dtw, mtc
 	MoveStatus  int     `json:"move_status"`       // of the root moves
 	MoveMessage string  `json:"move_message,omitempty"`
 	Moves       [][]any `json:"moves"` // notation, from, to, captured, then as Result
@@ -45,7 +45,7 @@ func expect(t *probe.Tables, fen string, c probe.Clocks) expectation {
 		e.Status, e.Message = int(status(err)), err.Error()
 	} else {
 		en := r.Entry
-		e.Result = []int{int(r.Value), int(en.Theory), int(en.Distance), int(en.DTW), int(en.MTC)}
+		e.Result = []int{int(r.Value), int(en.Theory), int(r.Category()), int(en.Distance), int(en.DTW), int(en.MTC)}
 	}
 	moves, err := t.RootMoves(p, c)
 	if err != nil {
@@ -55,7 +55,7 @@ func expect(t *probe.Tables, fen string, c probe.Clocks) expectation {
 	for _, m := range moves {
 		en := m.Entry
 		e.Moves = append(e.Moves, []any{p.Notation(m.Move), m.Move.FromSquare(), m.Move.ToSquare(),
-			uint64(draughts.SquareSet(m.Move.Captured)), int(m.Value), int(en.Theory), int(en.Distance), int(en.DTW), int(en.MTC)})
+			uint64(draughts.SquareSet(m.Move.Captured)), int(m.Value), int(en.Theory), int(m.Category()), int(en.Distance), int(en.DTW), int(en.MTC)})
 	}
 	return e
 }
@@ -63,7 +63,8 @@ func expect(t *probe.Tables, fen string, c probe.Clocks) expectation {
 // TestPython runs the unittest tests of the Python module (python/) with
 // python3 against the libdtb.so of build and the golden tables, checking
 // its answers on some 1,500 positions, bad FENs and missing tables among
-// them, against the Go probe's (DTB_TEST_EXPECT). Without python3 it
+// them, against the Go probe's (DTB_TEST_EXPECT): the same numbers for
+// values and categories, every category among them. Without python3 it
 // skips, or fails under DTB_REQUIRE_TOOLS=1.
 func TestPython(t *testing.T) {
 	python := testenv.Tool(t, "python3", "python3")

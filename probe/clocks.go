@@ -194,6 +194,10 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	return moves, nil
 }
 
+// Category returns the category of m for the side that plays it: under
+// the rules with the running clocks, beside the theoretical value.
+func (m RootMove) Category() Category { return CategoryOf(m.Value, m.Entry.Theory) }
+
 // through returns the entry of a position whose only move leads to entry
 // s, as rules.Moves computes it. The position is of class from, and the
 // one after the move of class to. The move is a capture or man move

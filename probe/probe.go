@@ -8,7 +8,10 @@
 //	defer t.Close()
 //	pos, _ := draughts.ParseFEN("W:WK10:BK5")
 //	r, err := t.Probe(pos, probe.Clocks{}, 0)
-//	// r.Value == rules.Win, r.Entry.Distance == 3
+//	// r.Value == rules.Win, r.Category() == probe.Win, r.Entry.Distance == 3
+//
+// A failed probe's Result reads rules.Unknown and Unknown, never a value
+// (Result).
 //
 // OpenFS reads the tables of an fs.FS instead: embedded in the program,
 // served from an archive, or on a system without memory mapping (WASM).
@@ -76,6 +79,7 @@
 //
 //	tables.go   Open, OpenFS, New, Add: the registry of tables; a file opened on first use
 //	probe.go    Probe, Result, Flags, Check: the lookup
+//	category.go Category: a value under the rules beside the theoretical one
 //	search.go   probeCut: a stored entry (stored), or the search of a capture
 //	            position (captures), of a table answered through its colour
 //	            flip (searched), of a short rule-2 distance (exactDistance)
@@ -146,6 +150,9 @@ const StoredOnly Flags = 4
 const WithDistances Flags = 8
 
 // Result is what the tables say of a position under the running clocks.
+// A failed probe returns unknown: its values are rules.Unknown, its
+// Category Unknown, its distances -1. The zero Result is no probe's
+// answer: it reads as a draw.
 type Result struct {
 	// Entry is the position's entry, exactly as the generator computed
 	// it. Its Rules is the value with the clocks as they stand when the
@@ -178,9 +185,22 @@ type Result struct {
 // returns ErrNotCached where a table would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
 	var r Result
-	err := t.probeCut(&r, p, c, f, exact)
-	return r, err
+	if err := t.probeCut(&r, p, c, f, exact); err != nil {
+		return unknown, err
+	}
+	return r, nil
 }
+
+// unknown is the Result of a failed probe: no value, no category, no
+// distances.
+var unknown = Result{
+	Entry: rules.Entry{Rules: rules.Unknown, Theory: rules.Unknown, Distance: -1, DTW: -1, MTC: -1},
+	Value: rules.Unknown,
+}
+
+// Category returns the category of r (CategoryOf): under the rules with
+// the clocks passed, beside the theoretical value.
+func (r Result) Category() Category { return CategoryOf(r.Value, r.Entry.Theory) }
 
 // Check returns the error of a probe of p if no table holds it, nil
 // otherwise. The error wraps ErrIllegal, names p and says why. There may

@@ -210,7 +210,7 @@ func TestKnownFacts(t *testing.T) {
 		{"W:WK2:BK26", rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1, MTC: -1}},
 		{"W:W28:BK23", win(-1, 1)}, // MvK, no class: 28x19 ends the game
 		{"W:W6:BK1", rules.Entry{Rules: rules.Loss, Theory: rules.Loss, Distance: -1, MTC: -1}}, // blocked
-		{"B:WK10", rules.Entry{}},
+		{"B:WK10", rules.Entry{Rules: rules.Loss, Theory: rules.Loss}},
 	} {
 		if r := mustProbe(t, tables, fen(t, c.fen)); r != c.want {
 			t.Errorf("%s: %+v, want %+v", c.fen, r, c.want)

@@ -34,7 +34,7 @@ func cutBelow(ms *rules.Moves) cut {
 }
 
 // probeCut sets *r to the result of a probe of p under the cut k. Where
-// it fails, *r is the zero Result. It fills *r where its caller keeps it,
+// it fails, *r means nothing (Probe returns unknown). It fills *r where its caller keeps it,
 // sparing a copy of each field. Passing p by value keeps a successor made
 // in a search's loop on the stack.
 func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k cut) error {
@@ -82,7 +82,6 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		}
 	}
 	if err != nil {
-		*r = Result{}
 		return err
 	}
 	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone

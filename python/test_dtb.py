@@ -47,10 +47,11 @@ def split_tables(tmp, first):
 
 
 def c_result(p):
-    """The C library's numbers of a Probe: rules, theory, distance, dtw, mtc."""
+    """The C library's numbers of a Probe, which are Go's: rules, theory,
+    category, distance, dtw, mtc."""
     def n(d):
         return -1 if d is None else d
-    return [int(p.value) + 1, int(p.theory) + 1, n(p.distance), n(p.dtw), n(p.mtc)]
+    return [int(p.value), int(p.theory), int(p.wdl), n(p.distance), n(p.dtw), n(p.mtc)]
 
 
 def answer(tb, fen, class_played=0, rule2_played=0):
@@ -86,6 +87,17 @@ class TestProbe(unittest.TestCase):
         self.assertEqual((r.value, r.category, r.distance, r.dtw), (dtb.Value.LOSS, "loss", None, 6))
         r = self.tb.probe("B:WK10:B")
         self.assertEqual((r.category, r.distance, r.dtw, r.mtc), ("loss", 0, 0, 0))
+
+    def test_numbers(self):
+        """Value and Category have python-chess's numbers, which are the C
+        library's and Go's; a category's word is its name in the JSON."""
+        self.assertEqual([int(v) for v in dtb.Value], [-1, 0, 1])
+        self.assertEqual([(int(c), str(c)) for c in dtb.Category],
+                         [(-2, "loss"), (-1, "blessed-loss"), (0, "draw"), (1, "cursed-win"), (2, "win")])
+        r = self.tb.probe("W:WK2,6:BK50", class_played=2)
+        self.assertEqual((r.value, r.theory, r.wdl, r.category),
+                         (dtb.Value.DRAW, dtb.Value.WIN, dtb.Category.CURSED_WIN, "cursed-win"))
+        self.assertIs(type(self.tb.probe_wdl("W:WK10:BK5")), dtb.Category)
 
     def test_clocks(self):
         # W:WK2,6:BK50 wins in 9 plies of the class B clock of 10: with 1
@@ -158,7 +170,7 @@ class TestProbe(unittest.TestCase):
     def test_go_probe(self):
         with open(os.environ["DTB_TEST_EXPECT"]) as f:
             expectations = json.load(f)
-        failures = 0
+        failures, categories = 0, set()
         for e in expectations:
             fen, clocks = e["fen"], dict(class_played=e["class_played"], rule2_played=e["rule2_played"])
             r, m = answer(self.tb, fen, **clocks)
@@ -169,6 +181,7 @@ class TestProbe(unittest.TestCase):
             else:
                 got = c_result(r[1]) if r[0] == "ok" else r
                 want = e["result"]
+                categories.add(want[2])
             self.assertEqual(got, want, "probe %s %s" % (fen, clocks))
             if e["move_status"] < 0:
                 got, want = m[1:], (e["move_status"], e["move_message"])
@@ -180,6 +193,7 @@ class TestProbe(unittest.TestCase):
             self.assertEqual(got, want, "root moves %s %s" % (fen, clocks))
         self.assertGreater(len(expectations), 1000)
         self.assertGreater(failures, 3)
+        self.assertEqual(categories, {-2, -1, 0, 1, 2})  # every category, in the same numbers
 
 
 class TestThreads(unittest.TestCase):

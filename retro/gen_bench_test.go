@@ -41,7 +41,7 @@ func BenchmarkFill(b *testing.B) {
 	v, d, c := rules.Draw, 0, false
 	for i := range int64(n) {
 		if r.IntN(8) == 0 {
-			v, d, c = rules.Value(r.IntN(3)), r.IntN(60), r.IntN(2) == 0
+			v, d, c = rules.Value(r.IntN(3)-1), r.IntN(60), r.IntN(2) == 0
 		}
 		w := newWord(open, noLoss) // a draw
 		if v != rules.Draw {

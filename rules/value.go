@@ -33,15 +33,22 @@ import (
 	"fmt"
 )
 
-// Value is a game value for the side to move.
-type Value uint8
+// Value is a game value for the side to move: Loss -1, Draw 0, Win 1,
+// the sign of python-chess's WDL. The C library and the Python package
+// number it alike (docs/engines.md). Files store it otherwise (package
+// table).
+type Value int8
 
 // The values, ordered from the side to move's point of view.
 const (
-	Loss Value = iota
-	Draw
-	Win
+	Loss Value = -1
+	Draw Value = 0
+	Win  Value = 1
 )
+
+// Unknown is no value: that of a failed probe (package probe), which the
+// zero Value, a draw, cannot say. It is none of the values above.
+const Unknown Value = 3
 
 func (v Value) String() string {
 	switch v {
@@ -51,16 +58,18 @@ func (v Value) String() string {
 		return "draw"
 	case Win:
 		return "win"
+	case Unknown:
+		return "unknown"
 	}
 	return "invalid"
 }
 
 // Neg returns the value for the other side.
-func (v Value) Neg() Value { return Win - v }
+func (v Value) Neg() Value { return -v }
 
 // MarshalText writes v as "win", "draw" or "loss".
 func (v Value) MarshalText() ([]byte, error) {
-	if v > Win {
+	if v < Loss || v > Win {
 		return nil, fmt.Errorf("invalid value %d", v)
 	}
 	return []byte(v.String()), nil
@@ -68,7 +77,7 @@ func (v Value) MarshalText() ([]byte, error) {
 
 // UnmarshalText reads "win", "draw" or "loss".
 func (v *Value) UnmarshalText(b []byte) error {
-	for w := range Win + 1 {
+	for w := Loss; w <= Win; w++ {
 		if string(b) == w.String() {
 			*v = w
 			return nil

@@ -23,8 +23,9 @@ type Column int
 
 // The columns, in the order a file lists them.
 const (
-	// ValueColumn, 1 byte: Theory | Rules<<2 (Loss 0, Draw 1, Win 2),
-	// and FreshOnly in a marked value file (rulesFreshMarks).
+	// ValueColumn, 1 byte: Theory | Rules<<2, each by its code (Loss 0,
+	// Draw 1, Win 2: valueCode), and FreshOnly in a marked value file
+	// (rulesFreshMarks).
 	ValueColumn Column = iota
 	// DistanceColumn, 1 byte: the distance, NoDistance for none; the
 	// tables of materials with a clock only (class A, B and Rule2).
@@ -148,8 +149,21 @@ func (c *Columns) Values(i int64) (theory, ru rules.Value) { return valuesOf(c[V
 // valuesOf decodes the value byte v (see Values).
 func valuesOf(v byte) (theory, ru rules.Value) {
 	v &^= FreshOnly
-	return rules.Value(v & 3), rules.Value(v >> 2)
+	return codeValue(v & 3), codeValue(v >> 2)
 }
+
+// ValueByte returns the value byte of an entry with the values theory
+// and ru, without FreshOnly: that of ValueColumn, which DecodeEntry reads.
+func ValueByte(theory, ru rules.Value) byte { return valueCode(theory) | valueCode(ru)<<2 }
+
+// valueCode returns the code of the value v in a value byte: Loss 0,
+// Draw 1, Win 2. The files number the values from 0, rules.Value from
+// -1.
+func valueCode(v rules.Value) byte { return byte(v - rules.Loss) }
+
+// codeValue returns the value of the code c (see valueCode). The code 3,
+// which no entry has, gives a value beyond Win.
+func codeValue(c byte) rules.Value { return rules.Value(c) + rules.Loss }
 
 // FreshOnly is a bit of the value byte in a marked value file
 // (rulesFreshMarks). It marks a position of a Rule2 material won or lost
@@ -188,7 +202,7 @@ func (c *Columns) SetOutcomes(i int64, cl rules.Class, theory, ru rules.Outcome)
 }
 
 func (c *Columns) setValues(i int64, theory, ru rules.Value) {
-	c[ValueColumn][i] = byte(theory) | byte(ru)<<2
+	c[ValueColumn][i] = ValueByte(theory, ru)
 }
 
 func (c *Columns) setDistance(i int64, d int) {

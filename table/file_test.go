@@ -28,7 +28,7 @@ func testEntries(m index.Material, x Extra) (Columns, []uint64) {
 	var e rules.Entry
 	for i := range n {
 		if i == 0 || rng.IntN(8) == 0 {
-			v := rules.Value(rng.IntN(3))
+			v := codeValue(byte(rng.IntN(3)))
 			d := rng.IntN(40)
 			e = rules.NewEntry(class, rules.Outcome{Value: v, Dist: d}, rules.Outcome{Value: v, Dist: d + rng.IntN(3)})
 			if x.MTC && v != rules.Draw {
@@ -77,7 +77,7 @@ func filled(cols Columns, captures []uint64) Columns {
 	for i := int64(1); i < int64(len(out[ValueColumn])); i++ {
 		for col, b := range out {
 			w := int64(Column(col).Width())
-			draw := rules.Value(out[ValueColumn][i]&3) == rules.Draw
+			draw := codeValue(out[ValueColumn][i]&3) == rules.Draw
 			if b != nil && (isSet(captures, i) || draw && col != int(ValueColumn)) {
 				copy(b[i*w:(i+1)*w], b[(i-1)*w:i*w])
 			}

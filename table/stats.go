@@ -80,8 +80,8 @@ func (s *Stats) count(theory, ru rules.Value, capture bool) {
 	if capture {
 		s.Captures++
 	}
-	s.Theory[theory]++
-	s.Rules[ru]++
+	s.Theory.Count(theory)
+	s.Rules.Count(ru)
 }
 
 func example(fen func() string) string {
@@ -97,10 +97,8 @@ func example(fen func() string) string {
 func (s *Stats) Merge(o Stats) {
 	s.Positions += o.Positions
 	s.Captures += o.Captures
-	for v := range s.Theory {
-		s.Theory[v] += o.Theory[v]
-		s.Rules[v] += o.Rules[v]
-	}
+	s.Theory.Merge(o.Theory)
+	s.Rules.Merge(o.Rules)
 	s.CursedWins += o.CursedWins
 	s.BlessedLosses += o.BlessedLosses
 	s.Rule2CursedWins += o.Rule2CursedWins
@@ -117,32 +115,44 @@ func (s *Stats) Merge(o Stats) {
 	s.Rule2Candidates += o.Rule2Candidates
 }
 
-// Counts counts positions by value, indexed by Value. In JSON it is an
-// object {"win":…,"draw":…,"loss":…}.
-type Counts [rules.Win + 1]int64
-
-type countsJSON struct {
+// Counts counts positions by value. In JSON it is an object
+// {"win":…,"draw":…,"loss":…}.
+type Counts struct {
 	Win  int64 `json:"win"`
 	Draw int64 `json:"draw"`
 	Loss int64 `json:"loss"`
 }
 
-// MarshalJSON writes c as {"win":…,"draw":…,"loss":…}.
-func (c Counts) MarshalJSON() ([]byte, error) {
-	return json.Marshal(countsJSON{c[rules.Win], c[rules.Draw], c[rules.Loss]})
+// Count counts a position of value v, which is a win, draw or loss.
+func (c *Counts) Count(v rules.Value) {
+	switch v {
+	case rules.Win:
+		c.Win++
+	case rules.Draw:
+		c.Draw++
+	case rules.Loss:
+		c.Loss++
+	}
 }
 
-// UnmarshalJSON reads what MarshalJSON writes, and the array [loss, draw,
-// win] of the first version's file headers.
+// Merge adds the counts of o to c.
+func (c *Counts) Merge(o Counts) {
+	c.Win += o.Win
+	c.Draw += o.Draw
+	c.Loss += o.Loss
+}
+
+// countsFields is Counts without its methods, for its JSON.
+type countsFields Counts
+
+// UnmarshalJSON reads what json.Marshal writes of c, and the array [loss,
+// draw, win] of the first version's file headers.
 func (c *Counts) UnmarshalJSON(b []byte) error {
 	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
-		var a [rules.Win + 1]int64
+		var a [3]int64
 		err := json.Unmarshal(b, &a)
-		*c = a
+		*c = Counts{Loss: a[0], Draw: a[1], Win: a[2]}
 		return err
 	}
-	var j countsJSON
-	err := json.Unmarshal(b, &j)
-	*c = Counts{rules.Loss: j.Loss, rules.Draw: j.Draw, rules.Win: j.Win}
-	return err
+	return json.Unmarshal(b, (*countsFields)(c))
 }

@@ -26,7 +26,7 @@ func TestColumns(t *testing.T) {
 		}
 	}
 	c.copyEntry(2, 0)
-	c[ValueColumn][2] = byte(rules.Draw) | byte(rules.Draw)<<2 // a draw over a win's bytes
+	c[ValueColumn][2] = ValueByte(rules.Draw, rules.Draw) // a draw over a win's bytes
 	if got, ok := c.Entry(2); got != entries[2] || !ok {
 		t.Errorf("a draw with a win's distance bytes = %+v, %v; want %+v", got, ok, entries[2])
 	}
@@ -80,13 +80,13 @@ func TestSetOutcomes(t *testing.T) {
 }
 
 func TestCountsJSON(t *testing.T) {
-	b, _ := json.Marshal(Counts{rules.Loss: 1, rules.Draw: 2, rules.Win: 3})
+	b, _ := json.Marshal(Counts{Loss: 1, Draw: 2, Win: 3})
 	if want := `{"win":3,"draw":2,"loss":1}`; string(b) != want {
 		t.Errorf("counts JSON %s, want %s", b, want)
 	}
 	for _, in := range []string{`{"win":3,"draw":2,"loss":1}`, `[1,2,3]`} {
 		var c Counts
-		if err := json.Unmarshal([]byte(in), &c); err != nil || c != (Counts{1, 2, 3}) {
+		if err := json.Unmarshal([]byte(in), &c); err != nil || c != (Counts{Loss: 1, Draw: 2, Win: 3}) {
 			t.Errorf("counts from %s: %v, %v", in, c, err)
 		}
 	}

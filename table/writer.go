@@ -243,9 +243,9 @@ func (w *Writer) countAndFill() {
 		i := w.next + j - 1
 		capture := isSet(w.caps, j-1)
 		threat := w.threats != nil && isSet(w.threats, j-1)
-		if v := w.buf[ValueColumn][j]; v&3 == byte(rules.Draw) && v>>2 <= byte(rules.Win) && !capture && !threat && i > 0 {
+		if v := w.buf[ValueColumn][j]; v&3 == valueCode(rules.Draw) && v>>2 <= valueCode(rules.Win) && !capture && !threat && i > 0 {
 			// Most entries: a quiet draw, which Stats.Add only counts.
-			w.stats.count(rules.Draw, rules.Value(v>>2), false)
+			w.stats.count(rules.Draw, codeValue(v>>2), false)
 			w.buf.copyColumns(j, j-1, DistanceColumn)
 			continue
 		}

@@ -219,7 +219,7 @@ func TestChangedEntry(t *testing.T) {
 		change func(b []byte, i int64)
 		stats  string // how the header's stats differ from the entries, if they do
 	}{
-		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = byte(rules.Draw) | byte(rules.Draw)<<2 }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
+		{table.ValueColumn.Name(), func(b []byte, i int64) { b[i] = table.ValueByte(rules.Draw, rules.Draw) }, `theory {"win":19398,"draw":39402,"loss":0}, counted {"win":19397,"draw":39403,"loss":0}`},
 		{table.DistanceColumn.Name(), func(b []byte, i int64) { b[i]-- }, ""},
 		{table.DTWColumn.Name(), func(b []byte, i int64) { binary.LittleEndian.PutUint16(b[2*i:], 9) }, "longest_dtw 7, counted 9"},
 		{table.MTCColumn.Name(), func(b []byte, i int64) { b[i] = 3 }, ""},
@@ -372,9 +372,9 @@ func changeQuiet(t *testing.T, dir, name string) {
 		}
 		for i := len(b) / 2; i < len(b); i++ {
 			if p := rules.Position(x.Unrank(int64(i))); !p.HasCapture() {
-				draw := byte(rules.Draw) | byte(rules.Draw)<<2
+				draw := table.ValueByte(rules.Draw, rules.Draw)
 				if b[i] == draw {
-					b[i] = byte(rules.Win) | byte(rules.Win)<<2
+					b[i] = table.ValueByte(rules.Win, rules.Win)
 				} else {
 					b[i] = draw
 				}
@@ -532,8 +532,8 @@ func TestSlim(t *testing.T) {
 			return
 		}
 		for i, v := range b { // the first quiet position won
-			if p := rules.Position(x.Unrank(int64(i))); v == byte(rules.Win)|byte(rules.Win)<<2 && !p.HasCapture() {
-				b[i] = byte(rules.Draw) | byte(rules.Draw)<<2
+			if p := rules.Position(x.Unrank(int64(i))); v == table.ValueByte(rules.Win, rules.Win) && !p.HasCapture() {
+				b[i] = table.ValueByte(rules.Draw, rules.Draw)
 				return
 			}
 		}

@@ -29,16 +29,16 @@ int main(int argc, char **argv) {
     if (!t) return 1;
     int flags[] = {0, DTB_VALUES_ONLY, DTB_CACHED_ONLY | DTB_VALUES_ONLY, DTB_STORED_ONLY, 8};
     for (int i = 0; i < 5; i++) {
-        dtb_result r = {-9, -9, -9, -9, -9};
+        dtb_result r = {-9, -9, -9, -9, -9, -9};
         int status = dtb_probe_fen(t, "W:W28:B3", NULL, flags[i], &r);
-        printf("flags %d: %d rules %d theory %d distance %d dtw %d mtc %d\n", flags[i], status, r.rules, r.theory,
-               r.distance, r.dtw, r.mtc);
+        printf("flags %d: %d rules %d theory %d category %d distance %d dtw %d mtc %d\n", flags[i], status,
+               r.rules, r.theory, r.category, r.distance, r.dtw, r.mtc);
     }
     /* White must capture 28x19: not stored. */
     for (int i = 0; i < 4; i += 3) {
-        dtb_result r = {-9, -9, -9, -9, -9};
+        dtb_result r = {-9, -9, -9, -9, -9, -9};
         int status = dtb_probe_fen(t, "W:W28:B23", NULL, flags[i], &r);
-        printf("capture, flags %d: %d rules %d\n", flags[i], status, r.rules);
+        printf("capture, flags %d: %d rules %d category %d\n", flags[i], status, r.rules, r.category);
     }
     dtb_close(t);
     return 0;

@@ -116,10 +116,8 @@ func printClaim(w io.Writer, q claim.Query, res *claim.Result, svgDir string) er
 	for _, r := range res.Rows {
 		printCounts(tw, r.Material.String(), r.Side.String(), r)
 		total.Positions += r.Positions
-		for v := range total.Rules {
-			total.Rules[v] += r.Rules[v]
-			total.Theory[v] += r.Theory[v]
-		}
+		total.Rules.Merge(r.Rules)
+		total.Theory.Merge(r.Theory)
 	}
 	if len(res.Rows) > 1 {
 		printCounts(tw, "total", "", total)
@@ -165,7 +163,7 @@ func printClaim(w io.Writer, q claim.Query, res *claim.Result, svgDir string) er
 // printCounts prints a row of counts.
 func printCounts(w io.Writer, name, side string, r claim.Row) {
 	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name, side, r.Positions,
-		r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss], r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss])
+		r.Rules.Win, r.Rules.Draw, r.Rules.Loss, r.Theory.Win, r.Theory.Draw, r.Theory.Loss)
 }
 
 // claimJSON returns the answer to q as a JSON value: rows of counts as

@@ -86,8 +86,8 @@ func genReport(e *env, bar *progressBar, sum *genSummary, dir string) func(retro
 			how = "kept"
 		}
 		fmt.Fprintf(e.stdout, "%-8s %s %12d positions  theory %d/%d/%d  rules %d/%d/%d (win/draw/loss)  cursed %d  blessed %d  %s\n",
-			r.Material, how, s.Positions, s.Theory[2], s.Theory[1], s.Theory[0],
-			s.Rules[2], s.Rules[1], s.Rules[0], s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
+			r.Material, how, s.Positions, s.Theory.Win, s.Theory.Draw, s.Theory.Loss,
+			s.Rules.Win, s.Rules.Draw, s.Rules.Loss, s.CursedWins, s.BlessedLosses, r.Elapsed.Round(time.Millisecond))
 	}
 }
 

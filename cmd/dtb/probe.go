@@ -222,7 +222,7 @@ func clockKeys(kind rules.Class, c probe.Clocks) string {
 
 // keyEntry returns the JSON object of e with "key":value in front and,
 // if withClock is set (a probe's answer), its "category" after it
-// (explore.Category) and "clock" last.
+// (probe.Category) and "clock" last.
 func keyEntry(key, value string, e rules.Entry, clock rules.Class, withClock bool) ([]byte, error) {
 	v, err := json.Marshal(value)
 	if err != nil {
@@ -239,7 +239,7 @@ func keyEntry(key, value string, e rules.Entry, clock rules.Class, withClock boo
 	if clock != rules.NoClass {
 		c, _ = json.Marshal(clock.String())
 	}
-	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, explore.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
+	return fmt.Appendf(nil, `{%q:%s,"category":%q,%s,"clock":%s}`, key, v, probe.CategoryOf(e.Rules, e.Theory), b[1:len(b)-1], c), nil
 }
 
 // describe returns the values and distances of an entry in words, its

@@ -36,7 +36,7 @@ func init() {
 		flags: func(fs *pflag.FlagSet) func(*env, []string) error {
 			fl := &lineCmd{}
 			tablesFlag(fs, &fl.dir)
-			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"number":"1.","move":"2-11","fen":…,"category":"loss"},…],"pdn":"1. 2-11 …","end":"no move","result":"2-0"}`)
+			fs.BoolVar(&fl.asJSON, "json", false, `the line as JSON: {"fen":…,"category":"win","moves":[{"number":"1.","move":"2-11","fen":…,"category":"win"},…],"pdn":"1. 2-11 …","end":"no move","result":"2-0"}`)
 			fl.register(fs, "plies already played on the class clock of class A and B positions (as dtb probe)", "plies already on the count of the 25-move king rule (as dtb probe)")
 			fs.IntVar(&fl.plies, "plies", explore.DefaultPlies, "the most plies of the line")
 			fs.StringVar(&fl.notation, "notation", "standard", notationUsage)
@@ -161,8 +161,8 @@ func lineEnd(line explore.Line) string {
 	if line.End == "limit" {
 		end = fmt.Sprintf("%d plies, %s: ask for more with --plies", len(line.Moves), line.Why)
 	}
-	if line.Category == explore.CursedWin || line.Category == explore.BlessedLoss {
-		end = fmt.Sprintf("a %s in theory, drawn under the rules: %s", map[explore.Category]string{explore.CursedWin: "win", explore.BlessedLoss: "loss"}[line.Category], end)
+	if line.Category == probe.CursedWin || line.Category == probe.BlessedLoss {
+		end = fmt.Sprintf("a %s in theory, drawn under the rules: %s", map[probe.Category]string{probe.CursedWin: "win", probe.BlessedLoss: "loss"}[line.Category], end)
 	}
 	return end
 }

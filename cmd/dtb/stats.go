@@ -154,8 +154,8 @@ func printRow(w *tabwriter.Writer, name string, r statsRow) {
 		rule2 = fmt.Sprintf("%d\t%d", r.Rule2CursedWins, r.Rule2BlessedLosses)
 	}
 	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", name, r.Positions, r.Captures,
-		r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss],
-		r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss], r.CursedWins, r.BlessedLosses, rule2,
+		r.Rules.Win, r.Rules.Draw, r.Rules.Loss,
+		r.Theory.Win, r.Theory.Draw, r.Theory.Loss, r.CursedWins, r.BlessedLosses, rule2,
 		longest(r.distance, r.LongestDistance, r.LongestDistanceFEN), longest(r.dtw, r.LongestDTW, r.LongestDTWFEN),
 		longest(r.mtc, r.LongestMTC, r.LongestMTCFEN))
 }

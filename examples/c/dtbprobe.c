@@ -35,7 +35,18 @@ static const char *value_name(int v) {
     case DTB_DRAW: return "draw";
     case DTB_LOSS: return "loss";
     }
-    return dtb_status_string(v);
+    return "unknown";
+}
+
+static const char *category_name(int c) {
+    switch (c) {
+    case DTB_CATEGORY_WIN: return "win";
+    case DTB_CATEGORY_CURSED_WIN: return "cursed win";
+    case DTB_CATEGORY_DRAW: return "draw";
+    case DTB_CATEGORY_BLESSED_LOSS: return "blessed loss";
+    case DTB_CATEGORY_LOSS: return "loss";
+    }
+    return "unknown";
 }
 
 /* probe_fens prints what the tables say of each FEN and its root moves. */
@@ -51,8 +62,9 @@ static int probe_fens(dtb_tables *t, char **fens, int n) {
             failed = 1;
             continue;
         }
-        printf("%s  rules %s  theoretical %s  distance %d  dtw %d  mtc %d\n", fens[i],
-               value_name(r.rules), value_name(r.theory), r.distance, r.dtw, r.mtc);
+        printf("%s  %s  rules %s  theoretical %s  distance %d  dtw %d  mtc %d\n", fens[i],
+               category_name(r.category), value_name(r.rules), value_name(r.theory), r.distance, r.dtw,
+               r.mtc);
     }
     return failed;
 }
@@ -93,21 +105,23 @@ static int read_lines(void) {
 }
 
 /* check answers lines k, k+nthreads, ...: the probe, the value alone and
- * the root moves. */
+ * the root moves. A failed probe's result reads DTB_UNKNOWN. */
 static void *check(void *arg) {
     for (int i = (int)(intptr_t)arg; i < nlines; i += nthreads) {
         line *l = &lines[i];
-        dtb_result r = {-9, -9, -9, -9, -9};
+        dtb_result r = {-9, -9, -9, -9, -9, -9};
         dtb_root_move moves[DTB_MAX_MOVES];
+        int v = -9;
         int st = dtb_probe(tables, &l->pos, &l->clocks, 0, &r);
-        int v = dtb_probe_value(tables, &l->pos, &l->clocks, 0);
+        int vst = dtb_probe_value(tables, &l->pos, &l->clocks, 0, &v);
         int n = dtb_root_moves(tables, &l->pos, &l->clocks, moves, DTB_MAX_MOVES);
-        int len = snprintf(l->out, sizeof l->out, "%d %d %d %d %d %d %d %d", st, r.rules,
-                           r.theory, r.distance, r.dtw, r.mtc, v, n);
+        int len = snprintf(l->out, sizeof l->out, "%d %d %d %d %d %d %d %d %d %d", st, r.rules,
+                           r.theory, r.category, r.distance, r.dtw, r.mtc, vst, v, n);
         for (int j = 0; j < n && len < (int)sizeof l->out; j++) {
             dtb_result *m = &moves[j].result;
-            len += snprintf(l->out + len, sizeof l->out - len, " %s:%d:%d:%d:%d:%d",
-                            moves[j].notation, m->rules, m->theory, m->distance, m->dtw, m->mtc);
+            len += snprintf(l->out + len, sizeof l->out - len, " %s:%d:%d:%d:%d:%d:%d",
+                            moves[j].notation, m->rules, m->theory, m->category, m->distance,
+                            m->dtw, m->mtc);
         }
     }
     return NULL;
@@ -123,7 +137,9 @@ static void *bench(void *arg) {
     int i = (int)(intptr_t)arg * (nlines / nthreads);
     for (long k = 0; k < iterations; k++, i = i + 1 == nlines ? 0 : i + 1) {
         if (bench_value) {
-            bad += dtb_probe_value(tables, &lines[i].pos, &lines[i].clocks, DTB_CACHED_ONLY) < 0;
+            int v;
+            bad += dtb_probe_value(tables, &lines[i].pos, &lines[i].clocks, DTB_CACHED_ONLY, &v) !=
+                   DTB_OK;
         } else {
             dtb_result r;
             bad += dtb_probe(tables, &lines[i].pos, &lines[i].clocks, DTB_CACHED_ONLY, &r) != DTB_OK;

@@ -14,7 +14,7 @@
 //	q := claim.Query{Materials: ms, Sides: []draughts.Color{draughts.White, draughts.Black}, Where: []claim.Constraint{c}}
 //	res, err := q.Run(ctx, t, 0)
 //	for _, r := range res.Rows {
-//		fmt.Println(r.Material, r.Side, r.Rules[rules.Win], r.Theory[rules.Win])
+//		fmt.Println(r.Material, r.Side, r.Rules.Win, r.Theory.Win)
 //	}
 //
 // A Query is a Go value; Args writes it as the arguments of dtb claim,
@@ -116,9 +116,9 @@ type Row struct {
 // by class or rule-2 distance, by dtw and by mtc, as far as the table has
 // them, each with its position; "" if c wins no position.
 func (r Row) DescribeLongest(c draughts.Color) string {
-	wins := r.Theory[rules.Win]
+	wins := r.Theory.Win
 	if c == draughts.Black {
-		wins = r.Theory[rules.Loss]
+		wins = r.Theory.Loss
 	}
 	if wins == 0 {
 		return ""
@@ -272,8 +272,8 @@ func (q *Query) match(t *probe.Tables, tp draughts.Position, side draughts.Color
 // add counts a matching position.
 func (r *Row) add(e Example) {
 	r.Positions++
-	r.Rules[e.Entry.Rules]++
-	r.Theory[e.Entry.Theory]++
+	r.Rules.Count(e.Entry.Rules)
+	r.Theory.Count(e.Entry.Theory)
 	winner := draughts.White
 	if e.Entry.Theory == rules.Loss {
 		winner = draughts.Black
@@ -288,10 +288,8 @@ func (r *Row) add(e Example) {
 // merge adds the counts and longest wins of o to r.
 func (r *Row) merge(o *Row) {
 	r.Positions += o.Positions
-	for v := range r.Rules {
-		r.Rules[v] += o.Rules[v]
-		r.Theory[v] += o.Theory[v]
-	}
+	r.Rules.Merge(o.Rules)
+	r.Theory.Merge(o.Theory)
 	for c, l := range o.Longest {
 		keep(&r.Longest[c].Distance, l.Distance, byDistance)
 		keep(&r.Longest[c].DTW, l.DTW, byDTW)

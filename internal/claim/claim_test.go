@@ -74,8 +74,8 @@ func answer(t *testing.T, dir string, q claim.Query, threads int) *claim.Result 
 func TestClaimCounts(t *testing.T) {
 	dir := tablesDir(t)
 	res := answer(t, dir, query(t, []string{"KvK"}, both, nil, nil), 0)
-	if w, b := res.Rows[0], res.Rows[1]; w.Rules != (table.Counts{2, 2024, 424}) || w.Theory != w.Rules ||
-		b.Rules != (table.Counts{424, 2024, 2}) || b.Side != draughts.Black || w.Positions != 2450 {
+	if w, b := res.Rows[0], res.Rows[1]; w.Rules != (table.Counts{Loss: 2, Draw: 2024, Win: 424}) || w.Theory != w.Rules ||
+		b.Rules != (table.Counts{Loss: 424, Draw: 2024, Win: 2}) || b.Side != draughts.Black || w.Positions != 2450 {
 		t.Errorf("KvK rows %+v %+v", w, b)
 	}
 	for _, c := range []struct {

@@ -9,7 +9,6 @@ import (
 	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
-	"github.com/dtb-draughts/dtb/rules"
 )
 
 // Example asks how the positions of a king against a king on the long
@@ -41,7 +40,7 @@ func Example() {
 	}
 	r := res.Rows[0]
 	fmt.Println(q)
-	fmt.Printf("%d positions: White wins %d, draws %d, loses %d\n", r.Positions, r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss])
+	fmt.Printf("%d positions: White wins %d, draws %d, loses %d\n", r.Positions, r.Rules.Win, r.Rules.Draw, r.Rules.Loss)
 	fmt.Println("longest win:", r.DescribeLongest(draughts.White))
 	x := res.Examples[0]
 	fmt.Println("first position:", x.Position.FEN(), x.Entry.Rules)

@@ -136,10 +136,10 @@ var knownClaims = []knownClaim{{
 		var white, black int64
 		var parts []string
 		for _, r := range rs[0].Rows {
-			white += r.Theory[rules.Win]
-			black += r.Theory[rules.Loss]
+			white += r.Theory.Win
+			black += r.Theory.Loss
 			if r.Positions > 0 {
-				parts = append(parts, fmt.Sprintf("%s with %v to move: White %d, Black %d", r.Material, r.Side, r.Theory[rules.Win], r.Theory[rules.Loss]))
+				parts = append(parts, fmt.Sprintf("%s with %v to move: White %d, Black %d", r.Material, r.Side, r.Theory.Win, r.Theory.Loss))
 			}
 		}
 		if white+black == 0 {
@@ -284,7 +284,7 @@ func countsTable(w io.Writer, rows []Row) {
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %v | %d | %d | %d | %d | %d | %d | %d |\n", r.Material, r.Side, r.Positions,
-			r.Rules[rules.Win], r.Rules[rules.Draw], r.Rules[rules.Loss], r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss])
+			r.Rules.Win, r.Rules.Draw, r.Rules.Loss, r.Theory.Win, r.Theory.Draw, r.Theory.Loss)
 	}
 }
 
@@ -309,8 +309,8 @@ func countsText(rows []Row) string {
 			return fmt.Sprintf("%d (%.1f%%)", n, 100*float64(n)/float64(max(r.Positions, 1)))
 		}
 		parts = append(parts, fmt.Sprintf("with %v to move, White wins %s, draws %s and loses %s of %d positions under the rules (in theory %d, %d and %d)",
-			r.Side, pc(r.Rules[rules.Win]), pc(r.Rules[rules.Draw]), pc(r.Rules[rules.Loss]), r.Positions,
-			r.Theory[rules.Win], r.Theory[rules.Draw], r.Theory[rules.Loss]))
+			r.Side, pc(r.Rules.Win), pc(r.Rules.Draw), pc(r.Rules.Loss), r.Positions,
+			r.Theory.Win, r.Theory.Draw, r.Theory.Loss))
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:]

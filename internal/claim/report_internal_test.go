@@ -26,10 +26,10 @@ func TestRule2ClaimAnswer(t *testing.T) {
 	long := &Example{Position: p, Entry: rules.Entry{Rules: rules.Draw, Theory: rules.Win, Distance: 57, DTW: 70, MTC: 57}}
 	short := Example{Position: p.Flip(), Entry: rules.Entry{Rules: rules.Draw, Theory: rules.Loss, Distance: 52, DTW: 60, MTC: 52}}
 	w := Row{Material: m, Side: draughts.White, Class: rules.Rule2, Distance: true, Positions: 2}
-	w.Rules[rules.Draw], w.Theory[rules.Win] = 2, 2
+	w.Rules.Draw, w.Theory.Win = 2, 2
 	w.Longest[draughts.White].Distance = long
 	b := Row{Material: m, Side: draughts.Black, Class: rules.Rule2, Distance: true, Positions: 1}
-	b.Rules[rules.Draw], b.Theory[rules.Loss] = 1, 1
+	b.Rules.Draw, b.Theory.Loss = 1, 1
 	b.Longest[draughts.Black].Distance = &short
 	text, ex := c.answer([]*Result{{Rows: []Row{w, b}, Examples: []Example{short}}})
 	for _, want := range []string{"3 positions: 2 theoretical wins of White and 1 of Black", "more than 50 plies",

@@ -136,7 +136,7 @@ func TestRule2Cursed(t *testing.T) {
 		}
 	}
 	w, b := res.Rows[0], res.Rows[1]
-	if w.Positions != 3 || b.Positions != 3 || w.Rules[rules.Draw] != 3 || w.Theory[rules.Win] != wins || b.Theory[rules.Loss] != wins ||
+	if w.Positions != 3 || b.Positions != 3 || w.Rules.Draw != 3 || w.Theory.Win != wins || b.Theory.Loss != wins ||
 		res.Rows[2].Positions != 0 || res.Rows[2].Class != rules.ClassB {
 		t.Errorf("rows %+v", res.Rows)
 	}

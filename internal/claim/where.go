@@ -147,11 +147,9 @@ func ParseValueCond(s string) (ValueCond, error) {
 	which, value, ok := strings.Cut(s, "=")
 	which, c.Not = strings.CutSuffix(which, "!")
 	c.Rules = which == "rules"
-	i := slices.IndexFunc([]rules.Value{rules.Loss, rules.Draw, rules.Win}, func(v rules.Value) bool { return v.String() == value })
-	if !ok || !c.Rules && which != "theory" || i < 0 {
+	if !ok || !c.Rules && which != "theory" || c.Value.UnmarshalText([]byte(value)) != nil {
 		return c, fmt.Errorf("value condition %q: want rules or theory, = or !=, then win, draw or loss", s)
 	}
-	c.Value = rules.Value(i)
 	return c, nil
 }
 

@@ -11,11 +11,11 @@ import (
 // A Mark is a move of a game that changed the game's value under the
 // rules inside the tables: a win let slip, a draw lost.
 type Mark struct {
-	Ply    int      // the move's ply, from 1
-	Move   string   // as the game wrote it
-	Before Category // the position's category for the side that moved
-	After  Category // the move's category for that side
-	Best   string   // a move that kept Before: the best, in standard notation
+	Ply    int            // the move's ply, from 1
+	Move   string         // as the game wrote it
+	Before probe.Category // the position's category for the side that moved
+	After  probe.Category // the move's category for that side
+	Best   string         // a move that kept Before: the best, in standard notation
 }
 
 // An IllegalError is the error of Annotate for a move that is not legal
@@ -57,8 +57,8 @@ func Annotate(t *probe.Tables, start draughts.Position, moves []string) ([]Mark,
 					continue
 				}
 				if best := root[0]; r.Value < best.Value { // rules.Value orders loss, draw, win
-					marks = append(marks, Mark{Ply: i + 1, Move: s, Before: CategoryOf(best.Value, best.Entry.Theory),
-						After: CategoryOf(r.Value, r.Entry.Theory), Best: p.Notation(best.Move)})
+					marks = append(marks, Mark{Ply: i + 1, Move: s, Before: best.Category(),
+						After: r.Category(), Best: p.Notation(best.Move)})
 				}
 				c = r.Clocks
 			}

@@ -12,7 +12,10 @@
 //	http.ListenAndServe("127.0.0.1:8080", explore.NewServer(t, "tables", 0))
 //
 // Values are for the side to move, a move's for the side that plays it,
-// under the rules with the clocks passed (probe.Clocks) as in theory.
+// under the rules with the clocks passed (probe.Clocks) as in theory. A
+// category (probe.Category) is written in words: "win", "cursed-win",
+// "draw", "blessed-loss", "loss". A move's, in a position's moves as in
+// a line, is for the side that plays it.
 package explore
 
 import (
@@ -23,36 +26,6 @@ import (
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
-
-// A Category is a value under the rules beside the theoretical one, as
-// players say it: a cursed win is won in theory and drawn by a move limit
-// or rule 2, a blessed loss the other way round.
-type Category string
-
-// The categories, from the best for the side they are for.
-const (
-	Win         Category = "win"
-	CursedWin   Category = "cursed-win"
-	Draw        Category = "draw"
-	BlessedLoss Category = "blessed-loss"
-	Loss        Category = "loss"
-)
-
-// CategoryOf returns the category of a value under the rules and a
-// theoretical value.
-func CategoryOf(ru, theory rules.Value) Category {
-	switch {
-	case ru == rules.Win:
-		return Win
-	case ru == rules.Loss:
-		return Loss
-	case theory == rules.Win:
-		return CursedWin
-	case theory == rules.Loss:
-		return BlessedLoss
-	}
-	return Draw
-}
 
 // Distances are the distances of a position or move in plies; nil where
 // the tables hold none (a draw, or a column the table lacks). A move's
@@ -112,21 +85,21 @@ func WinnerMoves(plies int, winnerToMove bool) int {
 
 // A Position is what the tables say of a position and its moves.
 type Position struct {
-	FEN      string   `json:"fen"`
-	Category Category `json:"category"`
-	Rules    string   `json:"rules"`  // win, draw or loss under the rules, with the clocks passed
-	Theory   string   `json:"theory"` // the theoretical value: repetition the only draw
+	FEN      string         `json:"fen"`
+	Category probe.Category `json:"category"`
+	Rules    string         `json:"rules"`  // win, draw or loss under the rules, with the clocks passed
+	Theory   string         `json:"theory"` // the theoretical value: repetition the only draw
 	Distances
 	Moves []Move `json:"moves"` // best first (probe.Tables.RootMoves)
 }
 
 // A Move is a legal move and what it leads to, for the side that plays it.
 type Move struct {
-	Move     string   `json:"move"` // standard notation: 32-28, 28x19
-	FEN      string   `json:"fen"`  // the position after it
-	Category Category `json:"category"`
-	Rules    string   `json:"rules"`
-	Theory   string   `json:"theory"`
+	Move     string         `json:"move"` // standard notation: 32-28, 28x19
+	FEN      string         `json:"fen"`  // the position after it
+	Category probe.Category `json:"category"`
+	Rules    string         `json:"rules"`
+	Theory   string         `json:"theory"`
 	Distances
 	Capture  bool `json:"capture"`
 	ManMove  bool `json:"man_move"` // a capture or man move restarts the rule-2 count
@@ -164,7 +137,7 @@ func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, erro
 		return Position{}, err
 	}
 	pos := Position{
-		FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory),
+		FEN: p.FEN(), Category: r.Category(),
 		Rules: r.Value.String(), Theory: r.Entry.Theory.String(),
 		Distances: distances(r.Entry, r.Class), Moves: make([]Move, len(root)),
 	}
@@ -172,7 +145,7 @@ func Probe(t *probe.Tables, p draughts.Position, c probe.Clocks) (Position, erro
 		q := p.Play(m.Move)
 		from, to := draughts.Bit(m.Move.FromSquare()), draughts.Bit(m.Move.ToSquare())
 		pos.Moves[i] = Move{
-			Move: p.Notation(m.Move), FEN: q.FEN(), Category: CategoryOf(m.Value, m.Entry.Theory),
+			Move: p.Notation(m.Move), FEN: q.FEN(), Category: m.Category(),
 			Rules: m.Value.String(), Theory: m.Entry.Theory.String(), Distances: distances(m.Entry, m.Class),
 			Capture: m.Move.IsCapture(), ManMove: p.Kings&from == 0, Crowning: p.Kings&from == 0 && q.Kings&to != 0,
 		}
@@ -212,10 +185,10 @@ func BestMove(t *probe.Tables, p draughts.Position, c probe.Clocks) (Best, bool,
 // in a draw both keep it, the side that wins in theory pressing, until
 // a clock or a repetition draws the game.
 type Line struct {
-	FEN      string     `json:"fen"`
-	Category Category   `json:"category"`
-	Moves    []LineMove `json:"moves"`
-	PDN      string     `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ...", in the notation asked for
+	FEN      string         `json:"fen"`
+	Category probe.Category `json:"category"`
+	Moves    []LineMove     `json:"moves"`
+	PDN      string         `json:"pdn"` // the moves as PDN move text: "1. 32-28 19-23 2. ...", in the notation asked for
 	// End says why the line ends: "no move" (the side to move has no
 	// move and has lost), "clock" (the clock of Clock has run out in a
 	// drawn position: the move limit of class A or B or the 25-move
@@ -230,13 +203,13 @@ type Line struct {
 	Result string `json:"result"`
 }
 
-// A LineMove is a move of a line and the position after it, whose
-// category is for its side to move.
+// A LineMove is a move of a line and the position after it. Its
+// category is the move's, for the side that plays it, as a Move's.
 type LineMove struct {
-	Number   string   `json:"number"` // the move number PDN writes before it: "1.", "1..." (Black's first), or ""
-	Move     string   `json:"move"`
-	FEN      string   `json:"fen"`
-	Category Category `json:"category"`
+	Number   string         `json:"number"` // the move number PDN writes before it: "1.", "1..." (Black's first), or ""
+	Move     string         `json:"move"`
+	FEN      string         `json:"fen"`
+	Category probe.Category `json:"category"`
 }
 
 // DefaultPlies is the longest line BestLine plays when asked for none:
@@ -253,7 +226,7 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 	if err != nil {
 		return Line{}, err
 	}
-	line := Line{FEN: p.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory), Moves: []LineMove{}}
+	line := Line{FEN: p.FEN(), Category: r.Category(), Moves: []LineMove{}}
 	var moves []string
 	seen := map[draughts.Position]int{}
 	q := p
@@ -284,7 +257,7 @@ func BestLine(t *probe.Tables, p draughts.Position, c probe.Clocks, plies int, n
 		}
 		moves = append(moves, n.Write(&q, best.Move.Move))
 		q, c, r = best.After, best.Move.Clocks, best.Result
-		line.Moves = append(line.Moves, LineMove{Number: pdn.MoveNumber(p.Side, ply, false), Move: moves[ply], FEN: q.FEN(), Category: CategoryOf(r.Value, r.Entry.Theory)})
+		line.Moves = append(line.Moves, LineMove{Number: pdn.MoveNumber(p.Side, ply, false), Move: moves[ply], FEN: q.FEN(), Category: best.Move.Category()})
 	}
 	line.PDN = pdn.MoveText(p.Side, moves, nil)
 	return line, nil

@@ -50,20 +50,6 @@ func fen(t *testing.T, s string) draughts.Position {
 	return p
 }
 
-func TestCategoryOf(t *testing.T) {
-	for _, c := range []struct {
-		rules, theory rules.Value
-		want          explore.Category
-	}{
-		{rules.Win, rules.Win, explore.Win}, {rules.Draw, rules.Win, explore.CursedWin}, {rules.Draw, rules.Draw, explore.Draw},
-		{rules.Draw, rules.Loss, explore.BlessedLoss}, {rules.Loss, rules.Loss, explore.Loss},
-	} {
-		if got := explore.CategoryOf(c.rules, c.theory); got != c.want {
-			t.Errorf("CategoryOf(%v, %v) = %s, want %s", c.rules, c.theory, got, c.want)
-		}
-	}
-}
-
 // TestProbe checks a position's category and its moves against the
 // probes of the positions after them: each move's FEN is its position,
 // and each move's category is the negation of that position's under the
@@ -74,8 +60,8 @@ func TestProbe(t *testing.T) {
 	p := fen(t, "W:WK2,6:BK50")
 	for _, c := range []struct {
 		played int
-		want   explore.Category
-	}{{0, explore.Win}, {2, explore.CursedWin}} {
+		want   probe.Category
+	}{{0, probe.Win}, {2, probe.CursedWin}} {
 		pos, err := explore.Probe(tables, p, probe.Clocks{Class: c.played})
 		if err != nil {
 			t.Fatal(err)
@@ -89,7 +75,7 @@ func TestProbe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := explore.CategoryOf(r.Value.Neg(), r.Entry.Theory.Neg()); m.Category != want {
+			if want := probe.CategoryOf(r.Value.Neg(), r.Entry.Theory.Neg()); m.Category != want {
 				t.Errorf("%d plies played, %s: category %s, the position after it %s", c.played, m.Move, m.Category, want)
 			}
 			if m.ClassPlayed == nil || m.Rule2Played != nil { // every move stays in class A or B
@@ -149,7 +135,8 @@ func deref(n *int) int {
 }
 
 // TestBestLine follows the best line of the longest class B win: 9
-// plies, the winner's moves wins, the loser's losses, to a position
+// plies, the winner's moves wins, the loser's losses (a move's category
+// is its mover's, as in Probe's moves), to a position
 // whose side to move has no move, each move with its number; Black to
 // move numbers it from "1...". A drawn position's line holds the draw to
 // the third repetition, a cursed win's to the end of its clock.
@@ -164,8 +151,8 @@ func TestBestLine(t *testing.T) {
 		t.Fatalf("line %+v, want 9 plies to no move, numbered from 1., won by White", line)
 	}
 	for i, m := range line.Moves {
-		if want := []explore.Category{explore.Loss, explore.Win}[i%2]; m.Category != want {
-			t.Errorf("ply %d, %s: %s for the side to move after it, want %s", i+1, m.Move, m.Category, want)
+		if want := []probe.Category{probe.Win, probe.Loss}[i%2]; m.Category != want {
+			t.Errorf("ply %d, %s: %s for the side that plays it, want %s", i+1, m.Move, m.Category, want)
 		}
 		if want := []string{fmt.Sprintf("%d.", 1+i/2), ""}[i%2]; m.Number != want {
 			t.Errorf("ply %d, %s: number %q, want %q", i+1, m.Move, m.Number, want)
@@ -190,13 +177,13 @@ func TestBestLine(t *testing.T) {
 		t.Errorf("a line cut short: result %q, want *", black.Result)
 	}
 	draw, err := explore.BestLine(tables, fen(t, "W:WK1:BK50"), probe.Clocks{}, 0, draughts.StandardNotation)
-	if err != nil || draw.End != "repetition" || draw.Result != "1-1" || len(draw.Moves) == 0 || draw.Category != explore.Draw {
+	if err != nil || draw.End != "repetition" || draw.Result != "1-1" || len(draw.Moves) == 0 || draw.Category != probe.Draw {
 		t.Fatalf("a drawn position: %+v, %v; want a line to a repetition", draw, err)
 	}
 	seen := map[string]int{draw.FEN: 1}
 	for _, m := range draw.Moves {
 		seen[m.FEN]++
-		if m.Category != explore.Draw {
+		if m.Category != probe.Draw {
 			t.Errorf("the drawn line plays %s to a %s", m.Move, m.Category)
 		}
 	}
@@ -204,8 +191,21 @@ func TestBestLine(t *testing.T) {
 		t.Errorf("the drawn line ends at %s, on the board %d times, want 3", last, seen[last])
 	}
 	cursed, err := explore.BestLine(tables, fen(t, "W:WK2,6:BK50"), probe.Clocks{Class: 2}, 0, draughts.StandardNotation)
-	if err != nil || cursed.End != "clock" || cursed.Clock != "class B" || cursed.Result != "1-1" || len(cursed.Moves) != 8 || cursed.Category != explore.CursedWin {
+	if err != nil || cursed.End != "clock" || cursed.Clock != "class B" || cursed.Result != "1-1" || len(cursed.Moves) != 8 || cursed.Category != probe.CursedWin {
 		t.Errorf("a cursed win, 2 plies of 10 played: %+v, %v; want 8 plies to the end of the class B clock", cursed, err)
+	}
+	for _, c := range []struct {
+		line   explore.Line
+		clocks probe.Clocks
+	}{{line, probe.Clocks{}}, {cursed, probe.Clocks{Class: 2}}} {
+		pos, err := explore.Probe(tables, fen(t, c.line.FEN), c.clocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := c.line.Moves[0].Category, pos.Moves[0].Category; got != want || want != c.line.Category {
+			t.Errorf("%s, %+v: the line's first move %s, the probe's %s, want both the position's %s (the mover's)",
+				c.line.FEN, c.clocks, got, want, c.line.Category)
+		}
 	}
 }
 
@@ -262,7 +262,7 @@ func TestServer(t *testing.T) {
 	tabletest.ForgeRules(t, filepath.Join(dir, "MMvM.dtb"), table.Work.Rules())
 	s := explore.NewServer(open(t, dir), dir, 2)
 	var pos explore.Position
-	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != explore.CursedWin || pos.Moves[0].Move != "2-11" {
+	if code := get(t, s, "/api/probe?fen="+url.QueryEscape("W:WK2,6:BK50")+"&clock=2", &pos); code != 200 || pos.Category != probe.CursedWin || pos.Moves[0].Move != "2-11" {
 		t.Errorf("probe: %d %+v", code, pos)
 	}
 	var line explore.Line
@@ -508,19 +508,19 @@ func TestAnnotate(t *testing.T) {
 	}
 	var slip string
 	for _, m := range pos.Moves {
-		if m.Category == explore.Draw {
+		if m.Category == probe.Draw {
 			slip = m.Move
 			break
 		}
 	}
-	if slip == "" || pos.Moves[0].Category != explore.Win {
+	if slip == "" || pos.Moves[0].Category != probe.Win {
 		t.Fatalf("%s: no drawing move beside a win: %+v", p.FEN(), pos.Moves)
 	}
 	marks, err := explore.Annotate(tables, start, append(moves, slip))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := explore.Mark{Ply: 5, Move: slip, Before: explore.Win, After: explore.Draw, Best: pos.Moves[0].Move}
+	want := explore.Mark{Ply: 5, Move: slip, Before: probe.Win, After: probe.Draw, Best: pos.Moves[0].Move}
 	if len(marks) != 1 || marks[0] != want {
 		t.Errorf("marks %+v, want %+v", marks, want)
 	}

@@ -11,4 +11,4 @@ const Version = "v0.5.0"
 
 // ABI is the version of the C library's ABI, DTB_ABI_VERSION of
 // capi/dtb.h: the N of libdtb.so.N.
-const ABI = 3
+const ABI = 4

@@ -7,8 +7,8 @@ python-chess's ``chess.syzygy``::
     import dtb
 
     with dtb.open_tablebase("tables") as tb:
-        r = tb.probe("W:WK10:BK5")          # Probe(value=Value.WIN, ..., distance=3, dtw=3)
-        tb.probe_wdl("W:WK2,6:BK50", class_played=2)   # 1: a cursed win
+        r = tb.probe("W:WK10:BK5")          # Probe(value=Value.WIN, ..., wdl=Category.WIN, distance=3, dtw=3)
+        tb.probe_wdl("W:WK2,6:BK50", class_played=2)   # Category.CURSED_WIN, 1
         tb.best_move("W:WK2,6:BK50").notation           # '2-11'
 
 Install it with the library inside, from the repository root (Go and a
@@ -30,7 +30,9 @@ Positions are FEN strings as dtb reads them ("W:WK10:BK5"); the clocks
 are those of docs/engines.md, both plies already played: ``class_played``
 on the class clock of class A or B, ``rule2_played`` since the last man
 move or capture. Values are for the side to move, distances in plies,
-None where the tables hold none.
+None where the tables hold none. Value and Category have the numbers of
+the C library's DTB_LOSS... and DTB_CATEGORY_... and of Go's rules.Value
+and probe.Category: python-chess's (docs/engines.md).
 
 The clocks are ints (TypeError otherwise) and any int is valid: a count
 at or above the clock's budget (32 plies of class A, 10 of class B, 50
@@ -53,13 +55,13 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, Union
 
 __all__ = [
-    "ABI_VERSION", "Value", "Probe", "RootMove", "Tablebase", "open_tablebase",
+    "ABI_VERSION", "Value", "Category", "Probe", "RootMove", "Tablebase", "open_tablebase",
     "DtbError", "IllegalPositionError", "MissingTableError", "NotCachedError", "TableError",
     "library_path",
 ]
 
 #: The ABI version of dtb.h this module speaks (DTB_ABI_VERSION).
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 # Statuses of dtb.h.
 _OK, _NO_TABLE, _DAMAGED, _ILLEGAL = 0, -1, -2, -3
@@ -71,11 +73,29 @@ _MSG_SIZE = 1024
 
 
 class Value(enum.IntEnum):
-    """A value for the side to move (python-chess's sign convention)."""
+    """A value for the side to move: DTB_LOSS, DTB_DRAW, DTB_WIN of dtb.h
+    (python-chess's sign convention)."""
 
     LOSS = -1
     DRAW = 0
     WIN = 1
+
+
+class Category(enum.IntEnum):
+    """A value under the rules beside the theoretical one: DTB_CATEGORY_...
+    of dtb.h, numbered as chess.syzygy's WDL. A cursed win is won in theory
+    and drawn by a move limit or rule 2, a blessed loss the other way
+    round. The sign is the theoretical value. str() gives the word of dtb
+    probe --json: "loss", "blessed-loss", "draw", "cursed-win", "win"."""
+
+    LOSS = -2
+    BLESSED_LOSS = -1
+    DRAW = 0
+    CURSED_WIN = 1
+    WIN = 2
+
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", "-")
 
 
 class DtbError(Exception):
@@ -126,8 +146,8 @@ class _Clocks(ctypes.Structure):
 
 
 class _Result(ctypes.Structure):
-    _fields_ = [("rules", ctypes.c_int), ("theory", ctypes.c_int), ("distance", ctypes.c_int),
-                ("dtw", ctypes.c_int), ("mtc", ctypes.c_int)]
+    _fields_ = [("rules", ctypes.c_int), ("theory", ctypes.c_int), ("category", ctypes.c_int),
+                ("distance", ctypes.c_int), ("dtw", ctypes.c_int), ("mtc", ctypes.c_int)]
 
 
 class _RootMove(ctypes.Structure):
@@ -135,23 +155,15 @@ class _RootMove(ctypes.Structure):
                 ("result", _Result), ("notation", ctypes.c_char * 64)]
 
 
-_CATEGORY = {  # (rules, theory) values of the C result: the category and its WDL
-    (2, 2): ("win", 2),
-    (1, 2): ("cursed-win", 1),
-    (1, 1): ("draw", 0),
-    (1, 0): ("blessed-loss", -1),
-    (0, 0): ("loss", -2),
-}
-
-
 @dataclass(frozen=True)
 class Probe:
     """What the tables say of a position (of a root move: for its mover).
 
     value is under the rules with the clocks passed, theory with repetition
-    the only draw; category is "win", "cursed-win" (a theoretical win the
-    rules draw), "draw", "blessed-loss" or "loss", as dtb probe --json
-    writes it, and wdl the same as 2, 1, 0, -1, -2 (chess.syzygy's WDL).
+    the only draw; wdl is the Category, 2, 1, 0, -1, -2 (chess.syzygy's
+    WDL), and category its word, "win", "cursed-win" (a theoretical win
+    the rules draw), "draw", "blessed-loss" or "loss", as dtb probe --json
+    writes it.
     distance is in plies on the position's clock (class A or B, or the
     rule-2 count), dtw the plies until the loser has no move, mtc those
     until the next man move or capture; None where the tables hold none.
@@ -160,7 +172,7 @@ class Probe:
     value: Value
     theory: Value
     category: str
-    wdl: int
+    wdl: Category
     distance: Optional[int]
     dtw: Optional[int]
     mtc: Optional[int]
@@ -187,8 +199,8 @@ def _optional(n: int) -> Optional[int]:
 
 
 def _probe(r: _Result) -> Probe:
-    category, wdl = _CATEGORY.get((r.rules, r.theory), ("draw", 0))
-    return Probe(Value(r.rules - 1), Value(r.theory - 1), category, wdl,
+    wdl = Category(r.category)
+    return Probe(Value(r.rules), Value(r.theory), str(wdl), wdl,
                  _optional(r.distance), _optional(r.dtw), _optional(r.mtc))
 
 
@@ -279,13 +291,11 @@ def _load(library: Optional[Union[str, "os.PathLike[str]"]]) -> ctypes.CDLL:
             ("dtb_root_moves_fen", ctypes.c_int,
              [ctypes.c_void_p, ctypes.c_char_p, C, ctypes.POINTER(_RootMove), ctypes.c_int]),
             ("dtb_max_pieces", ctypes.c_int, [ctypes.c_void_p]),
+            ("dtb_set_max_pieces", ctypes.c_int, [ctypes.c_void_p, ctypes.c_int]),
             ("dtb_last_error", ctypes.c_size_t, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]),
         ]:
             f = getattr(lib, name)
             f.restype, f.argtypes = restype, argtypes
-        if hasattr(lib, "dtb_set_max_pieces"):  # added within ABI version 3
-            lib.dtb_set_max_pieces.restype = ctypes.c_int
-            lib.dtb_set_max_pieces.argtypes = [ctypes.c_void_p, ctypes.c_int]
     except AttributeError as e:
         raise TableError("dtb: %s lacks a function of this module (%s): rebuild it from the "
                          "same sources" % (path, e)) from None
@@ -322,9 +332,6 @@ class Tablebase:
         if max_pieces is not None:
             max_pieces = _c_int("max_pieces", max_pieces)
         self._lib = _load(library)
-        if max_pieces is not None and not hasattr(self._lib, "dtb_set_max_pieces"):
-            raise TableError("dtb: the library lacks dtb_set_max_pieces for max_pieces: "
-                             "rebuild it from the same sources")
         self._cond = threading.Condition(threading.Lock())
         self._sharers = 0   # calls running
         self._alone = False  # a call or close runs alone
@@ -409,10 +416,10 @@ class Tablebase:
         return self._probe(fen, _clocks(class_played, rule2_played), _CACHED_ONLY if cache_only else 0)
 
     def probe_wdl(self, fen: str, *, class_played: int = 0, rule2_played: int = 0,
-                  cache_only: bool = False) -> int:
-        """Returns the WDL of the position of fen for its side to move: 2 a
-        win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2 a loss, under
-        the clocks. Reads the value files alone where the clocks are fresh;
+                  cache_only: bool = False) -> Category:
+        """Returns the WDL of the position of fen for its side to move, a
+        Category: 2 a win, 1 a cursed win, 0 a draw, -1 a blessed loss, -2
+        a loss, under the clocks. Reads the value files alone where the clocks are fresh;
         cache_only as for probe."""
         flags = _VALUES_ONLY | (_CACHED_ONLY if cache_only else 0)
         return self._probe(fen, _clocks(class_played, rule2_played), flags).wdl
