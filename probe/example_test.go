@@ -4,8 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/testcache"
+	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/retro"
 )
@@ -73,4 +78,19 @@ func ExampleTables_RootMoves() {
 	// Output:
 	// 1 of 10 plies played: 10 moves, best 2-11: win (theoretical win in 9)
 	// 2 of 10 plies played: 10 moves, best 2-11: draw (theoretical win in 9)
+}
+
+// TestOutsideModule runs examples/go, an engine's own module that
+// depends on dtb through replace (docs/engines.md), as an engine author
+// builds it: with the go command, offline, over the golden tables.
+func TestOutsideModule(t *testing.T) {
+	goTool := testenv.Tool(t, "go", "golang-go")
+	root := testcache.ModuleRoot()
+	cmd := exec.Command(goTool, "run", ".", filepath.Join(root, "testdata", "golden"), "W:WK10:BK5", "W:WK2,6:BK50")
+	cmd.Dir = filepath.Join(root, "examples", "go")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	out, err := cmd.CombinedOutput()
+	if want := "W:WK10:BK5 win win 3\nW:WK2,6:BK50 win win 9\n"; err != nil || string(out) != want {
+		t.Errorf("go run in examples/go: %v\n%s\nwant\n%s", err, out, want)
+	}
 }
