@@ -26,8 +26,8 @@ import (
 // golden tables: it opens a position from the URL and checks that the
 // page shows the verdict and the moves, best first, that the API gives;
 // sets up a position by its FEN, plays a move by clicking a piece and its
-// square, places a piece with the editor, and steps through the best
-// line, numbered. It keeps a screenshot of the page in $DTB_ARTEFACTS (a temporary
+// square, places a piece with the editor, sets up one beyond the tables
+// (the page says why), and steps through the best line, numbered. It keeps a screenshot of the page in $DTB_ARTEFACTS (a temporary
 // directory if unset).
 func TestBrowser(t *testing.T) {
 	chrome := testenv.Tool(t, "chromium", "chromium")
@@ -98,11 +98,11 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(verdict, "White to move: "+string(want.Category)) || len(moves) != len(want.Moves) {
+	if !strings.HasPrefix(verdict, "White to move: "+want.Category.String()) || len(moves) != len(want.Moves) {
 		t.Fatalf("the page shows %q and %d moves; the API %s and %d", verdict, len(moves), want.Category, len(want.Moves))
 	}
 	for i, m := range want.Moves {
-		if moves[i] != m.Move+" "+string(m.Category) {
+		if moves[i] != m.Move+" "+m.Category.String() {
 			t.Errorf("move %d on the page %q, from the API %s %s", i+1, moves[i], m.Move, m.Category)
 		}
 	}
@@ -140,6 +140,11 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`rect[data-square="30"]`)))
 	shows("B:WK46:BK5,30")
 	do("stop editing", chromedp.Click(chromedp.CSS("#edit")))
+
+	// A position beyond the tables: the page says what the directory
+	// holds and what dtb gen would build, in the API's words.
+	do("set up the game's start", chromedp.SetValue(chromedp.CSS("#fen"), "W:W31-50:B1-20"), chromedp.Click(chromedp.CSS("#fenform button")))
+	until("the start beyond the tables", `!document.getElementById("error").hidden && document.getElementById("error").textContent.includes("40 pieces, more than any table: the largest in ")`)
 
 	// The best line of the start, stepped forwards three plies and back one.
 	line, err := explore.BestLine(tables, p, probe.Clocks{}, 0, draughts.StandardNotation)
