@@ -3,19 +3,22 @@ package index
 import "math/bits"
 
 // A KingMove ranks the placements that differ from one placement only in
-// where one white king stands, faster than RankKings: a retrograde
-// analysis ranks every square a king may have come from.
+// where one king stands, faster than RankKings: a retrograde analysis
+// ranks every square a king may have come from, a check every square it
+// may go to.
 //
 //	km := x.MoveWhiteKing(p, king) // king: the square-set bit of one of p.WhiteKings
 //	for each free square sq: r := km.RankTo(sq) // == x.RankKings(p with the king on sq)
 type KingMove struct {
-	blackKings int64  // Index.blackKings
-	others     uint64 // the white kings that stay
-	free       uint64 // the squares without men
-	black      uint64 // the black kings
-	// whiteRank[j] is the rank of the white kings, less the moved king's
-	// own term, when j of the others stand below it; blackRank[j] the rank
-	// of the black kings when j of them stand below it.
+	blackKings int64  // Index.blackKings; 1 where a black king moves
+	others     uint64 // the kings of the moving king's colour that stay
+	free       uint64 // the squares the moving king's colour may stand on
+	black      uint64 // the black kings, where a white king moves
+	// whiteRank[j] is the rank of the moving colour's kings, less the
+	// moved king's own term, when j of the others stand below it, plus
+	// the white kings' term where a black king moves; blackRank[j] the
+	// rank of the black kings when j of them stand below a moving white
+	// king.
 	whiteRank, blackRank [8]int64
 }
 
@@ -24,20 +27,12 @@ type KingMove struct {
 func (x *Index) MoveWhiteKing(p Placement, king uint64) KingMove {
 	k := KingMove{blackKings: x.blackKings, others: p.WhiteKings &^ king, black: p.BlackKings}
 	k.free = allSquares &^ (p.WhiteMen | p.BlackMen)
-	// Term i of the others' rank (from 1) is C(c, i) below the moved king
-	// and C(c, i+1) above it, c the free squares below the i-th.
-	var below, above [8]int64
-	i := 0
-	for set := k.others; set != 0; set &= set - 1 {
-		i++
-		c := bits.OnesCount64(k.free & (set&-set - 1))
-		below[i], above[i] = binom[c][i], binom[c][i+1]
-	}
-	k.whiteRank = splitSums(below, above, i)
+	k.whiteRank = othersRank(k.others, k.free)
 	// The black kings rank among the free squares without white kings:
 	// the moved king's square is not free for those above it.
 	avail := k.free &^ k.others
-	i = 0
+	var below, above [8]int64
+	i := 0
 	for set := p.BlackKings; set != 0; set &= set - 1 {
 		i++
 		c := bits.OnesCount64(avail & (set&-set - 1))
@@ -47,6 +42,36 @@ func (x *Index) MoveWhiteKing(p Placement, king uint64) KingMove {
 	}
 	k.blackRank = splitSums(below, above, i)
 	return k
+}
+
+// MoveBlackKing returns the KingMove of the black king on square-set bit
+// king of p. p must be a legal placement of x's material. The white kings
+// stay: their term is a constant, and the black king moves among the
+// squares they leave free.
+func (x *Index) MoveBlackKing(p Placement, king uint64) KingMove {
+	free := allSquares &^ (p.WhiteMen | p.BlackMen)
+	k := KingMove{blackKings: 1, others: p.BlackKings &^ king, free: free &^ p.WhiteKings}
+	k.whiteRank = othersRank(k.others, k.free)
+	white := rankSet(p.WhiteKings, free) * x.blackKings
+	for j := range k.whiteRank {
+		k.whiteRank[j] += white
+	}
+	return k
+}
+
+// othersRank returns, for j in 0..7, the rank among free of the kings
+// others, less the moved king's term, when j of them stand below it.
+// Term i of the others' rank (from 1) is C(c, i) below the moved king and
+// C(c, i+1) above it, c the free squares below the i-th.
+func othersRank(others, free uint64) [8]int64 {
+	var below, above [8]int64
+	i := 0
+	for set := others; set != 0; set &= set - 1 {
+		i++
+		c := bits.OnesCount64(free & (set&-set - 1))
+		below[i], above[i] = binom[c][i], binom[c][i+1]
+	}
+	return splitSums(below, above, i)
 }
 
 // splitSums returns, for j in 0..n, the sum of below[1..j] and

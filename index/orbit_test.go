@@ -142,29 +142,20 @@ func TestOrbitMove(t *testing.T) {
 		for range 300 {
 			p := randomPlacement(rng, m)
 			for _, black := range []bool{false, true} {
-				kings, move := &p.WhiteKings, o.MoveWhiteKing
+				move := o.MoveWhiteKing
 				if black {
-					kings, move = &p.BlackKings, o.MoveBlackKing
+					move = o.MoveBlackKing
 				}
-				for left := *kings; left != 0; left &= left - 1 {
-					king := left & -left
-					om := move(p, king)
-					for sq := uint64(1); sq < 1<<50; sq <<= 1 {
-						if (p.WhiteKings|p.BlackKings)&^king&sq != 0 {
-							continue
-						}
-						q := p
-						if black {
-							q.BlackKings = q.BlackKings&^king | sq
-						} else {
-							q.WhiteKings = q.WhiteKings&^king | sq
-						}
-						n, stab := om.RankTo(sq)
-						if wn, ws := o.Rank(q); n != wn || stab != ws {
-							t.Fatalf("%s: %+v, king %x to %x (black %v): orbit %d (%d), Rank %d (%d)", name, p, king, sq, black, n, stab, wn, ws)
-						}
+				var om OrbitMove
+				kingMoves(p, black, func(king, sq uint64, q Placement) {
+					if sq == king {
+						om = move(p, king)
 					}
-				}
+					n, stab := om.RankTo(sq)
+					if wn, ws := o.Rank(q); n != wn || stab != ws {
+						t.Fatalf("%s: %+v, king %x to %x (black %v): orbit %d (%d), Rank %d (%d)", name, p, king, sq, black, n, stab, wn, ws)
+					}
+				})
 			}
 		}
 	}
