@@ -65,20 +65,20 @@ func (v *verifier) readBlock(t *memTable, b int64) (*block, error) {
 		p := rules.Position(pl)
 		capture := p.HasCapture()
 		var e rules.Entry
-		var probed bool
+		var resolved bool
 		if t.file == nil {
 			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
 			if err != nil {
 				return nil, err
 			}
-			e, probed = r.Entry, true
+			e, resolved = r.Entry, true
 		} else {
 			var err error
-			if e, probed, err = v.stored(t.file, &cols, i-lo, i, p, capture); err != nil {
+			if e, resolved, err = v.stored(t.file, &cols, i-lo, i, p, capture); err != nil {
 				return nil, err
 			}
 		}
-		if probed {
+		if resolved {
 			cols.Set(i-lo, e)
 		}
 		if capture {

@@ -74,7 +74,7 @@ func (v *verifier) progress(m index.Material, chunk int64) (*progress, error) {
 	x := index.New(m)
 	p := &progress{key: progressKey{Chunk: chunk, Examples: v.o.Examples},
 		done: make([]uint64, ((x.Size()+chunk-1)/chunk+63)/64), saved: time.Now()}
-	for _, n := range append(needs(m), captureTables(m)...) {
+	for _, n := range v.reads(m) {
 		if e, ok := v.entries[n]; ok && !slices.ContainsFunc(p.key.Tables, func(k codec.ManifestEntry) bool { return k.Material == e.Material }) {
 			p.key.Tables = append(p.key.Tables, e)
 		}

@@ -103,7 +103,7 @@ func (v *verifier) entry(t *memTable, n int64) (rules.Entry, error) {
 // distances of a slim directory's table (table.Info.Gap, ShortDistances);
 // another is decoded by blocks as they are read (block).
 func (v *verifier) open(ctx context.Context, path string, m index.Material) (*memTable, error) {
-	t, err := v.openFile(path, m)
+	t, err := v.openFile(ctx, path, m)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +130,9 @@ func (v *verifier) open(ctx context.Context, path string, m index.Material) (*me
 	return t, nil
 }
 
-// openFile opens the table file of m at path, preloading in the prober
-// the tables that resolve its capture positions.
-func (v *verifier) openFile(path string, m index.Material) (*memTable, error) {
+// openFile opens the table file of m at path, after loading the tables
+// that resolve its capture positions (loadCaptures).
+func (v *verifier) openFile(ctx context.Context, path string, m index.Material) (*memTable, error) {
 	f, err := table.Open(path, m)
 	if err != nil {
 		return nil, err
@@ -141,12 +141,11 @@ func (v *verifier) openFile(path string, m index.Material) (*memTable, error) {
 		f.Close()
 		return nil, err
 	}
-	t := fileTable(f, m)
-	if err := v.preloadCaptures(m); err != nil {
+	if err := v.loadCaptures(ctx, m); err != nil {
 		f.Close()
 		return nil, err
 	}
-	return t, nil
+	return fileTable(f, m), nil
 }
 
 // fileTable returns the table of f, of m, without its entries.
@@ -174,14 +173,15 @@ func (v *verifier) describe(m index.Material) (*memTable, error) {
 	return t, nil
 }
 
-// preloadCaptures preloads in the prober the tables that the captures
-// from m's positions lead to, so that resolving them reads memory only.
-func (v *verifier) preloadCaptures(m index.Material) error {
+// loadCaptures loads the tables that the captures from m's positions
+// lead to, each after its own (see captures). It returns the error of
+// the first listed that fails to load. A table not listed keeps its
+// error, which the first capture into it returns.
+func (v *verifier) loadCaptures(ctx context.Context, m index.Material) error {
 	for _, n := range captureTables(m) {
-		if _, ok := v.entries[n]; ok || v.searched[n] != (index.Material{}) {
-			if err := v.pt.Preload(n); err != nil {
-				return err
-			}
+		_, listed := v.entries[n]
+		if _, err := v.table(ctx, n); err != nil && (listed || v.searched[n] != (index.Material{})) {
+			return err
 		}
 	}
 	return nil
@@ -282,23 +282,71 @@ func (t *memTable) walk(lo, hi int64, all bool, f func(i int64, pl index.Placeme
 }
 
 // stored returns the entry of position p, entry j of cols and i of the
-// table file f, as the table means it, and whether the entry is the
-// prober's: that of a capture position (capture says whether p is one),
-// or of a forced threat or short rule-2 distance of a slim directory's
-// table.
-func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e rules.Entry, probed bool, err error) {
-	if theory, _ := cols.Values(j); f.Gap(&p, capture) != table.NoGap || f.ShortDistances() && theory != rules.Draw {
-		r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
-		if err != nil {
-			return e, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
+// table file f, as the table means it, and whether the entry was not read
+// from cols: that of a capture position (capture says whether p is one),
+// resolved from its captures, or of a forced threat or short rule-2
+// distance of a slim directory's table, the prober's.
+func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p draughts.Position, capture bool) (e rules.Entry, resolved bool, err error) {
+	theory, _ := cols.Values(j)
+	switch gap := f.Gap(&p, capture); {
+	case gap == table.CaptureGap:
+		e, err = v.captures(&p, f.Class, f.Layout)
+	case gap != table.NoGap || f.ShortDistances() && theory != rules.Draw:
+		var r probe.Result
+		r, err = v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
+		e = r.Entry
+	default:
+		var ok bool
+		if e, ok = cols.Entry(j); !ok {
+			return e, false, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
 		}
-		return r.Entry, true, nil
+		return e, false, nil
 	}
-	e, ok := cols.Entry(j)
-	if !ok {
-		return e, false, fmt.Errorf("%s: entry %d (%s): bad value byte %#x", f.Path(), i, p.FEN(), cols[table.ValueColumn][j])
+	if err != nil {
+		return e, true, fmt.Errorf("position %s of %s: %w", p.FEN(), f.Path(), err)
 	}
-	return e, false, nil
+	return e, true, nil
+}
+
+// captures returns the entry of p, a capture position of a table of class
+// class and layout l, from its captures, as its generator solved it. Each
+// leads to a smaller table that the check loaded first (loadCaptures),
+// whose entries are real: its own capture positions resolved so, once
+// each. That spares the prober's search, which resolves a capture
+// position's successors again at every visit.
+func (v *verifier) captures(p *draughts.Position, class rules.Class, l table.Layout) (rules.Entry, error) {
+	cs := rules.NewMoves(class)
+	dtw := l.Has(table.DTWColumn)
+	var buf [draughts.MaxMoves]draughts.Move
+	for _, m := range p.Moves(buf[:0]) {
+		q := p.Play(m)
+		s, to := rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, rules.NoClass // no pieces left to move: lost
+		if q.Pieces(q.Side) != 0 {
+			n := rules.MaterialOf(&q)
+			ld := v.loaded[n] // read-only while positions are checked
+			if ld == nil {
+				return rules.Entry{}, fmt.Errorf("%w for %s", probe.ErrMissing, n)
+			}
+			if ld.err != nil {
+				return rules.Entry{}, ld.err
+			}
+			var err error
+			if s, err = v.entry(ld.t, ld.t.placementSlot(rules.Placement(&q))); err != nil {
+				return rules.Entry{}, err
+			}
+			to = ld.t.class
+		}
+		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(class, to))
+		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
+	}
+	e := cs.Entry()
+	if !dtw {
+		e.DTW = -1
+	}
+	if !l.Has(table.MTCColumn) {
+		e.MTC = -1
+	}
+	return e, nil
 }
 
 // openSearched returns the table of m of a slim directory, answered by a
@@ -404,18 +452,50 @@ type checker struct {
 	mtc   bool        // recompute mtc too (the colour flip has it)
 }
 
-// recompute returns the entry of the stored position with placement pl
-// (White to move) and (quiet) moves from its successors' entries. A
+// A batch is the stored positions of a chunk checked together, in order:
+// the successors of those recomputed are read together (successors).
+type batch struct {
+	c         *checker
+	positions []checkedPosition
+	succ      successors // its positions' moves, by position
+}
+
+// newBatch returns an empty batch of c.
+func newBatch(c *checker) *batch {
+	return &batch{c: c, succ: successors{v: c.v, class: c.class}}
+}
+
+// checkedPosition is a position of a batch: entry i, position p, stored
+// as got. Where known is set, want is its entry, else flush recomputes it.
+type checkedPosition struct {
+	i         int64
+	p         draughts.Position
+	got, want rules.Entry
+	known     bool
+}
+
+// addKnown adds the stored position i, p, stored as got, whose entry must
+// be want.
+func (b *batch) addKnown(i int64, p draughts.Position, got, want rules.Entry) {
+	b.positions = append(b.positions, checkedPosition{i: i, p: p, got: got, want: want, known: true})
+	b.succ.start()
+}
+
+// add adds the stored position i, p with placement pl (White to move),
+// stored as got, and the reads of its (quiet) moves' successors. A
 // successor, Black to move, is held in its table as its colour flip (see
 // rules.Placement): the board turned by 180 degrees (square s becomes
 // 51-s), Black's pieces made White's and the other way round. So the
 // successors' placements are pl's flip with the moving piece changed.
-func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (rules.Entry, error) {
+func (b *batch) add(i int64, p draughts.Position, pl index.Placement, moves []draughts.Move, got rules.Entry) {
+	b.positions = append(b.positions, checkedPosition{i: i, p: p, got: got})
+	pos := b.succ.start()
 	flip := rules.FlipPlacement(pl)
-	flipped := c.succ[0]
+	flipped := b.c.succ[0]
 	men := flipped.x.RankMen(flip.WhiteMen, flip.BlackMen) * flipped.x.KingPlacements() // what king moves leave alone
-	ms := rules.NewMoves(c.class)
-	var om index.OrbitMove // of the king moved last, in a table of kings alone
+	// The king moved last, ranked by orbit in a table of kings alone:
+	var om index.OrbitMove
+	var km index.KingMove
 	moved := 0
 	for _, mv := range moves {
 		from, to := mv.FromSquare(), mv.ToSquare()
@@ -430,35 +510,48 @@ func (c *checker) recompute(pl index.Placement, moves []draughts.Move) (rules.En
 			}
 			i, _ = om.RankTo(mto)
 		case king:
-			q.BlackKings ^= mfrom | mto
-			i = men + s.x.RankKings(q)
+			if from != moved {
+				km, moved = s.x.MoveBlackKing(q, mfrom), from
+			}
+			i = men + km.RankTo(mto)
 		case draughts.Bit(to)&draughts.WhiteCrown != 0:
 			q.BlackMen ^= mfrom
 			q.BlackKings |= mto
-			s = c.succ[1]
+			s = b.c.succ[1]
 			i = s.placementSlot(q)
 		default:
 			q.BlackMen ^= mfrom | mto
 			i = s.placementSlot(q)
 		}
-		e, err := c.v.entry(s, i)
-		if err != nil {
-			return rules.Entry{}, err
+		b.succ.add(pos, s, i, king)
+	}
+}
+
+// flush recomputes the entries of the batch's positions from their
+// successors' and calls check with each position, in the order they were
+// added. The columns the check lacks (dtw, mtc) are taken from the stored
+// entry. It empties the batch.
+func (b *batch) flush(check func(p *checkedPosition)) error {
+	c := b.c
+	if err := b.succ.read(); err != nil {
+		return err
+	}
+	for k := range b.positions {
+		p := &b.positions[k]
+		if !p.known {
+			p.want = b.succ.moves[k].Entry()
+			if !c.dtw {
+				p.want.DTW = p.got.DTW
+			}
+			if !c.mtc {
+				p.want.MTC = p.got.MTC
+			}
 		}
-		if king { // the clocks run on
-			ms.AddKingMove(e)
-		} else {
-			ms.AddConversion(e.TheoryOutcome(), e.RulesOutcome(c.class, s.class))
-		}
+		check(p)
 	}
-	r := ms.Entry()
-	if !c.dtw {
-		r.DTW = -1
-	}
-	if !c.mtc {
-		r.MTC = -1
-	}
-	return r, nil
+	b.positions = b.positions[:0]
+	b.succ.reset()
+	return nil
 }
 
 // checkValues recomputes the entry of every stored position whose entry
@@ -480,9 +573,17 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 		var checked, found int64
 		var ms []Mismatch
 		var s table.Stats
+		b := newBatch(c)
+		check := func(p *checkedPosition) {
+			if p.got != p.want {
+				if found++; len(ms) < v.o.Examples {
+					ms = append(ms, Mismatch{Index: p.i, Position: p.p, Stored: p.got, Recomputed: p.want})
+				}
+			}
+		}
 		err = own.walk(lo, hi, true, func(i int64, pl index.Placement, n int64, held bool) error {
 			p := rules.Position(pl)
-			var got, want rules.Entry
+			var got rules.Entry
 			var capture bool
 			var err error
 			counts := 1 // the positions that got stands for in the stats
@@ -517,19 +618,18 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 			}
 			checked++
 			if held {
-				if want, err = c.recomputed(pl, p.Moves(buf[:0]), got); err != nil {
-					return err
-				}
+				b.add(i, p, pl, p.Moves(buf[:0]), got)
 			} else {
-				want = own.orbitEntry(n)
+				b.addKnown(i, p, got, own.orbitEntry(n))
 			}
-			if got != want {
-				if found++; len(ms) < v.o.Examples {
-					ms = append(ms, Mismatch{Index: i, Position: p, Stored: got, Recomputed: want})
-				}
+			if len(b.positions) == batchSize {
+				return b.flush(check)
 			}
 			return nil
 		})
+		if err == nil {
+			err = b.flush(check)
+		}
 		if err != nil {
 			return err
 		}
@@ -540,19 +640,6 @@ func (v *verifier) checkValues(ctx context.Context, own *memTable, c *checker, p
 		}
 		return err
 	})
-}
-
-// recomputed is c.recompute of pl and its moves, with the columns the
-// check lacks (dtw, mtc) taken from got, the stored entry.
-func (c *checker) recomputed(pl index.Placement, moves []draughts.Move, got rules.Entry) (rules.Entry, error) {
-	want, err := c.recompute(pl, moves)
-	if !c.dtw {
-		want.DTW = got.DTW
-	}
-	if !c.mtc {
-		want.MTC = got.MTC
-	}
-	return want, err
 }
 
 // testHookChunk, if set, is called after each chunk that checkValues

@@ -26,17 +26,22 @@
 // moves with package draughts, reads every successor's entry and recomputes
 // the position's theoretical value, rules value, class distance and dtw as
 // package rules defines them (rules.Minimax, rules.Entry.RulesOutcome), then
-// compares them with what is stored. The header's stats are recomputed
-// too. Verify shares no code with the generator (package retro) beyond
+// compares them with what is stored. It does so by batches of
+// positions, whose successors are read in the order of the pages they
+// read, not position by position: at random, each read would be a cache
+// miss. The header's stats are recomputed too. Verify shares no code with the generator (package retro) beyond
 // the rules and the files: packages draughts, index, rules and table.
 //
 // Memory: the tables read are decoded by blocks, their capture positions
-// resolved with package probe (the tables their captures lead to
-// preloaded, probe.Tables.Preload), and kept in a cache within
+// resolved from their captures, and kept in a cache within
 // Options.Memory, which drops the blocks not read lately (package
 // internal/blockcache).
 // The table checked is read through the same cache: the check of its
-// colour flip, which comes next, reads it again. A table of kings alone is
+// colour flip, which comes next, reads it again. The captures lead to
+// smaller tables, read the same way before (their own capture positions
+// resolved once each, as they are read), down to the smallest. A
+// slim directory's forced threats and short distances are searched with
+// package probe. A table of kings alone is
 // held whole as one entry per orbit of its positions under the four
 // symmetries of the board that keep the dark squares (index.Orbits), a
 // quarter of its positions: the entries of the representatives
@@ -163,8 +168,9 @@ type Mismatch struct {
 	Recomputed rules.Entry
 }
 
-// cacheBytes is the block cache of the prober that resolves capture
-// positions: enough for the tables one capture away to stay decoded.
+// cacheBytes is the block cache of the prober, which answers the tables
+// of a slim directory that are searched, their forced threats and short
+// distances.
 const cacheBytes = 512 << 20
 
 // Verify checks the tables of dir and returns a report per table file, in
@@ -211,7 +217,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 	}
 	plan = v.sourcesFirst(plan)
 	for _, m := range plan {
-		for _, n := range needs(m) {
+		for _, n := range v.reads(m) {
 			v.refs[n]++
 		}
 	}
@@ -385,6 +391,29 @@ func needs(m index.Material) []index.Material {
 	return ms
 }
 
+// reads returns the tables that checking m reads: those it needs, and
+// the tables that resolve the capture positions of each table read from
+// its file, down to the smallest (loadCaptures).
+func (v *verifier) reads(m index.Material) []index.Material {
+	var ms []index.Material
+	var add func(n index.Material)
+	add = func(n index.Material) {
+		if slices.Contains(ms, n) {
+			return
+		}
+		ms = append(ms, n)
+		if _, ok := v.entries[n]; ok {
+			for _, c := range captureTables(n) {
+				add(c)
+			}
+		}
+	}
+	for _, n := range needs(m) {
+		add(n)
+	}
+	return ms
+}
+
 // check checks the table of m: its file, then its values.
 func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 	start := time.Now()
@@ -429,7 +458,7 @@ func (v *verifier) check(ctx context.Context, m index.Material) (r Report) {
 			t, err = v.describe(n)
 		} else if n == m && v.streams(m) {
 			v.drop(m) // held for its flip's check: the flip takes its place
-			if t, err = v.openFile(r.File, m); err == nil {
+			if t, err = v.openFile(ctx, r.File, m); err == nil {
 				t.streamed = true
 				defer t.close()
 			}
@@ -576,7 +605,7 @@ func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, erro
 
 // release drops the tables that no check left in the plan needs.
 func (v *verifier) release(m index.Material) {
-	for _, n := range needs(m) {
+	for _, n := range v.reads(m) {
 		if v.refs[n]--; v.refs[n] == 0 {
 			v.drop(n)
 		}
