@@ -15,15 +15,7 @@ func TestKingMove(t *testing.T) {
 		for range 50 {
 			p := x.Unrank(rng.Int64N(x.Size()))
 			for _, black := range []bool{false, true} {
-				move := x.MoveWhiteKing
-				if black {
-					move = x.MoveBlackKing
-				}
-				var km KingMove
-				kingMoves(p, black, func(king, sq uint64, q Placement) {
-					if sq == king {
-						km = move(p, king)
-					}
+				kingMoves(p, black, x.MoveWhiteKing, x.MoveBlackKing, func(km *KingMove, king, sq uint64, q Placement) {
 					if got, want := km.RankTo(sq), x.RankKings(q); got != want {
 						t.Fatalf("%v: %+v, king %#x to %#x: RankTo %d, RankKings %d", m, p, king, sq, got, want)
 					}
@@ -34,18 +26,19 @@ func TestKingMove(t *testing.T) {
 }
 
 // kingMoves calls f for every king of p of the colour black says and
-// every square it may stand on, its own first: the king, the square and
-// p with the king there.
-func kingMoves(p Placement, black bool, f func(king, sq uint64, q Placement)) {
-	kings := p.WhiteKings
+// every square it may stand on, its own included: the king's move (from
+// moveWhite or moveBlack), the king, the square and p with the king
+// there.
+func kingMoves[M any](p Placement, black bool, moveWhite, moveBlack func(Placement, uint64) M, f func(m *M, king, sq uint64, q Placement)) {
+	kings, move := p.WhiteKings, moveWhite
 	if black {
-		kings = p.BlackKings
+		kings, move = p.BlackKings, moveBlack
 	}
 	for left := kings; left != 0; left &= left - 1 {
 		king := left & -left
-		f(king, king, p)
+		m := move(p, king)
 		for sq := uint64(1); sq < 1<<squares; sq <<= 1 {
-			if sq == king || sq&(p.WhiteMen|p.WhiteKings|p.BlackMen|p.BlackKings) != 0 {
+			if sq != king && sq&(p.WhiteMen|p.WhiteKings|p.BlackMen|p.BlackKings) != 0 {
 				continue
 			}
 			q := p
@@ -54,7 +47,7 @@ func kingMoves(p Placement, black bool, f func(king, sq uint64, q Placement)) {
 			} else {
 				q.WhiteKings = q.WhiteKings&^king | sq
 			}
-			f(king, sq, q)
+			f(&m, king, sq, q)
 		}
 	}
 }

@@ -142,15 +142,7 @@ func TestOrbitMove(t *testing.T) {
 		for range 300 {
 			p := randomPlacement(rng, m)
 			for _, black := range []bool{false, true} {
-				move := o.MoveWhiteKing
-				if black {
-					move = o.MoveBlackKing
-				}
-				var om OrbitMove
-				kingMoves(p, black, func(king, sq uint64, q Placement) {
-					if sq == king {
-						om = move(p, king)
-					}
+				kingMoves(p, black, o.MoveWhiteKing, o.MoveBlackKing, func(om *OrbitMove, king, sq uint64, q Placement) {
 					n, stab := om.RankTo(sq)
 					if wn, ws := o.Rank(q); n != wn || stab != ws {
 						t.Fatalf("%s: %+v, king %x to %x (black %v): orbit %d (%d), Rank %d (%d)", name, p, king, sq, black, n, stab, wn, ws)
