@@ -29,8 +29,9 @@
 // compares them with what is stored. It does so by batches of
 // positions, whose successors are read in the order of the pages they
 // read, not position by position: at random, each read would be a cache
-// miss. The header's stats are recomputed too. Verify shares no code with the generator (package retro) beyond
-// the rules and the files: packages draughts, index, rules and table.
+// miss. The header's stats are recomputed too. Verify shares no code
+// with the generator (package retro) beyond the rules and the files:
+// packages draughts, index, rules and table.
 //
 // Memory: the tables read are decoded by blocks, their capture positions
 // resolved from their captures, and kept in a cache within
