@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/internal/claim"
-	"github.com/dtb-draughts/dtb/internal/diagram"
 	"github.com/dtb-draughts/dtb/internal/explore"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"

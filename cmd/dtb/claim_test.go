@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/dtb-draughts/dtb/internal/claim"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
 )
 
 func TestClaimCommand(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/dtb-draughts/dtb/internal/plan"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/plan"
 	"github.com/dtb-draughts/dtb/retro"
 )
 

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/internal/testcache"
 	"github.com/dtb-draughts/dtb/internal/testenv"

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/sizes"
 	"github.com/dtb-draughts/dtb/codec"
-	"github.com/dtb-draughts/dtb/internal/sizes"
 	"github.com/dtb-draughts/dtb/table"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/retro"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"

@@ -4,7 +4,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/dtb-draughts/dtb/internal/plan"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/plan"
 	"github.com/dtb-draughts/dtb/retro"
 )
 

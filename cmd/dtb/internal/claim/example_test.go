@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 )

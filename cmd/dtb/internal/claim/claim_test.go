@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"

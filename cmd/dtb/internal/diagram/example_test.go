@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/diagram"
 	"github.com/dtb-draughts/dtb/draughts"
-	"github.com/dtb-draughts/dtb/internal/diagram"
 )
 
 func ExampleText() {

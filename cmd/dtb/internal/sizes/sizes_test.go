@@ -16,8 +16,8 @@ import (
 // golden and plain hold every table up to 3 pieces, with and without the
 // dtw column (see testdata/README.md).
 var (
-	golden = filepath.Join("..", "..", "testdata", "golden")
-	plain  = filepath.Join("..", "..", "testdata", "golden-plain")
+	golden = filepath.Join("..", "..", "..", "..", "testdata", "golden")
+	plain  = filepath.Join("..", "..", "..", "..", "testdata", "golden-plain")
 )
 
 // onDisk returns, by piece count (0: all), the number of tables of dir,
@@ -63,7 +63,7 @@ func TestEveryByte(t *testing.T) {
 		dir   string
 		dtw   bool
 		whole bool
-	}{{golden, true, false}, {plain, false, false}, {filepath.Join("..", "..", "testdata", "format2"), true, true}} {
+	}{{golden, true, false}, {plain, false, false}, {filepath.Join("..", "..", "..", "..", "testdata", "format2"), true, true}} {
 		rows, err := Measure(c.dir)
 		if err != nil {
 			t.Fatal(err)

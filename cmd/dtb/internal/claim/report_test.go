@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dtb-draughts/dtb/internal/claim"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/claim"
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 )

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dtb-draughts/dtb/internal/plan"
+	"github.com/dtb-draughts/dtb/cmd/dtb/internal/plan"
 	"github.com/dtb-draughts/dtb/retro"
 )
 
