@@ -35,7 +35,7 @@ func newCatalog(dir string) *catalog {
 
 // write lists the valid table files of the directory in its manifest.
 func (c *catalog) write() error {
-	files, err := filepath.Glob(filepath.Join(c.dir, "*.dtb"))
+	files, err := table.ValueFiles(c.dir)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (c *catalog) vouches(path string) bool {
 // rebuilt when a run needs it.
 func (c *catalog) entry(path string) (codec.ManifestEntry, bool, error) {
 	name := filepath.Base(path)
-	m, err := index.ParseMaterial(strings.TrimSuffix(name, ".dtb"))
+	m, err := index.ParseMaterial(strings.TrimSuffix(name, table.ValueExt))
 	if err != nil || m.Pieces() > MaxPieces || table.FileName(m) != name {
 		return codec.ManifestEntry{}, false, nil
 	}

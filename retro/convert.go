@@ -51,7 +51,7 @@ func Convert(ctx context.Context, dir string, done func(index.Material)) error {
 // files of an older version as they are. Converting them is the user's
 // choice (dtb convert), not a silent hour of a build.
 func convertTables(ctx context.Context, dir string, done func(index.Material), forBuild bool) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
+	files, err := table.ValueFiles(dir)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func convertTables(ctx context.Context, dir string, done func(index.Material), f
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m, err := index.ParseMaterial(strings.TrimSuffix(filepath.Base(path), ".dtb"))
+		m, err := index.ParseMaterial(strings.TrimSuffix(filepath.Base(path), table.ValueExt))
 		if err != nil {
 			continue // not a table of ours
 		}

@@ -96,20 +96,54 @@ func headerStats(h codec.Header) (Stats, error) {
 
 // FileName returns the name of the file of m's table that a search reads:
 // its value file (format 3), or the whole table (formats 1 and 2).
-func FileName(m index.Material) string { return m.String() + ".dtb" }
+func FileName(m index.Material) string { return m.String() + ValueExt }
+
+// ValueExt ends the name of a value file (FileName): one a table.
+const ValueExt = ".dtb"
 
 // DistanceExt ends the name of a distance file: KKvK.dtbd beside KKvK.dtb.
 const DistanceExt = ".dtbd"
+
+// ValueFiles returns the paths of the value files in dir, sorted: one a
+// table. A directory that does not exist holds none.
+func ValueFiles(dir string) ([]string, error) { return filesEnding(dir, ValueExt) }
+
+// Files returns the paths of the table files in dir: its value files,
+// then its distance files, each sorted.
+func Files(dir string) ([]string, error) {
+	values, err := filesEnding(dir, ValueExt)
+	if err != nil {
+		return nil, err
+	}
+	dists, err := filesEnding(dir, DistanceExt)
+	return append(values, dists...), err
+}
+
+// filesEnding returns the paths of the files in dir whose names end in
+// ext, sorted.
+func filesEnding(dir, ext string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var paths []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	return paths, err
+}
 
 // TempGlobs are the glob patterns of the temporary files that
 // interrupted writes leave in a table directory (codec.TempGlob,
 // codec.RemoveTemps). They cover value files, distance files and the
 // manifest.
-var TempGlobs = []string{codec.TempGlob("*.dtb"), codec.TempGlob("*" + DistanceExt), codec.TempGlob(codec.ManifestName)}
+var TempGlobs = []string{codec.TempGlob("*" + ValueExt), codec.TempGlob("*" + DistanceExt), codec.TempGlob(codec.ManifestName)}
 
 // DistancePath returns the path of the distance file beside the value
 // file at path.
-func DistancePath(path string) string { return strings.TrimSuffix(path, ".dtb") + DistanceExt }
+func DistancePath(path string) string { return strings.TrimSuffix(path, ValueExt) + DistanceExt }
 
 // distancesKey is the meta key of a value file that lists the columns
 // of its distance file, comma separated in Column order. A table without
@@ -416,7 +450,7 @@ func (f *File) distances() (*codec.Reader, error) {
 func openDistances(fsys fs.FS, path string, size int64, v codec.Header, l Layout) (*codec.Reader, error) {
 	r, err := openCodec(fsys, path, size)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+".dtb")), fs.ErrNotExist}
+		return nil, &missingError{fmt.Sprintf("%s is missing: the table of %s has its distances there (copy it beside %s, or rebuild the table)", path, v.Material, filepath.Base(strings.TrimSuffix(path, DistanceExt)+ValueExt)), fs.ErrNotExist}
 	} else if err != nil {
 		return nil, err
 	}

@@ -655,3 +655,34 @@ func write(path string, m index.Material, cols Columns, captures []uint64) (Stat
 	}
 	return w.Stats(), nil
 }
+
+// TestFiles checks which names of a directory are its table files: value
+// files then distance files, sorted, without folders, temporary files or
+// the manifest; none in a directory that does not exist.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"KvK.dtb", "KKvK.dtbd", "KKvK.dtb", "KvK.dtb.123.tmp", codec.ManifestName, "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "old.dtb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := func(names ...string) []string {
+		var paths []string
+		for _, n := range names {
+			paths = append(paths, filepath.Join(dir, n))
+		}
+		return paths
+	}
+	if got, err := ValueFiles(dir); err != nil || !slices.Equal(got, in("KKvK.dtb", "KvK.dtb")) {
+		t.Errorf("ValueFiles = %q, %v", got, err)
+	}
+	if got, err := Files(dir); err != nil || !slices.Equal(got, in("KKvK.dtb", "KvK.dtb", "KKvK.dtbd")) {
+		t.Errorf("Files = %q, %v", got, err)
+	}
+	if got, err := Files(filepath.Join(dir, "missing")); err != nil || got != nil {
+		t.Errorf("Files of a missing directory = %q, %v", got, err)
+	}
+}

@@ -659,15 +659,11 @@ func (v *verifier) showProgress(p *Progress) (stop func()) {
 func (v *verifier) unlisted() ([]Report, error) {
 	var reports []Report
 	for _, dir := range v.dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
+		files, err := table.Files(dir)
 		if err != nil {
 			return nil, err
 		}
-		dist, err := filepath.Glob(filepath.Join(dir, "*"+table.DistanceExt))
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range append(files, dist...) {
+		for _, f := range files {
 			if !v.listed[f] {
 				reports = append(reports, Report{File: f, Errors: []error{fmt.Errorf("%s: not listed in %s", f, codec.ManifestName)}})
 			}

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
@@ -28,7 +28,7 @@ type convertCmd struct {
 }
 
 func (fl *convertCmd) run(e *env, args []string) error {
-	if tables, _ := filepath.Glob(filepath.Join(fl.dir, "*.dtb")); len(tables) == 0 {
+	if tables, _ := table.ValueFiles(fl.dir); len(tables) == 0 {
 		return fmt.Errorf("%s holds no tables (build them with: dtb gen --out %s)", fl.dir, fl.dir)
 	}
 	n := 0

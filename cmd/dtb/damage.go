@@ -26,11 +26,11 @@ func explain(err error) string {
 			return fmt.Sprintf("%v; write it anew with: dtb gen --manifest --out %s", err, filepath.Dir(damaged.Path))
 		}
 		return fmt.Sprintf("%v; rebuild it with: %s", err, rebuild([]string{damaged.Path}))
-	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && (filepath.Ext(open.Path) == ".dtb" || filepath.Ext(open.Path) == table.DistanceExt):
+	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && (filepath.Ext(open.Path) == table.ValueExt || filepath.Ext(open.Path) == table.DistanceExt):
 		return fmt.Sprintf("%s is listed in %s but missing (rebuild it with: %s)", open.Path, codec.ManifestName, rebuild([]string{open.Path}))
 	case errors.As(err, &open) && errors.Is(err, fs.ErrNotExist) && filepath.Base(open.Path) == codec.ManifestName:
 		dir := filepath.Dir(open.Path)
-		if tables, _ := filepath.Glob(filepath.Join(dir, "*.dtb")); len(tables) > 0 {
+		if tables, _ := table.ValueFiles(dir); len(tables) > 0 {
 			return fmt.Sprintf("%s has tables but no %s (write it with: dtb gen --manifest --out %s)", dir, codec.ManifestName, dir)
 		}
 		return fmt.Sprintf("%s holds no tables (build them with: dtb gen --out %s)", dir, dir)

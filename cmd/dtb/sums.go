@@ -11,6 +11,7 @@ import (
 	"github.com/dtb-draughts/dtb/cmd/dtb/internal/sums"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
@@ -69,7 +70,7 @@ func checkSums(w io.Writer, dir, list string) error {
 			status, differ = "MISMATCH (sha256 "+r.Got+")", append(differ, r.Name)
 		}
 		fmt.Fprintf(w, "%-16s %s\n", r.Name, status)
-		if m, err := index.ParseMaterial(strings.TrimSuffix(r.Name, ".dtb")); err == nil {
+		if m, err := index.ParseMaterial(strings.TrimSuffix(r.Name, table.ValueExt)); err == nil {
 			pieces = max(pieces, m.Pieces())
 		}
 	}

@@ -34,15 +34,10 @@ type Sum struct {
 // Of returns the sums of the table files of dir (value files or whole
 // tables, *.dtb, and distance files) and of its manifest, by name.
 func Of(dir string) ([]Sum, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.dtb"))
+	names, err := table.Files(dir)
 	if err != nil {
 		return nil, err
 	}
-	dist, err := filepath.Glob(filepath.Join(dir, "*"+table.DistanceExt))
-	if err != nil {
-		return nil, err
-	}
-	names = append(names, dist...)
 	if _, err := os.Stat(filepath.Join(dir, codec.ManifestName)); err == nil {
 		names = append(names, filepath.Join(dir, codec.ManifestName))
 	}
