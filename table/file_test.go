@@ -658,9 +658,13 @@ func write(path string, m index.Material, cols Columns, captures []uint64) (Stat
 
 // TestFiles checks which names of a directory are its table files: value
 // files then distance files, sorted, without folders, temporary files or
-// the manifest; none in a directory that does not exist.
+// the manifest; none in a directory that does not exist. The directory's
+// name holds glob characters, which a glob would read as a pattern.
 func TestFiles(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "tables[1]")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"KvK.dtb", "KKvK.dtbd", "KKvK.dtb", "KvK.dtb.123.tmp", codec.ManifestName, "notes.txt"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 			t.Fatal(err)
