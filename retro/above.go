@@ -33,21 +33,21 @@ type aboveUnit struct {
 
 // openAbove opens the work files of the finished units ns. They serve as
 // the level above the units solved next.
-func (b *groupBuild) openAbove(ns []int) (*aboveLevel, error) {
-	a := &aboveLevel{cache: blockcache.New[*table.Columns](budget(b.o.Mem).above()), units: map[int]*aboveUnit{}}
+func (w *groupWork) openAbove(ns []int) (*aboveLevel, error) {
+	a := &aboveLevel{cache: blockcache.New[*table.Columns](budget(w.o.Mem).above()), units: map[int]*aboveUnit{}}
 	for _, n := range ns {
-		r, err := b.openUnit(n)
+		r, err := w.openUnit(n)
 		if err != nil {
 			a.close()
 			return nil, err
 		}
 		at := [table.NumColumns]int{-1, -1, -1, -1}
 		for c, col := range r.Header().Columns {
-			if k, ok := unitColumn(col.Name); ok && lookupColumn(k, b.class) {
+			if k, ok := unitColumn(col.Name); ok && lookupColumn(k, w.class) {
 				at[k] = c
 			}
 		}
-		a.units[n] = newAboveUnit(r, b.k, at)
+		a.units[n] = newAboveUnit(r, w.k, at)
 	}
 	return a, nil
 }

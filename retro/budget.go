@@ -85,7 +85,7 @@ func positionSize(x table.Extra, c rules.Class) (aboveBytes, unitBits int64) {
 // memory budget Mem. The group has class c and optional columns x (see
 // positionSize). The unit fits in the solver's share beside the blocks
 // it reads (budget.above). A unit of one pair of blocks may not fit. It
-// then takes the store's share too (see groupBuild.run).
+// then takes the store's share too (see buildGroup).
 func (o Options) unitPositions(x table.Extra, c rules.Class) int64 {
 	if o.Mem <= 0 {
 		return 1 << 62

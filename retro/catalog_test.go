@@ -85,7 +85,7 @@ func TestSurvey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, load := survey(mats, &builder{Options: o})
+	kept, load := survey(mats, func(index.Material) bool { return true }, &builder{Options: o})
 	for _, m := range mats {
 		group := m.String() == "KMvK" || m.String() == "KvKM"
 		if (kept[m] == nil) != group {

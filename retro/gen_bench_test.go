@@ -55,7 +55,7 @@ func BenchmarkFill(b *testing.B) {
 	for _, name := range []string{"KKKvMMM", "KKKvKMM"} {
 		b.Run(name, func(b *testing.B) {
 			m, _ := index.ParseMaterial(name)
-			gb := &groupBuild{class: rules.ClassOf(m)}
+			gb := &groupWork{class: rules.ClassOf(m)}
 			u := &unit{name: name}
 			var results [numAnalyses]*result
 			results[theoryAnalysis], results[rulesAnalysis] = res, res

@@ -21,20 +21,31 @@
 //	err = retro.BuildUnit(ctx, units[0].ID, retro.Options{Dir: "tables"})
 //	err = retro.WriteManifest("tables")
 //
-// A material and its colour flip (a group) are solved together, since a
-// quiet move leads from one to the other. The solver splits a group into
-// units that fit the memory budget Options.Mem (see unit). A scheduler's
-// Unit is a whole group, or with Parts a run of one level's units. Each
-// unit is solved by min-max retrograde analysis (see solve). One
-// analysis finds the theoretical value. It finds the distance to the
-// end of the game too if Options.DTW is set. Another
-// finds the value under the rules. There the class A and B move limits
-// and the count of rule 2 apply. A position's distance is then the least
-// budget under which it is won or lost. A third finds the mtc. Analyses
-// whose inputs agree share one solve. A group of kings alone is solved on
-// the orbits of the board's symmetries (index.Orbits), a quarter of its
-// positions. Finished units wait in the output directory's work folder
-// until the group's tables are written.
+// # Terms
+//
+//   - A group is a material and its colour flip, solved together, since a
+//     quiet move leads from one to the other. Captures and crownings lead
+//     to groups solved before.
+//   - A level is how far the men of a position have advanced. A man move
+//     leads one level up, so the highest level is solved first.
+//   - A unit is what the solver holds at once: some men configurations of
+//     one level, with every placement of the kings, in both tables of the
+//     group, sized to the memory budget Options.Mem (see unit). A
+//     scheduler's Unit (Units) is a whole group, or with Parts a run of
+//     one level's units.
+//   - An analysis is one min-max retrograde analysis of a unit (see
+//     solve). One finds the theoretical value, and the distance to the end
+//     of the game with Options.DTW. Another finds the value under the
+//     rules, where the class A and B move limits and the count of rule 2
+//     apply; a position's distance is then the least budget under which
+//     it is won or lost. A third finds the mtc. Analyses whose inputs
+//     agree share one solve. A group of kings alone is solved on the
+//     orbits of the board's symmetries (index.Orbits), a quarter of its
+//     positions.
+//   - The work folder of the output directory holds a group's finished
+//     units until its tables are written from them.
+//   - The store holds the solved tables that groups still to build read
+//     (store.go).
 //
 // # Outline
 //
@@ -42,23 +53,23 @@
 // budget Options.Mem (M; the shares of budget.go):
 //
 //	Generate, BuildUnit                 generate.go, schedule.go: the materials in order (plan)
-//	  builder.run                       generate.go: every group (Generate) or one unit (BuildUnit)
-//	    survey, lastUses                the groups kept; the tables read; when each is last read
+//	  builder.run                       job.go: the steps of the run's job
+//	    newJob                          the groups kept (survey), what the run does with each, when each table is last read
 //	    newStore                        tables in memory within M/4; a prober (files) with a cache of M/16
-//	    for each group:
-//	      buildGroup                    loadKept if its tables are valid, else
-//	        groupBuild.run              build.go
+//	    for each step:
+//	      builder.do                    loadKept if its tables are valid, else
+//	        buildGroup                  build.go: the two halves
 //	          store.shrink              a unit over the solver's share takes the store's: spills
-//	          for each unit, highest level first:
+//	          groupSolver.run           solveunits.go: for each unit, highest level first:
 //	            openAbove               above.go: the finished units of the level above, read by blocks (an eighth of the solver's share)
 //	            solveUnit               the unit: 2-3.25 B a position (an orbit in a group of kings alone) (positionSize)
 //	              solve                 solve.go: the analyses one after the other, each:
 //	                solver.analyse        a first pass over every position's moves (unit.walk),
 //	                                      external successors through store.outcome
-//	                analysis.propagate    the passes over predecessors, until no position changes
-//	                groupBuild.spill      resultfile.go: a result another analysis follows, to the work folder
-//	              fill, writeUnit       the unit's entries, to the work folder (a codec file)
-//	          writeTables, assemble     the tables, block by block, from the units' blocks (cache of M/8)
+//	                analysis.propagate    propagate.go: the passes over predecessors, until no position changes
+//	                groupSolver.spill     resultfile.go: a result another analysis follows, to the work folder
+//	              writeUnit, fill       work.go: the unit's entries, to the work folder (a codec file)
+//	          assembler.writeTables     assemble.go: the tables, block by block, from the units' blocks (cache of M/8)
 //	          store.unspill             the tables spilled, back into memory as far as they fit
 //	      forgetUnread                  the tables no group left reads leave the store
 //	      catalog.write                 catalog.go: the manifest (Generate's), however the run ends
@@ -76,14 +87,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/dirlock"
-	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
@@ -125,7 +134,7 @@ type Options struct {
 
 // A builder is the state of one Generate or BuildUnit. It holds the
 // configuration, which groups it builds, and what it knows of the
-// directory's files.
+// directory's files. Only newJob asks which kind of run it is.
 type builder struct {
 	Options
 	// unit, if set, is the one unit the run builds (BuildUnit's). The
@@ -135,8 +144,9 @@ type builder struct {
 	// part, if set, is the part of the unit's group that the run solves
 	// (see BuildUnit). It writes no table.
 	part *part
-	// cat, if set, keeps the manifest of the directory (Generate's). It
-	// vouches for the files it lists. It is written after each group.
+	// cat keeps the manifest of the directory: Generate's, nil for
+	// BuildUnit. It vouches for the files it lists. It is written after
+	// each group.
 	cat *catalog
 	// valid holds the table files checked in this run.
 	valid map[string]bool
@@ -146,7 +156,7 @@ type builder struct {
 // undamaged. The manifest or an earlier check in this run may vouch for
 // it. Otherwise checked decodes every block.
 func (r *builder) checked(path string, f *table.File) bool {
-	if r.cat != nil && r.cat.vouches(path) || r.valid[path] {
+	if r.cat.vouches(path) || r.valid[path] {
 		return true
 	}
 	if f.Check() != nil {
@@ -246,10 +256,6 @@ func Generate(ctx context.Context, o Options) (err error) {
 	return nil
 }
 
-// ours reports whether the group of m is r's. The builder builds such a
-// group if its tables are missing, and reports its progress and tables.
-func (r *builder) ours(m index.Material) bool { return r.unit == "" || UnitID(m) == r.unit }
-
 // lock takes the lock of the directory dir by take. If another dtb gen
 // holds it, the error names that gen as building what.
 func lock(dir, what string, take func(string) (*dirlock.Lock, error)) (*dirlock.Lock, error) {
@@ -263,169 +269,6 @@ func lock(dir, what string, take func(string) (*dirlock.Lock, error)) (*dirlock.
 		who += fmt.Sprintf(" (pid %d)", held.PID)
 	}
 	return nil, fmt.Errorf("%s is building %s", who, what)
-}
-
-// totals returns the progress of r before it starts. It counts the
-// tables of mats that r builds, and their positions.
-func (r *builder) totals(mats []index.Material) Progress {
-	var p Progress
-	for _, m := range mats {
-		if r.ours(m) {
-			p.TablesTotal++
-			p.PositionsTotal += index.New(m).Size()
-		}
-	}
-	return p
-}
-
-// run builds the groups of mats in order. It builds those that r.ours
-// names and whose tables are not in the directory and valid. It loads
-// into a store the tables that a group still to build reads. It forgets
-// each table once no group left reads it.
-func (r *builder) run(ctx context.Context, mats []index.Material) error {
-	if r.Threads <= 0 {
-		r.Threads = runtime.NumCPU()
-	}
-	prog := r.totals(mats)
-	r.progress(prog)
-	st := newStore(r.Mem)
-	last := lastUses(mats)
-	kept, load := survey(mats, r)
-	seen := map[index.Material]bool{}
-	for i, m := range mats {
-		if seen[m.Flip()] { // a group stands at its first material
-			continue
-		}
-		seen[m] = true
-		g, ours := newGroup(m), r.ours(m)
-		start, base := time.Now(), prog.Positions
-		if ours {
-			prog.Current = m.String()
-			r.progress(prog)
-		}
-		var stats []table.Stats
-		built := false
-		switch read := load[m] || load[m.Flip()]; {
-		case kept[m] != nil && !read: // built, and no group left to build reads it: not loaded
-			if !ours {
-				continue
-			}
-			if r.part != nil { // the group's tables are written: the part is done
-				return nil
-			}
-			if err := removeWork(r.Options, g); err != nil {
-				return err
-			}
-			for _, s := range kept[m] {
-				stats = append(stats, s.stats)
-			}
-		case kept[m] == nil && !ours:
-			if read {
-				return fmt.Errorf("unit %s needs %s in %s: build unit %s first", r.unit, table.FileName(m), r.Dir, UnitID(m))
-			}
-			continue
-		default:
-			var err error
-			readLater := func(m index.Material) bool { return last[m] > i }
-			built, err = buildGroup(ctx, st, g, r, readLater, func(unit string, done int64) {
-				prog.Current, prog.Positions = unit, base+done
-				r.progress(prog)
-			})
-			if err != nil || r.part != nil && ours { // a part's group is the last
-				return err
-			}
-			for _, x := range g.tables {
-				stats = append(stats, st.get(x.Material()).stats)
-			}
-		}
-		if ours {
-			for t, x := range g.tables {
-				prog.Tables++
-				r.done(Report{Material: x.Material(), Stats: stats[t], Built: built, Elapsed: time.Since(start)})
-			}
-			prog.Positions = base + g.size()
-		}
-		if built && r.cat != nil {
-			if err := r.cat.write(); err != nil {
-				return err
-			}
-		}
-		if err := forgetUnread(st, mats, last, i); err != nil {
-			return err
-		}
-		if ours {
-			r.progress(prog)
-		}
-	}
-	return forgetUnread(st, mats, last, len(mats)-1) // after kept groups too
-}
-
-// survey finds the groups of mats whose tables are in r.Dir and valid.
-// It returns them in kept, by each of their materials. It also returns
-// in load the materials whose tables a group still to build reads (see
-// reach). The group reads them directly or through the capture positions
-// of a table it reads. Only the kept tables that load names are loaded.
-// A group that r does not build is looked for only if load names it.
-func survey(mats []index.Material, r *builder) (kept map[index.Material][]*solved, load map[index.Material]bool) {
-	kept = map[index.Material][]*solved{}
-	find := func(m index.Material) {
-		if k, ok := kept[m.Flip()]; ok {
-			kept[m] = k
-		} else {
-			kept[m] = keptTables(newGroup(m), r)
-		}
-	}
-	var build []index.Material
-	for _, m := range mats {
-		if r.ours(m) {
-			if find(m); kept[m] == nil {
-				build = append(build, m)
-			}
-		}
-	}
-	load = reach(build)
-	for _, m := range mats {
-		if !r.ours(m) && (load[m] || load[m.Flip()]) {
-			find(m)
-		}
-	}
-	return kept, load
-}
-
-// lastUses returns, for each material of mats, the position in mats of
-// the last group that reads it. It is 0 if none does. The group of a
-// material and its flip stands at the first of the two.
-func lastUses(mats []index.Material) map[index.Material]int {
-	first := map[index.Material]int{}
-	for i, m := range mats {
-		if _, ok := first[m.Flip()]; ok {
-			first[m] = first[m.Flip()]
-		} else {
-			first[m] = i
-		}
-	}
-	last := map[index.Material]int{}
-	for _, m := range mats {
-		for _, s := range successors(m) {
-			last[s] = max(last[s], first[m])
-			last[s.Flip()] = max(last[s.Flip()], first[m])
-		}
-	}
-	return last
-}
-
-// forgetUnread removes from st the tables of mats[:i+1] that no group
-// after the i-th reads. Their resolved copies go too. The map last is
-// lastUses(mats).
-func forgetUnread(st *store, mats []index.Material, last map[index.Material]int, i int) error {
-	for _, d := range mats[:i+1] {
-		if last[d] <= i {
-			if err := st.put(d, nil); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // plan returns the materials to build, in dependency order.
@@ -494,89 +337,4 @@ func reach(ms []index.Material) map[index.Material]bool {
 		visit(m)
 	}
 	return r
-}
-
-// loadKept puts the group's tables into st and reports true if they are
-// all in r.Dir and valid. Otherwise it leaves st as it was.
-func loadKept(st *store, g *group, r *builder) (bool, error) {
-	loaded := make([]*solved, len(g.tables))
-	for t, x := range g.tables {
-		if loaded[t] = loadTable(st, filepath.Join(r.Dir, table.FileName(x.Material())), x, r); loaded[t] == nil {
-			return false, nil
-		}
-	}
-	for t, x := range g.tables {
-		if err := st.put(x.Material(), loaded[t]); err != nil {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-// buildGroup loads the group's tables from r.Dir if they are all there and
-// valid. Otherwise it solves and writes them. It calls progress, if not
-// nil, as each unit starts and ends. readLater, if set, reports whether a
-// group built later reads the table of m (see groupBuild). buildGroup
-// reports whether it solved.
-func buildGroup(ctx context.Context, st *store, g *group, r *builder, readLater func(m index.Material) bool, progress func(unit string, done int64)) (bool, error) {
-	if loaded, err := loadKept(st, g, r); err != nil || loaded {
-		if err == nil { // units left by a run stopped after the tables were written
-			err = removeWork(r.Options, g)
-		}
-		return false, err
-	}
-	b := newGroupBuild(st, g, r.Options)
-	b.readLater, b.progress = readLater, progress
-	if r.part != nil && r.ours(g.tables[0].Material()) {
-		b.part, b.scratch = r.part, partDir(r.Options, g.tables[0].Material(), *r.part)
-	}
-	if err := b.run(ctx); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// loadTable reads the table of x from path if it is there, valid and has
-// what r asks for. It returns nil otherwise. It keeps the entries if st
-// can hold them.
-func loadTable(st *store, path string, x *index.Index, r *builder) *solved {
-	return readTable(path, x, r, st.fits(tableBytes(x.Material(), x.Size(), r.extra(x.Material()))))
-}
-
-// readTable reads the table of x from path, with its stats from the
-// header. It returns nil if the file is missing or invalid. It returns
-// nil too if the file is not a full table (table.Full) under this
-// version's rules. The same goes for a file that lacks an optional column
-// r asks for. If keep is set it reads the entries too, their capture
-// positions unresolved (see solved). Else it only checks the file with
-// r.checked.
-func readTable(path string, x *index.Index, r *builder, keep bool) *solved {
-	extra := r.extra(x.Material())
-	f, err := table.Open(path, x.Material())
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if f.Variant != table.Full || // a slim directory's file, a work file, or one before rule 2
-		extra.DTW && !f.Layout.Has(table.DTWColumn) || extra.MTC && !f.Layout.Has(table.MTCColumn) {
-		return nil
-	}
-	s := &solved{x: x, class: rules.ClassOf(x.Material()), state: onDisk, path: path, stats: f.Stats}
-	if !keep {
-		if !r.checked(path, f) {
-			return nil
-		}
-		return s
-	}
-	if s.cols, err = f.ReadColumns(); err != nil {
-		return nil
-	}
-	s.state, s.final = readInMemory, make([]uint64, (x.Size()+63)/64)
-	if !extra.DTW {
-		s.cols[table.DTWColumn] = nil
-	}
-	if !extra.MTC {
-		s.cols[table.MTCColumn] = nil
-	}
-	return s
 }

@@ -24,8 +24,8 @@ const resultExt = ".result"
 
 // spill writes the words of r, a result of unit u, to a result file. It
 // returns r read from that file, its words dropped.
-func (b *groupBuild) spill(ctx context.Context, u *unit, r *result) (*result, error) {
-	f, err := os.CreateTemp(b.scratch, u.name+".*"+resultExt)
+func (s *groupSolver) spill(ctx context.Context, u *unit, r *result) (*result, error) {
+	f, err := os.CreateTemp(s.scratch, u.name+".*"+resultExt)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (b *groupBuild) spill(ctx context.Context, u *unit, r *result) (*result, er
 	buf := make([]byte, 2*batch)
 	for base := int64(0); base < u.positions(); base += batch {
 		k := min(batch, u.positions()-base)
-		err := parallel.Range(ctx, k, b.o.Threads, func(lo, hi int64) error {
+		err := parallel.Range(ctx, k, s.o.Threads, func(lo, hi int64) error {
 			ids := u.localIDs(base + lo)
 			for i := lo; i < hi; i++ {
 				binary.LittleEndian.PutUint16(buf[2*i:], uint16(r.words.get(ids.next())))

@@ -14,6 +14,67 @@ import (
 	"github.com/dtb-draughts/dtb/rules"
 )
 
+// A group is the tables whose positions reach each other by quiet moves.
+// It holds a material M and its colour flip. A symmetric M makes a group
+// of one table. A quiet move from a position of M (White to move) leads to
+// a position of M with Black to move. The flip table holds that position.
+// So every quiet move goes from one table of the group to the other.
+// Every capture and crowning leaves the group for a table solved earlier.
+// A group is solved in units (see unit).
+//
+// A group of kings alone is solved on orbits (index.Orbits). The board's
+// symmetries keep its positions' values, so one position of each orbit
+// stands for all. Its tables are written whole.
+type group struct {
+	tables []*index.Index // [M] or [M, flip(M)]
+	// orbits are the orbits of each table of a group of kings alone,
+	// once made (see makeOrbits). They are nil for a group with men.
+	orbits []*index.Orbits
+}
+
+func newGroup(m index.Material) *group {
+	g := &group{tables: []*index.Index{index.New(m)}}
+	if m.Flip() != m {
+		g.tables = append(g.tables, index.New(m.Flip()))
+	}
+	return g
+}
+
+// materials returns the materials of the group's tables.
+func (g *group) materials() []index.Material {
+	var ms []index.Material
+	for _, x := range g.tables {
+		ms = append(ms, x.Material())
+	}
+	return ms
+}
+
+// kingsAlone reports whether the group's positions have kings alone.
+// Such a group is solved on orbits.
+func (g *group) kingsAlone() bool { return g.tables[0].Material().Men() == 0 }
+
+// makeOrbits makes the orbits of the tables of a group of kings alone,
+// if not made yet. It uses up to threads goroutines.
+func (g *group) makeOrbits(threads int) {
+	if g.kingsAlone() && g.orbits == nil {
+		for _, x := range g.tables {
+			g.orbits = append(g.orbits, index.NewOrbits(x, threads))
+		}
+	}
+}
+
+// size returns the positions of the group's tables.
+func (g *group) size() int64 {
+	var n int64
+	for _, x := range g.tables {
+		n += x.Size()
+	}
+	return n
+}
+
+// other returns the table of the group holding the successors of table t.
+func (g *group) other(t int) int { return len(g.tables) - 1 - t }
+
 // A unit is the part of a group that the solver holds at once. It holds
 // some men configurations, each with every placement of the kings, in
 // both tables of the group.
