@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 )
 
@@ -58,27 +59,8 @@ type Clocks struct {
 }
 
 // left returns the plies left on the clock of a position of class class
-// under c. That is the class's budget less the plies played: Class for
-// class A and B, Rule2 for Rule2. It is the full budget for none played.
-// It is 0 for a clock run out, and for NoClass, which has no clock.
-func (c Clocks) left(class rules.Class) int {
-	played := c.Rule2
-	if class.Carries() {
-		played = c.Class
-	}
-	return class.Budget() - min(max(played, 0), class.Budget())
-}
-
-// fresh reports whether c are as the zero Clocks. Those are a full class
-// clock and a fresh rule-2 count.
-func (c Clocks) fresh() bool { return c.Class <= 0 && c.Rule2 <= 0 }
-
-// marked reports whether the value file of f answers c alone. It does
-// where f marks the positions that a rule-2 count one ply on draws
-// (table.FreshOnly). The rule-2 count of c must then be 1.
-func (c Clocks) marked(f *file) bool {
-	return f.marked && f.class == rules.Rule2 && c.Rule2 == 1
-}
+// under c (reader.Clocks.Left).
+func (c Clocks) left(class rules.Class) int { return reader.Clocks(c).Left(class) }
 
 // after returns the clocks after a move from a position of class from to
 // one of class to. The classes are under the tables' rules
@@ -172,7 +154,7 @@ func (t *Tables) RootMoves(p draughts.Position, c Clocks) ([]RootMove, error) {
 	if err := Check(p); err != nil {
 		return nil, err
 	}
-	if err := t.beyond(rules.MaterialOf(&p)); err != nil {
+	if err := t.r.Beyond(rules.MaterialOf(&p)); err != nil {
 		return nil, err // not left to rootClass, which lets a missing table pass
 	}
 	from, err := t.rootClass(&p)

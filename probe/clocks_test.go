@@ -245,3 +245,18 @@ func TestRank(t *testing.T) {
 		}
 	}
 }
+
+// TestRootMovesLimit limits the golden tables to 2 pieces: RootMoves,
+// which lets a missing root table pass, must refuse a 3-piece position,
+// and answer it once the limit is lifted.
+func TestRootMovesLimit(t *testing.T) {
+	tables := open(t, dir, Options{MaxPieces: 2})
+	three := fen(t, "W:WK28:BK23,K41") // a king that must capture into 2 pieces
+	if _, err := tables.RootMoves(three, Clocks{}); !errors.Is(err, ErrMissing) {
+		t.Errorf("RootMoves of 3 pieces under a limit of 2: %v, want ErrMissing", err)
+	}
+	tables.SetMaxPieces(0)
+	if _, err := tables.RootMoves(three, Clocks{}); err != nil {
+		t.Errorf("RootMoves of 3 pieces without a limit: %v", err)
+	}
+}

@@ -1,22 +1,16 @@
 package probe
 
 import (
-	"github.com/dtb-draughts/dtb/draughts"
+	"errors"
+
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/rules"
 )
 
-// ProbeCut is probe under the cut of the given values, for the tests of
-// package probe_test.
-func (t *Tables) ProbeCut(p draughts.Position, c Clocks, fl Flags, theory, ru rules.Value) (r Result, err error) {
-	err = t.probeCut(&r, p, c, fl, cut{theory, ru})
-	return r, err
-}
-
-// Searched reports whether the table of m is answered by a search.
+// Searched reports whether the table of m is answered by a search
+// through its colour flip: it has no header of its own.
 func (t *Tables) Searched(m index.Material) bool {
-	f, err := t.file(m, false)
-	return err == nil && f.from != nil
+	_, err := t.Header(m)
+	return errors.Is(err, ErrNotStored)
 }
 
 // FEN is fen, for the tests of package probe_test.

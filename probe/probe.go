@@ -34,9 +34,7 @@
 // generator (package retro) computed it. That includes positions whose
 // side to move must capture. The files hold no real value for them
 // (table.CaptureGap). A search over the captures resolves them, each
-// capture's result probed in turn. A resolved table holds them and needs
-// no search (table.Work). The generator keeps such tables
-// for its own lookups. With the entry come the rules value under the
+// capture's result probed in turn. With the entry come the rules value under the
 // game's running clocks (Clocks), and the clock the entry's distance
 // counts.
 //
@@ -77,36 +75,33 @@
 //
 // # Outline
 //
-//	tables.go   Open, OpenFS, New, Add: the registry of tables; a file opened on first use
+// The files are read by package internal/reader, the core below the
+// prober, the generator and the verifier. This package gives the engine's
+// API on top of it.
+//
+//	tables.go   Open, OpenFS: the registry of tables, and what it says of each
 //	probe.go    Probe, Result, Flags, Check: the lookup
 //	category.go Category: a value under the rules beside the theoretical one
-//	search.go   probeCut: a stored entry (stored), or the search of a capture
-//	            position (captures), of a table answered through its colour
-//	            flip (searched), of a short rule-2 distance (exactDistance)
-//	cache.go    stored: an entry read through the block cache
-//	preload.go  Preload: a table decoded whole, its capture positions resolved
 //	clocks.go   Clocks, RootMoves: the game's running clocks
 package probe
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/dtb-draughts/dtb/draughts"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 )
 
 // ErrIllegal is wrapped by the error of a probe of a position that no
 // table holds. Such a position is not legal, or its game is over.
-var ErrIllegal = errors.New("not a legal position")
+var ErrIllegal = reader.ErrIllegal
 
 // ErrNotCached is the error of a probe with CacheOnly that would read a
 // table file.
-var ErrNotCached = errors.New("not in the cache")
+var ErrNotCached = reader.ErrNotCached
 
 // ErrNotStored is the error of a probe with StoredOnly of a position that
 // the files do not store. StoredOnly says which positions they are.
-var ErrNotStored = errors.New("not stored")
+var ErrNotStored = reader.ErrNotStored
 
 // Flags modify a probe.
 type Flags uint8
@@ -115,7 +110,7 @@ type Flags uint8
 // ErrNotCached where it would open a table file or read a block not in
 // the cache. A search can probe with it at every node. The probes near
 // the root then do the reads.
-const CacheOnly Flags = 1
+const CacheOnly = Flags(reader.CacheOnly)
 
 // ValuesOnly makes a probe with fresh clocks read the value files alone.
 // It also reads the distance column of class A and B, whose rules values
@@ -127,7 +122,7 @@ const CacheOnly Flags = 1
 // of class A and B. A table whose directory holds its values alone
 // (table.File.ValuesAlone) is always probed so. A probe of it with
 // running clocks fails, saying so, and so does RootMoves.
-const ValuesOnly Flags = 2
+const ValuesOnly = Flags(reader.ValuesOnly)
 
 // StoredOnly makes a probe answer only positions whose entry a file
 // stores. It serves an engine that searches the others itself. The others
@@ -139,7 +134,7 @@ const ValuesOnly Flags = 2
 // (table.SlimFlags.ShortDistances). A win or loss of such a table fails
 // too where the probe needs its distance. A table preloaded into memory
 // (Preload) answers all its positions.
-const StoredOnly Flags = 4
+const StoredOnly = Flags(reader.StoredOnly)
 
 // WithDistances makes a probe read the distances of a table whose
 // directory holds its values alone (table.File.ValuesAlone). Such a probe
@@ -147,7 +142,7 @@ const StoredOnly Flags = 4
 // there. Without the flag, the probe reads that table as with ValuesOnly.
 // RootMoves, which orders moves by their distances, probes with it. So
 // does a verifier.
-const WithDistances Flags = 8
+const WithDistances = Flags(reader.WithDistances)
 
 // Result is what the tables say of a position under the running clocks.
 // A failed probe returns unknown: its values are rules.Unknown, its
@@ -184,18 +179,8 @@ type Result struct {
 // no table holds, it returns Check's error. If f has CacheOnly, it
 // returns ErrNotCached where a table would have to be read.
 func (t *Tables) Probe(p draughts.Position, c Clocks, f Flags) (Result, error) {
-	var r Result
-	if err := t.probeCut(&r, p, c, f, exact); err != nil {
-		return unknown, err
-	}
-	return r, nil
-}
-
-// unknown is the Result of a failed probe: no value, no category, no
-// distances.
-var unknown = Result{
-	Entry: rules.Entry{Rules: rules.Unknown, Theory: rules.Unknown, Distance: -1, DTW: -1, MTC: -1},
-	Value: rules.Unknown,
+	r, err := t.r.Probe(p, reader.Clocks(c), reader.Flags(f))
+	return Result(r), err
 }
 
 // Category returns the category of r (CategoryOf): under the rules with
@@ -208,23 +193,4 @@ func (r Result) Category() Category { return CategoryOf(r.Value, r.Entry.Theory)
 // There may be no pieces at all, or the opponent of the side to move may
 // have none. (A side to move without pieces has lost: Probe answers it
 // without a table.)
-func Check(p draughts.Position) error {
-	switch {
-	case p.White&p.Black != 0 || (p.White|p.Black)&^draughts.Board != 0 ||
-		p.Kings&^(p.White|p.Black) != 0 || p.Side > draughts.Black ||
-		p.White&^p.Kings&draughts.WhiteCrown != 0 || p.Black&^p.Kings&draughts.BlackCrown != 0:
-		return &illegalError{p.FEN() + ": not a legal position"}
-	case p.White|p.Black == 0:
-		return &illegalError{p.FEN() + ": no pieces on the board"}
-	case p.Pieces(p.Side) != 0 && p.Pieces(p.Side.Opponent()) == 0:
-		return &illegalError{fmt.Sprintf("%s: %v has no pieces: the game is over", p.FEN(), p.Side.Opponent())}
-	}
-	return nil
-}
-
-// illegalError is the error of Check. It holds its message in words, and
-// wraps ErrIllegal.
-type illegalError struct{ msg string }
-
-func (e *illegalError) Error() string { return e.msg }
-func (e *illegalError) Unwrap() error { return ErrIllegal }
+func Check(p draughts.Position) error { return reader.Check(p) }

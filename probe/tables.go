@@ -1,24 +1,20 @@
 package probe
 
 import (
-	"errors"
-	"fmt"
 	"io/fs"
-	"path/filepath"
-	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // Options configure Open.
 type Options struct {
-	// CacheBytes bounds the blocks kept in memory (cache.go); 0 (or less)
-	// means 64 MiB.
+	// CacheBytes bounds the blocks kept in memory; 0 (or less) means 64
+	// MiB. The cache keeps 1-byte columns as run-length tokens of package
+	// runs, read in place, and decodes the blocks probed most.
 	CacheBytes int64
 	// MaxPieces, if positive, limits the tables to positions of at most
 	// that many pieces, as Stockfish's SyzygyProbeLimit. A position or
@@ -29,69 +25,19 @@ type Options struct {
 
 // ErrMissing is wrapped by the error of a probe whose material has no
 // table.
-var ErrMissing = errors.New("no table")
+var ErrMissing = reader.ErrMissing
 
 // MissingError is the error of a probe that needs a table the directories
 // lack. That is the table of the position itself, or of a position its
-// captures lead to. It wraps ErrMissing.
-type MissingError struct {
-	Material index.Material // the material of the missing table
-	Limit    int            // the piece limit it is over (Options.MaxPieces), 0 if none
-}
-
-func (e *MissingError) Error() string {
-	if e.Limit > 0 {
-		return fmt.Sprintf("no table for %s: more than %d pieces, the probe limit", e.Material, e.Limit)
-	}
-	return fmt.Sprintf("no table for %s", e.Material)
-}
-
-// Unwrap returns ErrMissing.
-func (e *MissingError) Unwrap() error { return ErrMissing }
-
-// maxPieces is the most pieces a material may have. The index of some
-// materials with more does not fit in an int64.
-const maxPieces = 14
+// captures lead to. It wraps ErrMissing. Its Material is the material of
+// the missing table, its Limit the piece limit it is over
+// (Options.MaxPieces), 0 if none.
+type MissingError = reader.MissingError
 
 // Tables is a directory of tables, or several, opened for probing.
 type Tables struct {
-	files []*file          // by Material.Slot: index.Slots of them
-	mats  []index.Material // index.Materials order
-	cache cache
-	limit atomic.Int32 // Options.MaxPieces, 0 for none
+	r *reader.Tables
 }
-
-// file is one table file, opened on first use.
-type file struct {
-	path   string               // of its value file, in fsys if set
-	dir    string               // the directory whose manifest lists the table (Open)
-	fsys   fs.FS                // or the fs.FS (OpenFS)
-	listed *codec.ManifestEntry // and its entry there, nil for a table added
-	m      index.Material
-
-	// from, for a table not stored, is the table of its colour flip. That
-	// table answers its positions by a search (Tables.searched). A table
-	// not stored has no file of its own.
-	from *file
-
-	once      sync.Once
-	opened    atomic.Bool // once has run. It set err, class, layout and, for a stored table, r, x, blockSize and blocks.
-	err       error       // of opening
-	class     rules.Class // under the file's rules (table.Info)
-	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
-	resolved  bool        // capture positions hold their entries (table.Info)
-	marked    bool        // the value bytes mark FreshOnly (table.Info)
-	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
-	alone     bool        // the directory holds the values alone (table.File.ValuesAlone)
-	layout    table.Layout
-	r         *table.File
-	x         *index.Index
-	blockSize int64
-	blocks    [numParts][]atomic.Pointer[block] // the cached blocks, by part and number; nil for a part the file lacks
-	mem       atomic.Pointer[block]             // the whole table after Preload, capture positions resolved
-}
-
-var errClosed = errors.New("tables closed")
 
 // Open reads the manifests of dirs and returns the tables they list. It
 // opens no table file. Each file is checked against its directory's
@@ -104,18 +50,11 @@ var errClosed = errors.New("tables closed")
 // from the first. A table searched through its colour flip (a slim
 // directory) comes with that flip: it is left out with it.
 func Open(dirs string, o Options) (*Tables, error) {
-	list := SplitPath(dirs)
-	if len(list) == 0 {
-		return nil, fmt.Errorf("no table directory in %q", dirs)
+	r, err := reader.Open(dirs, reader.Options(o))
+	if err != nil {
+		return nil, err
 	}
-	t := New(o)
-	for _, dir := range list {
-		if err := t.addDir(dir, nil); err != nil {
-			t.Close()
-			return nil, err
-		}
-	}
-	return t, nil
+	return &Tables{r}, nil
 }
 
 // OpenFS reads the manifest at the root of fsys and returns the tables
@@ -126,286 +65,63 @@ func Open(dirs string, o Options) (*Tables, error) {
 // system maps; one without ReadAt is read whole into memory when first
 // probed (codec.OpenFS). Errors name the files as fsys does.
 func OpenFS(fsys fs.FS, o Options) (*Tables, error) {
-	t := New(o)
-	if err := t.addDir("", fsys); err != nil {
-		t.Close()
+	r, err := reader.OpenFS(fsys, reader.Options(o))
+	if err != nil {
 		return nil, err
 	}
-	return t, nil
+	return &Tables{r}, nil
 }
 
 // SplitPath returns the directories of a list as Open reads it: split at
 // filepath.ListSeparator, empty elements left out.
-func SplitPath(dirs string) []string {
-	return slices.DeleteFunc(filepath.SplitList(dirs), func(d string) bool { return d == "" })
-}
-
-// addDir adds the tables of the manifest of dir, or of the root of fsys
-// where it is set (dir empty), whose materials no directory added before
-// lists.
-func (t *Tables) addDir(dir string, fsys fs.FS) error {
-	var entries []codec.ManifestEntry
-	var err error
-	if fsys == nil {
-		entries, err = codec.ReadManifest(dir)
-	} else {
-		entries, err = codec.ReadManifestFS(fsys)
-	}
-	if err != nil {
-		return err
-	}
-	taken := make(map[index.Material]bool, len(t.mats))
-	for _, m := range t.mats {
-		taken[m] = true
-	}
-	for _, e := range entries {
-		m, err := index.ParseMaterial(e.Material)
-		if err == nil && taken[m] {
-			continue
-		}
-		if err == nil {
-			f := &file{path: filepath.Join(dir, e.File), dir: dir, fsys: fsys, listed: &e, m: m}
-			err = t.add(m, f)
-			if err == nil && e.Searched != "" {
-				err = t.addSearched(e.Searched, f, taken)
-			}
-		}
-		if err != nil {
-			return &codec.FileError{Path: filepath.Join(dir, codec.ManifestName), Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("entry %q: %v", e.File, err), Err: err}
-		}
-	}
-	return nil
-}
-
-// addSearched adds the table of the material named searched, unless a
-// directory before lists it (taken). A search through from, the table of
-// its colour flip, answers it.
-func (t *Tables) addSearched(searched string, from *file, taken map[index.Material]bool) error {
-	m, err := index.ParseMaterial(searched)
-	switch {
-	case err != nil:
-		return err
-	case m != from.m.Flip() || m == from.m:
-		return fmt.Errorf("searched %s is not the colour flip of %s", m, from.m)
-	case rules.ClassOf(m).Carries():
-		return fmt.Errorf("searched %s is of class %v, whose tables are stored", m, rules.ClassOf(m))
-	case taken[m]:
-		return nil
-	}
-	return t.add(m, &file{path: from.path, m: m, from: from})
-}
-
-// New returns Tables without tables; Add adds them. Open is New and Add
-// for every table of the directories' manifests.
-func New(o Options) *Tables {
-	if o.CacheBytes <= 0 {
-		o.CacheBytes = 64 << 20
-	}
-	t := &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
-	t.SetMaxPieces(o.MaxPieces)
-	return t
-}
+func SplitPath(dirs string) []string { return reader.SplitPath(dirs) }
 
 // SetMaxPieces sets the piece limit of Options.MaxPieces; n <= 0 lifts
 // it. It may run while probes do: a probe under way may see either limit.
-func (t *Tables) SetMaxPieces(n int) {
-	t.limit.Store(int32(min(max(n, 0), maxPieces+1))) // more is no limit
-}
+func (t *Tables) SetMaxPieces(n int) { t.r.SetMaxPieces(n) }
 
 // MaxPieces returns the most pieces of a table within the limit, 0 if
 // there is none: the largest position t answers.
-func (t *Tables) MaxPieces() int {
-	n := 0
-	for _, m := range t.Materials() {
-		n = max(n, m.Pieces())
-	}
-	return n
-}
-
-// beyond returns the *MissingError of m if it has more pieces than the
-// limit, nil otherwise.
-func (t *Tables) beyond(m index.Material) error {
-	if n := int(t.limit.Load()); n > 0 && m.Pieces() > n {
-		return &MissingError{Material: m, Limit: n}
-	}
-	return nil
-}
-
-// Add adds the table of m in the file at path. The file is opened on its
-// first use. Adding m again replaces the file its table is read from, and
-// closes the one before. Add must not run concurrently with other methods
-// of t.
-func (t *Tables) Add(m index.Material, path string) error {
-	return t.add(m, &file{path: path, m: m})
-}
-
-// add adds the table of m in f, not yet opened (see Add).
-func (t *Tables) add(m index.Material, f *file) error {
-	if m.Pieces() > maxPieces {
-		return fmt.Errorf("more than %d pieces", maxPieces)
-	}
-	if old := t.files[m.Slot()]; old != nil {
-		old.close()
-	} else {
-		i, _ := slices.BinarySearchFunc(t.mats, m, index.Compare)
-		t.mats = slices.Insert(t.mats, i, m)
-	}
-	t.files[m.Slot()] = f
-	return nil
-}
+func (t *Tables) MaxPieces() int { return t.r.MaxPieces() }
 
 // Close closes the table files. The Tables must not be used afterwards.
-func (t *Tables) Close() error {
-	var errs []error
-	for _, m := range t.mats {
-		errs = append(errs, t.files[m.Slot()].close())
-	}
-	return errors.Join(errs...)
-}
-
-// close closes f's file, if it was opened. After it, f must not be used.
-// Its blocks in the cache stay there until evicted.
-func (f *file) close() error {
-	f.once.Do(func() { f.err = errClosed })
-	if f.r != nil {
-		return f.r.Close()
-	}
-	return nil
-}
+func (t *Tables) Close() error { return t.r.Close() }
 
 // Materials returns the materials that have a table within the piece
 // limit, in the order of index.Materials.
-func (t *Tables) Materials() []index.Material {
-	return slices.DeleteFunc(slices.Clone(t.mats), func(m index.Material) bool { return t.beyond(m) != nil })
-}
+func (t *Tables) Materials() []index.Material { return t.r.Materials() }
 
 // Header returns the file header of the table of m. A table answered by a
 // search through its colour flip has none. For it, Header returns an
 // error wrapping ErrNotStored.
-func (t *Tables) Header(m index.Material) (codec.Header, error) {
-	f, err := t.storedFile(m)
-	if err != nil {
-		return codec.Header{}, err
-	}
-	return f.r.Header(), nil
-}
-
-// storedFile returns the opened table of m. For a table answered by a
-// search through its colour flip it returns an error wrapping
-// ErrNotStored.
-func (t *Tables) storedFile(m index.Material) (*file, error) {
-	f, err := t.file(m, false)
-	if err == nil && f.from != nil {
-		err = fmt.Errorf("%s: %w in this slim directory: a search through %s answers it (the directory dtb gen built has its file)", m, ErrNotStored, f.from.m)
-	}
-	return f, err
-}
+func (t *Tables) Header(m index.Material) (codec.Header, error) { return t.r.Header(m) }
 
 // Info returns what the header of the table of m says beyond the codec's:
 // its class, columns, variant and stats. A table answered by a search
 // through its colour flip has none, as for Header.
-func (t *Tables) Info(m index.Material) (table.Info, error) {
-	f, err := t.storedFile(m)
-	if err != nil {
-		return table.Info{}, err
-	}
-	return f.r.Info, nil
-}
-
-// file returns the opened table of m, opening it if need be. With
-// cachedOnly set, a table not yet opened is ErrNotCached.
-func (t *Tables) file(m index.Material, cachedOnly bool) (*file, error) {
-	var f *file
-	if s := m.Slot(); s < len(t.files) { // a material of more than 15 pieces of a kind has none
-		f = t.files[s]
-	}
-	if err := t.beyond(m); err != nil {
-		return nil, err
-	}
-	if f == nil || f.m != m {
-		return nil, &MissingError{Material: m}
-	}
-	return f, f.ensureOpen(cachedOnly)
-}
-
-// ensureOpen opens f unless it is open, or fails with ErrNotCached if
-// cachedOnly is set.
-func (f *file) ensureOpen(cachedOnly bool) error {
-	if !f.opened.Load() {
-		if cachedOnly {
-			return ErrNotCached
-		}
-		f.once.Do(func() {
-			f.err = f.open()
-			f.opened.Store(true)
-		})
-	}
-	return f.err
-}
-
-// open opens the file and checks that its header fits its material. A
-// table not stored takes what it needs from the table it is searched
-// through. That table must be marked where its material has a rule-2
-// count.
-func (f *file) open() (err error) {
-	if g := f.from; g != nil {
-		if err := g.ensureOpen(false); err != nil {
-			return err
-		}
-		if g.class == rules.Rule2 && !g.marked {
-			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
-		}
-		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
-		return nil
-	}
-	switch {
-	case f.fsys != nil:
-		f.r, err = table.OpenFS(f.fsys, *f.listed, f.m)
-	case f.listed != nil:
-		f.r, err = table.OpenListed(f.dir, *f.listed, f.m)
-	default:
-		f.r, err = table.Open(f.path, f.m)
-	}
-	if err != nil {
-		return err
-	}
-	f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), f.r.Class, f.r.Variant != table.NoRule2, f.r.Variant == table.Work, f.r.Layout
-	f.marked, f.short, f.alone = f.r.Slim.FreshMarks, f.r.ShortDistances(), f.r.ValuesAlone
-	f.blockSize = int64(f.r.Header().BlockSize)
-	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
-	f.blocks[values] = make([]atomic.Pointer[block], n)
-	for p := distances; p < numParts; p++ {
-		for col := columns[p][0]; col < columns[p][1]; col++ {
-			if f.layout.Has(col) {
-				f.blocks[p] = make([]atomic.Pointer[block], n)
-				break
-			}
-		}
-	}
-	return nil
-}
+func (t *Tables) Info(m index.Material) (table.Info, error) { return t.r.Info(m) }
 
 // Class returns the class of m under the rules of its table file. That is
 // the clock the distance of its entries counts (table.Info.Class). It is
 // rules.ClassOf(m), except for a table built before rule 2 was tracked.
 // Such a table's Rule2 materials have no clock (NoClass). Class opens the
 // file.
-func (t *Tables) Class(m index.Material) (rules.Class, error) {
-	f, err := t.file(m, false)
-	if err != nil {
-		return rules.NoClass, err
-	}
-	return f.class, nil
-}
+func (t *Tables) Class(m index.Material) (rules.Class, error) { return t.r.Class(m) }
 
 // TracksRule2 reports whether the table of m tracks the 25-move king rule
 // (rule 2). A table built before it was tracked does not. Its rules
 // values ignore rule 2, as if the count never ran out. The rule-2 count
 // of Clocks does not change them. TracksRule2 opens the file.
-func (t *Tables) TracksRule2(m index.Material) (bool, error) {
-	f, err := t.file(m, false)
-	if err != nil {
-		return false, err
-	}
-	return f.rule2, nil
-}
+func (t *Tables) TracksRule2(m index.Material) (bool, error) { return t.r.TracksRule2(m) }
+
+// Preload reads the table of m whole into memory and resolves its capture
+// positions by search. From then on a probe of one of its positions needs
+// no search, lock or read. It serves a prober that probes much of a
+// table. It also searches what a slim directory's files leave out: forced
+// threats and short rule-2 distances. A table answered by a search
+// through its colour flip is searched whole. The table stays in memory as
+// long as t, 1 to 4 bytes a position by its columns. Preloading a table
+// again does nothing. Preload reads distances, as with WithDistances. So
+// it fails where the directory holds the values alone of the table, or of
+// one its searches reach.
+func (t *Tables) Preload(m index.Material) error { return t.r.Preload(m) }

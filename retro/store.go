@@ -12,7 +12,7 @@ import (
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
-	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -126,7 +126,7 @@ type store struct {
 	tables [index.Slots]*solved // by Material.Slot
 	limit  int64                // bytes of tables in memory
 	used   int64
-	disk   *probe.Tables
+	disk   *reader.Tables
 	err    atomic.Pointer[error] // of the first lookup that failed
 	// writing serialises the writes of resolved entries, striped by
 	// their word of solved.final.
@@ -137,9 +137,9 @@ type store struct {
 // tables in memory and the prober's cache get the budget's shares.
 func newStore(mem int64) *store {
 	if mem <= 0 {
-		return &store{limit: math.MaxInt64, disk: probe.New(probe.Options{})}
+		return &store{limit: math.MaxInt64, disk: reader.New(reader.Options{})}
 	}
-	return &store{limit: budget(mem).store(), disk: probe.New(probe.Options{CacheBytes: budget(mem).cache()})}
+	return &store{limit: budget(mem).store(), disk: reader.New(reader.Options{CacheBytes: budget(mem).cache()})}
 }
 
 func (s *store) get(m index.Material) *solved { return s.tables[m.Slot()] }
@@ -316,7 +316,7 @@ func (s *store) locate(q *draughts.Position) (*solved, int64) {
 // probe returns the class and entry of position q from its file. A
 // failure to read it is kept for failed, and the entry is then a draw.
 func (s *store) probe(q *draughts.Position) (rules.Class, rules.Entry) {
-	r, err := s.disk.Probe(*q, probe.Clocks{}, 0)
+	r, err := s.disk.Probe(*q, reader.Clocks{}, 0)
 	if err != nil {
 		s.err.CompareAndSwap(nil, &err)
 		r.Entry = rules.Entry{Rules: rules.Draw, Theory: rules.Draw, Distance: -1, DTW: -1}

@@ -1,7 +1,7 @@
 package verify
 
 import (
-	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -67,7 +67,7 @@ func (v *verifier) readBlock(t *memTable, b int64) (*block, error) {
 		var e rules.Entry
 		var resolved bool
 		if t.file == nil {
-			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
+			r, err := v.pt.Probe(p, reader.Clocks{}, reader.WithDistances)
 			if err != nil {
 				return nil, err
 			}

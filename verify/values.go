@@ -14,7 +14,7 @@ import (
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/internal/parallel"
-	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -292,8 +292,8 @@ func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p drau
 	case gap == table.CaptureGap:
 		e, err = v.captures(&p, f.Class, f.Layout)
 	case gap != table.NoGap || f.ShortDistances() && theory != rules.Draw:
-		var r probe.Result
-		r, err = v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
+		var r reader.Result
+		r, err = v.pt.Probe(p, reader.Clocks{}, reader.WithDistances)
 		e = r.Entry
 	default:
 		var ok bool
@@ -325,7 +325,7 @@ func (v *verifier) captures(p *draughts.Position, class rules.Class, l table.Lay
 			n := rules.MaterialOf(&q)
 			ld := v.loaded[n] // read-only while positions are checked
 			if ld == nil {
-				return rules.Entry{}, fmt.Errorf("%w for %s", probe.ErrMissing, n)
+				return rules.Entry{}, fmt.Errorf("%w for %s", reader.ErrMissing, n)
 			}
 			if ld.err != nil {
 				return rules.Entry{}, ld.err
@@ -369,7 +369,7 @@ func (v *verifier) openSearched(ctx context.Context, m index.Material) (*memTabl
 	err = parallel.Range(ctx, t.x.Size(), v.o.Threads, func(lo, hi int64) error {
 		return t.walk(lo, hi, false, func(_ int64, pl index.Placement, n int64, _ bool) error {
 			p := rules.Position(pl)
-			r, err := v.pt.Probe(p, probe.Clocks{}, probe.WithDistances)
+			r, err := v.pt.Probe(p, reader.Clocks{}, reader.WithDistances)
 			if err == nil {
 				t.set(n, r.Entry, p.HasCapture())
 			}

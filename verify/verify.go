@@ -42,7 +42,7 @@
 // smaller tables, read the same way before (their own capture positions
 // resolved once each, as they are read), down to the smallest. A
 // slim directory's forced threats and short distances are searched with
-// package probe. A table of kings alone is
+// package reader, the core below the prober. A table of kings alone is
 // held whole as one entry per orbit of its positions under the four
 // symmetries of the board that keep the dark squares (index.Orbits), a
 // quarter of its positions: the entries of the representatives
@@ -94,7 +94,7 @@ import (
 	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/internal/blockcache"
-	"github.com/dtb-draughts/dtb/probe"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
@@ -178,8 +178,8 @@ const cacheBytes = 512 << 20
 // dependency order (a table answered by a search right after the one it
 // is searched through, the stray files, unlisted or temporary, last).
 //
-// dir may be a list of directories, as probe.Open reads it. A table is
-// checked where probe.Open reads it, in the first directory that lists
+// dir may be a list of directories, as reader.Open reads it. A table is
+// checked where reader.Open reads it, in the first directory that lists
 // it. A copy in a later directory is not read: the report's Note says it
 // is there, and whether its manifest entry differs (sizes or sums), which
 // is no fault. Each directory's stray files are reported. It returns
@@ -208,7 +208,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 		only := slices.Clone(o.Only)
 		for _, m := range o.Only {
 			if _, ok := v.entries[m]; !ok && v.searched[m] == (index.Material{}) {
-				return nil, fmt.Errorf("%w for %s in %s", probe.ErrMissing, m, dir)
+				return nil, fmt.Errorf("%w for %s in %s", reader.ErrMissing, m, dir)
 			}
 			if s, ok := v.searched[m]; ok {
 				only = append(only, s) // answered through s: checked with it
@@ -270,7 +270,7 @@ func Verify(ctx context.Context, dir string, o Options) ([]Report, error) {
 type verifier struct {
 	dirs    []string
 	o       Options
-	pt      *probe.Tables
+	pt      *reader.Tables
 	entries map[index.Material]codec.ManifestEntry
 	// searched maps each table of a slim directory answered by a search
 	// to the table it is searched through (codec.ManifestEntry.Searched).
@@ -300,11 +300,11 @@ type loadResult struct {
 }
 
 func newVerifier(dirs string, o Options) (*verifier, error) {
-	pt, err := probe.Open(dirs, probe.Options{CacheBytes: cacheBytes})
+	pt, err := reader.Open(dirs, reader.Options{CacheBytes: cacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	v := &verifier{dirs: probe.SplitPath(dirs), o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
+	v := &verifier{dirs: reader.SplitPath(dirs), o: o, pt: pt, entries: map[index.Material]codec.ManifestEntry{}, searched: map[index.Material]index.Material{},
 		dirOf: map[index.Material]string{}, slim: map[string]bool{}, listed: map[string]bool{}, copies: map[index.Material]string{},
 		loaded: map[index.Material]*loadResult{}, refs: map[index.Material]int{}, failures: map[index.Material]error{}, cache: blockcache.New[*block](o.Memory)}
 	keys := map[index.Material]string{} // of the copy read of each table (copyKey)
@@ -315,9 +315,9 @@ func newVerifier(dirs string, o Options) (*verifier, error) {
 			return nil, err
 		}
 		for _, e := range entries {
-			m, _ := index.ParseMaterial(e.Material) // probe.Open checked it
+			m, _ := index.ParseMaterial(e.Material) // reader.Open checked it
 			v.listFiles(dir, e)
-			if keys[m] != "" { // read from a directory before, as probe.Open does
+			if keys[m] != "" { // read from a directory before, as reader.Open does
 				v.addCopy(m, dir, keys[m] == copyKey(e, ""))
 				if e.Searched != "" {
 					v.addCopy(m.Flip(), dir, keys[m.Flip()] == copyKey(e, e.Searched))
@@ -589,7 +589,7 @@ func (v *verifier) table(ctx context.Context, m index.Material) (*memTable, erro
 	} else if _, ok := v.searched[m]; ok {
 		l.t, l.err = v.openSearched(ctx, m)
 	} else {
-		l.err = fmt.Errorf("%w for %s", probe.ErrMissing, m)
+		l.err = fmt.Errorf("%w for %s", reader.ErrMissing, m)
 	}
 	if ctx.Err() != nil { // an interrupted load says nothing about the table
 		if l.t != nil {

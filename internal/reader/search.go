@@ -1,4 +1,4 @@
-package probe
+package reader
 
 import (
 	"github.com/dtb-draughts/dtb/draughts"
@@ -42,7 +42,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		return err
 	}
 	if p.Pieces(p.Side) == 0 {
-		if err := t.beyond(rules.MaterialOf(&p)); err != nil {
+		if err := t.Beyond(rules.MaterialOf(&p)); err != nil {
 			return err
 		}
 		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss, Rule2Tracked: true}
@@ -226,7 +226,7 @@ func (t *Tables) exactDistance(p *draughts.Position, e *rules.Entry, c Clocks, f
 	if stored < 0 {
 		stored = table.NoDistance
 	}
-	if left := c.left(rules.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
+	if left := c.Left(rules.Rule2); fl&ValuesOnly != 0 && left >= max(stored, table.ShortDistance) {
 		e.Distance = -1
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package probe
+package reader
 
 import (
 	"errors"
@@ -23,8 +23,7 @@ func TestMaxPieces(t *testing.T) {
 	if r, err := tables.Probe(fen(t, "W:WK10:BK5"), Clocks{}, 0); err != nil || r.Value != rules.Win {
 		t.Errorf("2 pieces under a limit of 2: %+v %v, want a win", r, err)
 	}
-	// A king that must capture into 2 pieces: RootMoves, which lets a
-	// missing root table pass, must refuse it too.
+	// A king that must capture into 2 pieces.
 	three := fen(t, "W:WK28:BK23,K41")
 	for _, fl := range []Flags{0, ValuesOnly, CacheOnly, StoredOnly} {
 		_, err := tables.Probe(three, Clocks{}, fl)
@@ -32,9 +31,6 @@ func TestMaxPieces(t *testing.T) {
 		if !errors.As(err, &me) || me.Limit != 2 || !errors.Is(err, ErrMissing) {
 			t.Errorf("3 pieces under a limit of 2, flags %d: %v, want a MissingError of limit 2", fl, err)
 		}
-	}
-	if _, err := tables.RootMoves(three, Clocks{}); !errors.Is(err, ErrMissing) {
-		t.Errorf("RootMoves of 3 pieces under a limit of 2: %v, want ErrMissing", err)
 	}
 	if _, err := tables.Header(rules.MaterialOf(&three)); !errors.Is(err, ErrMissing) {
 		t.Errorf("Header of 3 pieces under a limit of 2: %v, want ErrMissing", err)
@@ -48,9 +44,6 @@ func TestMaxPieces(t *testing.T) {
 	tables.SetMaxPieces(0)
 	if got := tables.MaxPieces(); got != 3 {
 		t.Errorf("MaxPieces without a limit: %d, want 3", got)
-	}
-	if _, err := tables.RootMoves(three, Clocks{}); err != nil {
-		t.Errorf("RootMoves of 3 pieces without a limit: %v", err)
 	}
 	if _, err := tables.Probe(fen(t, "W:WK28:BK23,K10"), Clocks{}, 0); err != nil {
 		t.Errorf("3 pieces without a limit: %v", err)

@@ -1,4 +1,4 @@
-package probe
+package reader
 
 import (
 	"cmp"
@@ -22,11 +22,11 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// dir and plain hold the golden tables (see ../testdata/README.md):
+// dir and plain hold the golden tables (see ../../testdata/README.md):
 // every table up to 3 pieces, with and without the dtw column.
 var (
-	dir   = filepath.Join("..", "testdata", "golden")
-	plain = filepath.Join("..", "testdata", "golden-plain")
+	dir   = filepath.Join("..", "..", "testdata", "golden")
+	plain = filepath.Join("..", "..", "testdata", "golden-plain")
 )
 
 func open(tb testing.TB, dir string, o Options) *Tables {

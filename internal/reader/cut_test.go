@@ -1,4 +1,4 @@
-package probe_test
+package reader_test
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/reader"
 	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/internal/tabletest"
-	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
 )
 
@@ -24,7 +24,11 @@ func TestCuts(t *testing.T) {
 	if err := slim.Write(context.Background(), tabletest.Rule2.Dir(t), out, slim.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	tables := open(t, out)
+	tables, err := reader.Open(out, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
 
 	checked := 0
@@ -32,17 +36,17 @@ func TestCuts(t *testing.T) {
 		x := index.New(m)
 		for range 1000 {
 			p := rules.Position(x.Unrank(rng.Int64N(x.Size())))
-			if probe.Check(p) != nil || !tables.Searched(m) && !p.HasCapture() {
+			if reader.Check(p) != nil || !tables.Searched(m) && !p.HasCapture() {
 				continue
 			}
-			exact, err := tables.Probe(p, probe.Clocks{}, probe.ValuesOnly)
+			exact, err := tables.Probe(p, reader.Clocks{}, reader.ValuesOnly)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := exact.Entry
 			for theory := rules.Loss; theory <= rules.Win; theory++ {
 				for ru := rules.Loss; ru <= rules.Win; ru++ {
-					r, err := tables.ProbeCut(p, probe.Clocks{}, probe.ValuesOnly, theory, ru)
+					r, err := tables.ProbeCut(p, reader.Clocks{}, reader.ValuesOnly, theory, ru)
 					if err != nil {
 						t.Fatal(err)
 					}
