@@ -54,7 +54,7 @@ type Clocks struct {
 	// since the last man move or capture, 0 on the ply of one. A count of
 	// 50 (rules.Rule2Plies) or more is complete. It is ignored for other
 	// positions. It is also ignored for tables built before rule 2 was
-	// tracked (TracksRule2).
+	// tracked (table.NoRule2), whose rule-2 materials have no class.
 	Rule2 int
 }
 

@@ -70,8 +70,10 @@
 // material. RootMoves shows how they advance in a search. A move inside
 // class A or B adds a ply to the class clock. A quiet king move adds a
 // ply to the rule-2 count. A capture or man move restarts the count.
-// Tables built before rule 2 was tracked (TracksRule2 false) ignore the
-// rule-2 count. Their rules values assume the count never runs out.
+// Tables built before rule 2 was tracked (Info's Variant table.NoRule2)
+// ignore the rule-2 count: their rule-2 materials have no class
+// (Result.Class NoClass), and their rules values assume the count never
+// runs out.
 //
 // # Outline
 //
@@ -160,9 +162,6 @@ type Result struct {
 	// clock of class A or B, or the rule-2 count of Rule2. NoClass means
 	// none.
 	Class rules.Class
-	// Rule2Tracked is false for a table built before rule 2 was tracked.
-	// Its rules values ignore the 25-move king rule, and so does Value.
-	Rule2Tracked bool
 	// ValuesAlone reports that the position's table was read as with
 	// ValuesOnly, because its directory holds its values alone. Entry
 	// then has no distances, though the table has them.

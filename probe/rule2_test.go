@@ -10,6 +10,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/testenv"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func TestMain(m *testing.M) { os.Exit(tabletest.Run(m)) }
@@ -66,8 +67,8 @@ func TestRule2Value(t *testing.T) {
 		if c, err := tables.Class(m); err != nil || c != rules.Rule2 {
 			t.Fatalf("Class(%s) = %v, %v; want rule 2", m, c, err)
 		}
-		if ok, err := tables.TracksRule2(m); err != nil || !ok {
-			t.Fatalf("TracksRule2(%s) = %v, %v; want true", m, ok, err)
+		if info, err := tables.Info(m); err != nil || info.Variant == table.NoRule2 {
+			t.Fatalf("Info(%s) = %+v, %v; want a table that tracks rule 2", m, info, err)
 		}
 		n := 0
 		eachPosition(m, testenv.Stride(5, 23), func(p draughts.Position) {
@@ -76,8 +77,8 @@ func TestRule2Value(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := r.Entry
-			if r.Class != rules.Rule2 || !r.Rule2Tracked || r.Value != e.Rules {
-				t.Fatalf("%s: Probe %+v, want class rule 2, tracked, value %v", p.FEN(), r, e.Rules)
+			if r.Class != rules.Rule2 || r.Value != e.Rules {
+				t.Fatalf("%s: Probe %+v, want class rule 2, value %v", p.FEN(), r, e.Rules)
 			}
 			value := func(count int) rules.Value {
 				r, err := tables.Probe(p, probe.Clocks{Rule2: count}, 0)
@@ -195,15 +196,15 @@ func TestRule2OldFile(t *testing.T) {
 	m, _ := index.ParseMaterial("KKvKK")
 	tabletest.FirstVersion(t, dir, m)
 	old, cur := open(t, dir), open(t, rule2Dir(t))
-	if ok, err := old.TracksRule2(m); err != nil || ok {
-		t.Fatalf("TracksRule2(%s) of the old file = %v, %v; want false", m, ok, err)
+	if info, err := old.Info(m); err != nil || info.Variant != table.NoRule2 {
+		t.Fatalf("Info(%s) of the old file = %+v, %v; want a table that does not track rule 2", m, info, err)
 	}
 	if c, err := old.Class(m); err != nil || c != rules.NoClass {
 		t.Fatalf("Class(%s) of the old file = %v, %v; want none", m, c, err)
 	}
 	kmkk, _ := index.ParseMaterial("KMvKK")
-	if ok, err := old.TracksRule2(kmkk); err != nil || !ok {
-		t.Fatalf("TracksRule2(%s) = %v, %v; want true", kmkk, ok, err)
+	if info, err := old.Info(kmkk); err != nil || info.Variant == table.NoRule2 {
+		t.Fatalf("Info(%s) = %+v, %v; want a table that tracks rule 2", kmkk, info, err)
 	}
 	cut := 0 // positions a running count draws in the new file
 	eachPosition(m, testenv.Stride(7, 29), func(p draughts.Position) {
@@ -214,8 +215,8 @@ func TestRule2OldFile(t *testing.T) {
 		for _, count := range []int{0, 30, 50} {
 			c := probe.Clocks{Rule2: count}
 			r, err := old.Probe(p, c, 0)
-			if err != nil || r.Value != e.Rules || r.Class != rules.NoClass || r.Rule2Tracked {
-				t.Fatalf("%s, %d plies on the count: Probe %+v, %v; want value %v, no class, untracked", p.FEN(), count, r, err, e.Rules)
+			if err != nil || r.Value != e.Rules || r.Class != rules.NoClass {
+				t.Fatalf("%s, %d plies on the count: Probe %+v, %v; want value %v, no class", p.FEN(), count, r, err, e.Rules)
 			}
 			if r, _ := cur.Probe(p, c, 0); r.Value != e.Rules {
 				cut++

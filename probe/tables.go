@@ -108,12 +108,6 @@ func (t *Tables) Info(m index.Material) (table.Info, error) { return t.r.Info(m)
 // file.
 func (t *Tables) Class(m index.Material) (rules.Class, error) { return t.r.Class(m) }
 
-// TracksRule2 reports whether the table of m tracks the 25-move king rule
-// (rule 2). A table built before it was tracked does not. Its rules
-// values ignore rule 2, as if the count never ran out. The rule-2 count
-// of Clocks does not change them. TracksRule2 opens the file.
-func (t *Tables) TracksRule2(m index.Material) (bool, error) { return t.r.TracksRule2(m) }
-
 // Preload reads the table of m whole into memory and resolves its capture
 // positions by search. From then on a probe of one of its positions needs
 // no search, lock or read. It serves a prober that probes much of a

@@ -3,10 +3,10 @@ package retro
 import (
 	"math"
 	"path/filepath"
-	"slices"
 
 	"github.com/dtb-draughts/dtb/codec"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/table"
 	"golang.org/x/sync/errgroup"
 )
@@ -152,8 +152,8 @@ func (a *assembler) assemble(t int, keep, copied bool, limit int64) (*solved, er
 }
 
 // unitFiles reads blocks of finished units from their work files. It
-// decodes file blocks, every column. It keeps them while they fit in
-// limit bytes, dropping the least recently used first.
+// decodes file blocks, every column. It keeps them in a cache within
+// limit bytes (blockcache).
 //
 // In index order a table's blocks come from the units of every level in
 // turn. The units of a level come in order. Those of the group's second
@@ -161,78 +161,79 @@ func (a *assembler) assemble(t int, keep, copied bool, limit int64) (*solved, er
 // blocks where they are small (see unitHeader). So the file block last
 // read of each level serves the blocks that follow.
 type unitFiles struct {
-	w      *groupWork
-	limit  int64
-	used   int64
-	open   map[int]*codec.Reader // by unit, until close
-	cached map[fileBlock]*decodedBlock
-	recent []fileBlock // least recently used first
+	w     *groupWork
+	cache *blockcache.Cache[*decodedBlock]
+	open  map[int]*unitFile // by unit, until close
 }
 
-// fileBlock names block blk of the work file of unit n.
-type fileBlock struct{ n, blk int }
+// unitFile is the work file of a unit, opened, and its blocks in the
+// cache.
+type unitFile struct {
+	r      *codec.Reader
+	blocks *blockcache.File[*decodedBlock]
+	read   func(blk int) (*decodedBlock, int64, error) // decode of r
+}
 
 // decodedBlock is a file block decoded: by column of the work file.
 type decodedBlock struct {
-	cols  [][]byte
-	bytes int64
+	cols [][]byte
 }
 
 func newUnitFiles(w *groupWork, limit int64) *unitFiles {
-	return &unitFiles{w: w, limit: limit, open: map[int]*codec.Reader{}, cached: map[fileBlock]*decodedBlock{}}
+	return &unitFiles{w: w, cache: blockcache.New[*decodedBlock](limit), open: map[int]*unitFile{}}
 }
 
 // close closes the work files opened.
 func (f *unitFiles) close() {
-	for _, r := range f.open {
-		r.Close()
+	for _, u := range f.open {
+		u.r.Close()
 	}
 	clear(f.open)
 }
 
-// reader returns the work file of unit n, opened.
-func (f *unitFiles) reader(n int) (*codec.Reader, error) {
-	if r := f.open[n]; r != nil {
-		return r, nil
+// file returns the work file of unit n, opened.
+func (f *unitFiles) file(n int) (*unitFile, error) {
+	if u := f.open[n]; u != nil {
+		return u, nil
 	}
 	r, err := f.w.openUnit(n)
 	if err != nil {
 		return nil, err
 	}
-	f.open[n] = r
-	return r, nil
+	u := &unitFile{r: r, blocks: blockcache.NewFile[*decodedBlock](r.Blocks())}
+	u.read = func(blk int) (*decodedBlock, int64, error) { return decode(r, blk) }
+	f.open[n] = u
+	return u, nil
 }
 
-// fileBlock returns file block fb of r, decoded. It caches the block
-// unless once is set. A block read whole at once is not read again: a
-// table's assembly reads each position once.
-func (f *unitFiles) fileBlock(r *codec.Reader, fb fileBlock, once bool) (*decodedBlock, error) {
-	if d := f.cached[fb]; d != nil {
-		if f.recent[len(f.recent)-1] != fb {
-			f.recent = append(slices.DeleteFunc(f.recent, func(x fileBlock) bool { return x == fb }), fb)
-		}
-		return d, nil
-	}
+// decode decodes file block blk of r, every column, and returns the
+// bytes it takes.
+func decode(r *codec.Reader, blk int) (*decodedBlock, int64, error) {
 	d := &decodedBlock{}
+	var bytes int64
 	for c := range r.Header().Columns {
-		data, err := r.ReadBlock(c, fb.blk, nil)
+		data, err := r.ReadBlock(c, blk, nil)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		d.cols = append(d.cols, data)
-		d.bytes += int64(len(data))
+		bytes += int64(len(data))
 	}
+	return d, bytes, nil
+}
+
+// fileBlock returns file block blk of u, decoded. It caches the block
+// unless once is set. A block read whole at once is not read again: a
+// table's assembly reads each position once.
+func (f *unitFiles) fileBlock(u *unitFile, blk int, once bool) (*decodedBlock, error) {
 	if once {
-		return d, nil
+		if d, ok := f.cache.Held(u.blocks, blk); ok {
+			return d, nil
+		}
+		d, _, err := u.read(blk)
+		return d, err
 	}
-	for len(f.recent) > 0 && f.used+d.bytes > f.limit {
-		f.used -= f.cached[f.recent[0]].bytes
-		delete(f.cached, f.recent[0])
-		f.recent = f.recent[1:]
-	}
-	f.cached[fb], f.used = d, f.used+d.bytes
-	f.recent = append(f.recent, fb)
-	return d, nil
+	return f.cache.Get(u.blocks, blk, u.read)
 }
 
 // entries returns the entries and the capture bits of the positions lo
@@ -242,15 +243,16 @@ func (f *unitFiles) entries(n int, lo, hi int64) (table.Columns, []uint64, error
 	k := hi - lo
 	var cols table.Columns
 	var capture []byte
-	r, err := f.reader(n)
+	u, err := f.file(n)
 	if err != nil {
 		return table.Columns{}, nil, err
 	}
+	r := u.r
 	size := int64(r.Header().BlockSize)
 	for pos := lo; pos < hi; {
 		from, to := pos%size, min(hi-pos+pos%size, size)
 		whole := from == 0 && to == min(size, r.Header().Positions-pos)
-		d, err := f.fileBlock(r, fileBlock{n, int(pos / size)}, whole)
+		d, err := f.fileBlock(u, int(pos/size), whole)
 		if err != nil {
 			return table.Columns{}, nil, err
 		}

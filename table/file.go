@@ -46,17 +46,6 @@ const RulesFlags = rulesFlagsFull
 // Full, with the real entry of every capture position.
 const rulesFlagsWork = rulesFlagsFull &^ rulesCapturesDontCare
 
-// rulesFlagsPlain are the rules of the tables written with rule 2
-// before rulesCompact. This version still reads them. They hold the same
-// entries, with real bytes in a draw's distance, dtw and mtc. Their mtc
-// byte is the mtc itself; File converts it as it reads it.
-const rulesFlagsPlain = rulesFlagsFull &^ rulesCompact
-
-// rulesFlagsNoRule2 are the rules of the tables written before rule 2
-// was tracked. This version still reads them. Their rules values ignore
-// rule 2. Their Rule2 materials have no clock and no distance column.
-const rulesFlagsNoRule2 = rulesRepetition | rulesClassLimits | rulesNo25Move | rulesCapturesDontCare
-
 // rulesSlim are the rules flags that a slim directory's files add to
 // rulesFlagsFull (package slim): rulesFreshMarks, rulesShortDistances (only
 // with rulesFreshMarks) and rulesForcedThreats.
@@ -514,12 +503,10 @@ func checkHeader(path string, h codec.Header, m index.Material) (Info, error) {
 	case h.Positions != n:
 		return bad(codec.ErrCorrupt, "%d positions, want %d", h.Positions, n)
 	}
-	t.Variant, t.Class, t.Plain = variantOf(h.Rules), rules.ClassOf(m), h.Rules&rulesCompact == 0
+	t.Variant, t.Class = variantOf(h.Rules), rules.ClassOf(m)
 	t.Slim = SlimFlags{FreshMarks: h.Rules&rulesFreshMarks != 0, ShortDistances: h.Rules&rulesShortDistances != 0, ForcedThreats: h.Rules&rulesForcedThreats != 0}
 	t.Split = h.Kind == codec.Values
-	if t.Variant == NoRule2 && t.Class == rules.Rule2 {
-		t.Class = rules.NoClass
-	}
+	t.legacy(h.Rules)
 	if t.Slim.ForcedThreats && t.Class.Carries() {
 		return bad(codec.ErrCorrupt, "rules flags %#x: forced threats left out of a table of class %v, whose rules values need its distances", h.Rules, t.Class)
 	}
@@ -598,12 +585,8 @@ func (f *File) ReadRuns(b int, col Column) (runs.Column, error) {
 	if col.Width() != 1 || f.at[col] < 0 {
 		return runs.Column{}, fmt.Errorf("%s: no column %s of one byte an entry", f.path, col.Name())
 	}
-	if f.Plain && col != ValueColumn { // its mtc bytes are converted as they are decoded
-		cols, err := f.ReadBlock(b, col)
-		if err != nil {
-			return runs.Column{}, err
-		}
-		return runs.Compact(cols[col], nil), nil
+	if f.Plain && col != ValueColumn {
+		return f.plainRuns(b, col)
 	}
 	r, err := f.reader(col)
 	if err != nil {
@@ -635,7 +618,7 @@ func (f *File) read(cols []Column, read func(r *codec.Reader, n int) ([]byte, er
 	var c Columns
 	for col := range NumColumns {
 		n := f.at[col]
-		if n < 0 || !want[col] && !(plainMTC && col == DistanceColumn) {
+		if n < 0 || !want[col] && !(plainMTC && col == DistanceColumn) { // a plain mtc reads the distance
 			continue
 		}
 		r, err := f.reader(col)
@@ -647,48 +630,9 @@ func (f *File) read(cols []Column, read func(r *codec.Reader, n int) ([]byte, er
 		}
 	}
 	if plainMTC {
-		for i := range c[MTCColumn] {
-			c[MTCColumn][i] -= c.mtcBase(int64(i))
-		}
-		if !want[DistanceColumn] {
-			c[DistanceColumn] = nil
-		}
+		c.compactMTC(want[DistanceColumn])
 	}
 	return c, nil
-}
-
-// ErrOtherRules is wrapped by the error of Convert for a table whose
-// entries are not those of a current table.
-var ErrOtherRules = errors.New("a table built before rule 2 was tracked, or a work file")
-
-// Convert rewrites the table of m at path in the current format version,
-// without solving. The table is a whole table (formats 1 and 2) or the
-// value and distance files of format 3. It becomes a value file at path
-// and its distance file, byte for byte those of a build of the table.
-// The entries are kept as they are. The mtc bytes of a plain file are
-// made compact. Don't-cares are filled as a build fills them. Convert
-// reports whether it converted the table. A table of the current version
-// is left as it is. So are the split files that a build does not write:
-// a slim directory's, a resolved copy. A whole table built before rule 2
-// was tracked, or a resolved copy, is refused: its entries are not those
-// of a current table.
-func Convert(path string, m index.Material) (bool, error) {
-	f, err := Open(path, m)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	switch {
-	case f.Split && (f.values.Format() == codec.Version || f.Header().Rules != rulesFlagsFull):
-		return false, nil
-	case !f.Split && f.Variant != Full:
-		return false, fmt.Errorf("%s: %w (rules flags %#x): rebuild it", path, ErrOtherRules, f.Header().Rules)
-	}
-	w, err := NewWriter(path, m, f.Layout.extra(), Full)
-	if err != nil {
-		return false, err
-	}
-	return true, w.copyFrom(f)
 }
 
 // copyFrom writes the entries of f and the stats of its header, and

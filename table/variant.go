@@ -60,9 +60,10 @@ type Gap uint8
 
 // The gaps.
 const (
-	NoGap      Gap = iota // the entry is stored
-	CaptureGap            // a capture position, resolved by its captures (not in a work file)
-	ThreatGap             // a forced threat that a slim value file leaves out
+	NoGap       Gap = iota // the entry is stored
+	CaptureGap             // a capture position, resolved by its captures (not in a work file)
+	ThreatGap              // a forced threat that a slim value file leaves out
+	SearchedGap            // a table that a slim directory answers through its colour flip's file, searched
 )
 
 // Gap returns why the file does not hold the entry of p, a position of

@@ -100,11 +100,11 @@ func (a *answerer) answerBest(where string, p draughts.Position, c probe.Clocks)
 		return nil
 	}
 	a.note(p, r)
-	b := bestEntry{fenEntry: entry(p, r, c)}
+	b := bestEntry{fenEntry: a.entry(p, r, c)}
 	if ok {
 		a.note(best.After, best.Result)
 		b.Move = a.notation.Write(&p, best.Move.Move)
-		b.After = entry(best.After, best.Result, best.Move.Clocks)
+		b.After = a.entry(best.After, best.Result, best.Move.Clocks)
 	}
 	return b.write(a.e.stdout, a.enc, a.fl.asJSON)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dtb-draughts/dtb/internal/slim"
 	"github.com/dtb-draughts/dtb/probe"
 	"github.com/dtb-draughts/dtb/rules"
+	"github.com/dtb-draughts/dtb/table"
 )
 
 func init() {
@@ -378,10 +379,12 @@ func (a *answerer) fail(where string, p draughts.Position, err error) {
 	a.failed++
 }
 
-// entry returns the fenEntry of p, probed as r under the clocks c.
-func entry(p draughts.Position, r probe.Result, c probe.Clocks) fenEntry {
+// entry returns the fenEntry of p, probed in a.t as r under the clocks c.
+func (a *answerer) entry(p draughts.Position, r probe.Result, c probe.Clocks) fenEntry {
 	r.Entry.Rules = r.Value
-	return fenEntry{FEN: p.FEN(), Side: p.Side, Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: !r.Rule2Tracked}
+	info, err := a.t.Info(rules.MaterialOf(&p))
+	untracked := err == nil && info.Variant == table.NoRule2 // a table of the first version
+	return fenEntry{FEN: p.FEN(), Side: p.Side, Entry: r.Entry, Probed: true, Clock: r.Class, Played: c, Untracked: untracked}
 }
 
 // answer writes the answer of p under the clocks c, or says on stderr
@@ -400,7 +403,7 @@ func (a *answerer) answer(where string, p draughts.Position, clocks probe.Clocks
 		return nil
 	}
 	a.note(p, r)
-	f := entry(p, r, clocks)
+	f := a.entry(p, r, clocks)
 	if a.fl.moves {
 		f.Moves = []moveEntry{} // a position without a move has "moves":[]
 	}

@@ -11,7 +11,9 @@
 // A block held is read without a lock. When the blocks held go over the
 // budget, a clock hand passes over them in turn and drops the first not
 // read since it last passed. A block read by two goroutines at once is
-// read twice and held once.
+// read twice and held once. Held answers from the blocks held alone. A
+// block read often may be promoted to a form faster to read, within a
+// share of the budget (Promote): the prober decodes its hot blocks so.
 package blockcache
 
 import (
@@ -20,36 +22,43 @@ import (
 )
 
 // A Cache holds blocks of type B of any number of files.
-type Cache[B any] struct {
-	mu     sync.Mutex
-	budget int64 // 0: no limit
-	used   int64
-	ring   []held[B]
-	hand   int
+type Cache[B comparable] struct {
+	mu       sync.Mutex
+	budget   int64 // 0: no limit
+	used     int64
+	promoted int64 // of used, by the promoted blocks
+	ring     []held[B]
+	hand     int
 }
 
 // A File is the blocks of one file, held or not.
-type File[B any] struct {
+type File[B comparable] struct {
 	slots []atomic.Pointer[item[B]]
 }
 
-type item[B any] struct {
-	b    B
-	size int64
-	used atomic.Bool // read since the clock hand last passed
+type item[B comparable] struct {
+	b        B
+	size     int64
+	used     atomic.Bool // read since the clock hand last passed
+	promoted bool        // by Promote
 }
 
 // held is a block the cache holds: block i of f.
-type held[B any] struct {
+type held[B comparable] struct {
 	f *File[B]
 	i int
 }
 
 // New returns a cache within budget bytes, 0 for no limit.
-func New[B any](budget int64) *Cache[B] { return &Cache[B]{budget: budget} }
+func New[B comparable](budget int64) *Cache[B] { return &Cache[B]{budget: budget} }
 
 // NewFile returns the n blocks of a file, none held.
-func NewFile[B any](n int) *File[B] { return &File[B]{slots: make([]atomic.Pointer[item[B]], n)} }
+func NewFile[B comparable](n int) *File[B] {
+	return &File[B]{slots: make([]atomic.Pointer[item[B]], n)}
+}
+
+// Len returns the blocks of f.
+func (f *File[B]) Len() int { return len(f.slots) }
 
 // Get returns block i of f, calling read(i) for it, and holding what it
 // returns, if the cache does not hold it. (A read made once, rather than
@@ -67,6 +76,46 @@ func (c *Cache[B]) Get(f *File[B], i int, read func(i int) (B, int64, error)) (B
 		return b, err
 	}
 	return c.add(f, i, b, size), nil
+}
+
+// Held returns block i of f and true if the cache holds it, without
+// reading it otherwise.
+func (c *Cache[B]) Held(f *File[B], i int) (B, bool) {
+	if it := f.slots[i].Load(); it != nil {
+		if !it.used.Load() {
+			it.used.Store(true)
+		}
+		return it.b, true
+	}
+	var none B
+	return none, false
+}
+
+// Promote puts b, which takes size bytes, in the place of block i of f,
+// if the cache holds old there, not promoted already, and the promoted
+// blocks then take at most limit bytes. It reports whether it did. A
+// promoted block is held, read and dropped as any other.
+func (c *Cache[B]) Promote(f *File[B], i int, old, b B, size, limit int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it := f.slots[i].Load()
+	if it == nil || it.b != old || it.promoted || c.promoted+size > limit {
+		return false
+	}
+	p := &item[B]{b: b, size: size, promoted: true}
+	p.used.Store(true)
+	f.slots[i].Store(p)
+	c.used += size - it.size
+	c.promoted += size
+	c.trim()
+	return true
+}
+
+// Promoted returns the bytes of the promoted blocks held.
+func (c *Cache[B]) Promoted() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.promoted
 }
 
 // add holds b, block i of f, which takes size bytes, unless another
@@ -121,7 +170,11 @@ func (c *Cache[B]) trim() {
 // drop drops the block at position k of the ring.
 func (c *Cache[B]) drop(k int) {
 	h := c.ring[k]
-	c.used -= h.f.slots[h.i].Load().size
+	it := h.f.slots[h.i].Load()
+	c.used -= it.size
+	if it.promoted {
+		c.promoted -= it.size
+	}
 	h.f.slots[h.i].Store(nil)
 	last := len(c.ring) - 1
 	c.ring[k], c.ring[last] = c.ring[last], held[B]{}

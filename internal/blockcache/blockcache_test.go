@@ -67,15 +67,15 @@ func TestClock(t *testing.T) {
 // few and checks every block read is the right one and the budget holds
 // (run with -race).
 func TestConcurrent(t *testing.T) {
-	c := New[[]int](4 * 8)
-	f := NewFile[[]int](64)
+	c := New[*int](4 * 8)
+	f := NewFile[*int](64)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for k := range 2000 {
 				i := (k*7 + g) % 64
-				b, err := c.Get(f, i, func(i int) ([]int, int64, error) { return []int{i}, 8, nil })
-				if err != nil || b[0] != i {
+				b, err := c.Get(f, i, func(i int) (*int, int64, error) { return &i, 8, nil })
+				if err != nil || *b != i {
 					t.Errorf("block %d: %v, %v", i, b, err)
 					return
 				}
@@ -85,5 +85,44 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 	if c.Used() > 4*8 {
 		t.Errorf("%d bytes held, budget 32", c.Used())
+	}
+}
+
+// TestPromote promotes held blocks within a share of the budget and
+// checks what Held, Promoted and Used say, and that a promoted block is
+// dropped as any other.
+func TestPromote(t *testing.T) {
+	c := New[int](300)
+	f := NewFile[int](4)
+	read := func(i int) (int, int64, error) { return i, 100, nil }
+	for i := range 2 {
+		if _, err := c.Get(f, i, read); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.Held(f, 2); ok {
+		t.Fatal("block 2 held before it was read")
+	}
+	if !c.Promote(f, 0, 0, -1, 150, 150) {
+		t.Fatal("block 0 not promoted")
+	}
+	switch {
+	case c.Promote(f, 0, -1, -2, 10, 300):
+		t.Error("a promoted block promoted again")
+	case c.Promote(f, 1, 7, -1, 10, 300):
+		t.Error("block 1 promoted from a block it is not")
+	case c.Promote(f, 1, 1, -1, 10, 150):
+		t.Error("block 1 promoted beyond the limit")
+	}
+	if b, ok := c.Held(f, 0); !ok || b != -1 || c.Promoted() != 150 || c.Used() != 250 {
+		t.Fatalf("block 0 %d (held %v), %d bytes promoted, %d used; want -1, 150, 250", b, ok, c.Promoted(), c.Used())
+	}
+	for i := 2; i < 4; i++ { // over the budget: the clock drops blocks, the promoted one among them
+		if _, err := c.Get(f, i, read); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.Held(f, 0); ok || c.Promoted() != 0 || c.Used() > 300 {
+		t.Errorf("after two more blocks: block 0 held %v, %d bytes promoted, %d used", ok, c.Promoted(), c.Used())
 	}
 }

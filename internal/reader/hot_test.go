@@ -63,27 +63,31 @@ func mustResult(tb testing.TB, t *Tables, p draughts.Position) Result {
 	return r
 }
 
-// checkCache checks the accounting of the cache of t: the bytes of its
-// blocks and of the decoded ones, their places in the ring and their
-// slots, within the budget; and returns the decoded blocks.
+// checkCache checks the accounting of the cache of t: the bytes of the
+// blocks its files hold and of the decoded ones, within the budget; and
+// returns the decoded blocks.
 func checkCache(tb testing.TB, t *Tables) (decoded int) {
 	tb.Helper()
-	c := &t.cache
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var size, hot int64
-	for i, b := range c.ring {
-		size += b.size
-		if b.decoded {
-			hot += b.size
-			decoded++
-		}
-		if b.at != i || b.slot.Load() != b {
-			tb.Fatalf("block %d of the ring: at %d, in its slot %v", i, b.at, b.slot.Load() == b)
+	for _, m := range t.mats {
+		f := t.files[m.Slot()]
+		for _, blocks := range f.blocks {
+			if blocks == nil { // a part the file lacks, or a file not opened
+				continue
+			}
+			for n := range blocks.Len() {
+				if b, ok := t.cache.Held(blocks, n); ok {
+					size += b.size
+					if b.decoded {
+						hot += b.size
+						decoded++
+					}
+				}
+			}
 		}
 	}
-	if size != c.size || hot != c.hot || c.size > c.limit || c.hot > c.limit/hotShare {
-		tb.Fatalf("blocks of %d bytes, %d decoded; the cache counts %d and %d, within %d", size, hot, c.size, c.hot, c.limit)
+	if used, promoted := t.cache.Used(), t.cache.Promoted(); size != used || hot != promoted || used > t.cacheBytes || hot > t.cacheBytes/hotShare {
+		tb.Fatalf("blocks of %d bytes, %d decoded; the cache counts %d and %d, within %d", size, hot, used, promoted, t.cacheBytes)
 	}
 	return decoded
 }

@@ -29,18 +29,18 @@ func (t *Tables) Preload(m index.Material) error {
 	b := &block{}
 	switch {
 	case f.from != nil:
-		if f.from.short {
+		if f.from.short() {
 			if err := t.Preload(f.from.m); err != nil {
 				return err
 			}
 		}
-		b.cols = f.layout.MakeColumns(f.x.Size())
-		err = t.resolve(f, b, true)
-	case f.resolved:
+		b.cols = f.from.r.Layout.MakeColumns(f.x.Size())
+		err = t.resolve(f, b)
+	case f.r.Variant == table.Work:
 		b.cols, err = f.r.ReadColumns()
 	default:
 		if b.cols, err = f.r.ReadColumns(); err == nil {
-			err = t.resolve(f, b, false)
+			err = t.resolve(f, b)
 		}
 	}
 	if err != nil {
@@ -51,11 +51,11 @@ func (t *Tables) Preload(m index.Material) error {
 }
 
 // resolve fills in b, which holds the whole table of f. It stores the
-// entries of its capture positions and forced threats, searched in
+// entries its files lack (file.gap): those of its capture positions and
+// forced threats, or every one of a table not stored, searched in
 // parallel chunks. For a table that leaves out short distances, it stores
-// the exact ones (exactDistance). If all is set, for a table not stored,
-// it stores every position's entry.
-func (t *Tables) resolve(f *file, b *block, all bool) error {
+// the exact ones (exactDistance).
+func (t *Tables) resolve(f *file, b *block) error {
 	const chunk = 1 << 14 // positions
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -70,9 +70,9 @@ func (t *Tables) resolve(f *file, b *block, all bool) error {
 				var r rules.Entry
 				var err error
 				switch {
-				case all || f.r.Gap(&p, p.HasCapture()) != table.NoGap:
+				case f.gap(&p) != table.NoGap:
 					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
-				case f.short:
+				case f.short():
 					if r, _ = b.cols.Entry(i); r.Theory == rules.Draw {
 						continue
 					}

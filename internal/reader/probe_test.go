@@ -331,8 +331,8 @@ func TestConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if c := &tables.cache; c.size > c.limit {
-		t.Errorf("cache holds %d bytes, more than its %d", c.size, c.limit)
+	if used := tables.cache.Used(); used > tables.cacheBytes {
+		t.Errorf("cache holds %d bytes, more than its %d", used, tables.cacheBytes)
 	}
 }
 
@@ -476,7 +476,7 @@ func quiet(t *Tables, pieces, n int) []draughts.Position {
 // whose table has them). The 1024 positions of a piece count lie in up to
 // 1024 blocks, which the cache of 1 GiB holds.
 //
-//	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench Pieces -cpu 1
+//	DTB_BENCH_DIR=tables go test ./internal/reader -run '^$' -bench Pieces -cpu 1
 func BenchmarkPieces(b *testing.B) {
 	cached, decode := open(b, benchDir(), Options{CacheBytes: 1 << 30}), open(b, benchDir(), Options{CacheBytes: 1})
 	for n := 2; n <= maxPieces; n++ {
@@ -521,7 +521,7 @@ func BenchmarkPieces(b *testing.B) {
 				benchmarkUnit(b, "ns/block", decode, has, func(p draughts.Position) error {
 					f, err := decode.file(rules.MaterialOf(&p), false)
 					if err == nil {
-						_, err = read(f, part, f.x.Rank(rules.Placement(&p))/f.blockSize)
+						_, _, err = read(f, part, int(f.x.Rank(rules.Placement(&p))/f.blockSize))
 					}
 					return err
 				})

@@ -60,11 +60,10 @@ const (
 // Result is what the tables say of a position under the running clocks,
 // as probe.Result, field for field.
 type Result struct {
-	Entry        rules.Entry
-	Value        rules.Value
-	Class        rules.Class
-	Rule2Tracked bool
-	ValuesAlone  bool
+	Entry       rules.Entry
+	Value       rules.Value
+	Class       rules.Class
+	ValuesAlone bool
 }
 
 // Probe returns the entry of p, its value under the rules with the clocks
@@ -135,7 +134,7 @@ func (c Clocks) fresh() bool { return c.Class <= 0 && c.Rule2 <= 0 }
 // where f marks the positions that a rule-2 count one ply on draws
 // (table.FreshOnly). The rule-2 count of c must then be 1.
 func (c Clocks) marked(f *file) bool {
-	return f.marked && f.class == rules.Rule2 && c.Rule2 == 1
+	return f.marked() && f.r.Class == rules.Rule2 && c.Rule2 == 1
 }
 
 // Value returns the value under the rules with the clocks c of a position

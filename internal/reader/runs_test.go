@@ -22,8 +22,8 @@ func TestRunsSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for n := range int64(len(f.blocks[values])) {
-			b, err := tables.cache.get(f, values, n, false)
+		for n := range int64(f.blocks[values].Len()) {
+			b, err := tables.get(f, values, n, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +46,7 @@ func TestRunsSize(t *testing.T) {
 // stores them, else decoded and compacted); at, a lookup of a random
 // position (ns/at).
 //
-//	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench Runs -cpu 1
+//	DTB_BENCH_DIR=tables go test ./internal/reader -run '^$' -bench Runs -cpu 1
 func BenchmarkRuns(b *testing.B) {
 	tables := open(b, benchDir(), Options{})
 	b.Run("all", func(b *testing.B) {
@@ -62,14 +62,14 @@ func BenchmarkRuns(b *testing.B) {
 					continue
 				}
 				positions += f.x.Size()
-				for n := range int64(len(f.blocks[values])) {
-					if _, err := all.cache.get(f, values, n, false); err != nil {
+				for n := range int64(f.blocks[values].Len()) {
+					if _, err := all.get(f, values, n, false); err != nil {
 						b.Fatal(err)
 					}
 				}
 			}
-			b.ReportMetric(float64(all.cache.size)/1e6, "MB")
-			b.ReportMetric(float64(positions)/float64(all.cache.size), "cache-pos/B")
+			b.ReportMetric(float64(all.cache.Used())/1e6, "MB")
+			b.ReportMetric(float64(positions)/float64(all.cache.Used()), "cache-pos/B")
 		}
 	})
 	for n := 2; n <= maxPieces; n++ {
@@ -138,7 +138,7 @@ func newSample(b *testing.B, files []*file, rng *rand.Rand) *sample {
 	s := &sample{}
 	var sizes []int // the positions of each form
 	for _, f := range files {
-		for k := range len(f.blocks[values]) {
+		for k := range f.blocks[values].Len() {
 			r, err := f.r.ReadRuns(k, table.ValueColumn)
 			if err != nil {
 				b.Fatal(err)

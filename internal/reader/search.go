@@ -45,7 +45,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		if err := t.Beyond(rules.MaterialOf(&p)); err != nil {
 			return err
 		}
-		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss, Rule2Tracked: true}
+		*r = Result{Entry: rules.Entry{Rules: rules.Loss, Theory: rules.Loss}, Value: rules.Loss}
 		return nil
 	}
 	cachedOnly := fl&CacheOnly != 0
@@ -53,38 +53,37 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	if err != nil {
 		return err
 	}
-	if f.alone && fl&WithDistances == 0 {
+	info := f.file() // the header that says what f holds
+	if info.ValuesAlone && fl&WithDistances == 0 {
 		fl |= ValuesOnly
 	}
 	e := &r.Entry
 	fresh := false // e is marked FreshOnly, and read without distances
 	exact := true  // e's distance is known (see exactDistance)
-	switch {
-	case f.mem.Load() != nil:
-		_, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, extras)
-	case f.from != nil || f.r.Gap(&p, p.HasCapture()) != table.NoGap: // not stored
-		if fl&StoredOnly != 0 {
-			return ErrNotStored
-		}
-		*e, err = t.searched(&p, f, c, fl, k)
-	default:
+	switch f.gap(&p) {
+	case table.NoGap:
 		last := values
 		switch {
 		case fl&ValuesOnly == 0:
 			last = extras
-		case !c.fresh() && !c.marked(f) || f.class.Carries():
+		case !c.fresh() && !c.marked(f) || info.Class.Carries():
 			last = distances
 		}
 		dist := last != values
 		fresh, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, last)
-		if err == nil && dist && f.short && e.Theory != rules.Draw {
+		if err == nil && dist && f.short() && e.Theory != rules.Draw {
 			exact, err = t.exactDistance(&p, e, c, fl)
 		}
+	default:
+		if fl&StoredOnly != 0 {
+			return ErrNotStored
+		}
+		*e, err = t.searched(&p, f, c, fl, k)
 	}
 	if err != nil {
 		return err
 	}
-	r.Value, r.Class, r.Rule2Tracked, r.ValuesAlone = e.Rules, f.class, f.rule2, f.alone
+	r.Value, r.Class, r.ValuesAlone = e.Rules, info.Class, info.ValuesAlone
 	switch {
 	case c.marked(f) && e.Distance < 0 && e.Rules != rules.Draw:
 		// Read without distances. A count one ply on draws what only a
@@ -108,9 +107,10 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 // search. It cuts only with ValuesOnly, under a cut other than exact. It
 // never cuts in class A or B, whose rules values need distances.
 func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules.Entry, error) {
-	cs := rules.NewMoves(f.class)
-	cutting := k != exact && fl&ValuesOnly != 0 && !f.class.Carries()
-	dtw := f.layout.Has(table.DTWColumn)
+	info := f.file()
+	cs := rules.NewMoves(info.Class)
+	cutting := k != exact && fl&ValuesOnly != 0 && !info.Class.Carries()
+	dtw := info.Layout.Has(table.DTWColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
 		next := exact
@@ -122,7 +122,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules
 			return rules.Entry{}, err
 		}
 		s := r.Entry
-		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+		cs.AddConversion(s.TheoryOutcome(), s.RulesOutcome(info.Class, r.Class))
 		dtw = dtw && (s.Theory == rules.Draw || s.DTW >= 0)
 		if cutting && k.reached(cs.Values()) {
 			break
@@ -132,7 +132,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules
 	if !dtw {
 		e.DTW = -1
 	}
-	if !f.layout.Has(table.MTCColumn) {
+	if !info.Layout.Has(table.MTCColumn) {
 		e.MTC = -1
 	}
 	return e, nil
@@ -155,6 +155,7 @@ func (t *Tables) captures(p *draughts.Position, f *file, fl Flags, k cut) (rules
 // wins in theory and under the rules, or where the cut k says. Each
 // successor is then searched under the cut of the moves before it.
 func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k cut) (rules.Entry, error) {
+	info := f.file()
 	if p.HasCapture() {
 		return t.captures(p, f, fl, k)
 	}
@@ -166,8 +167,8 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		// must capture, and find theirs.
 		fl = fl&^ValuesOnly | WithDistances
 	}
-	ms := rules.NewMoves(f.class)
-	dtw, mtc := f.layout.Has(table.DTWColumn), f.layout.Has(table.MTCColumn)
+	ms := rules.NewMoves(info.Class)
+	dtw, mtc := info.Layout.Has(table.DTWColumn), info.Layout.Has(table.MTCColumn)
 	var buf [draughts.MaxMoves]draughts.Move
 	for _, m := range p.Moves(buf[:0]) {
 		king := p.Kings&draughts.Bit(m.FromSquare()) != 0
@@ -186,7 +187,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 		s := r.Entry
 		switch {
 		case !king:
-			ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(f.class, r.Class))
+			ms.AddConversion(s.TheoryOutcome(), s.RulesOutcome(info.Class, r.Class))
 		case values:
 			ms.Add(s.TheoryOutcome(), rules.Outcome{Value: r.Value}, s.MTCOutcome())
 		default:
@@ -205,7 +206,7 @@ func (t *Tables) searched(p *draughts.Position, f *file, c Clocks, fl Flags, k c
 	if !mtc || values {
 		e.MTC = -1
 	}
-	if values && f.class == rules.Rule2 {
+	if values && info.Class == rules.Rule2 {
 		e.Distance = -1
 	}
 	return e, nil

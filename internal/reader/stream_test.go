@@ -111,7 +111,7 @@ func engineStream(t *Tables, n, depth int) []draughts.Position {
 // searchStream), or those an engine's searches one piece above the
 // tables probe (search, engineStream): 100,000 of each.
 //
-//	DTB_BENCH_DIR=tables go test ./probe -run '^$' -bench SearchStream -cpu 1
+//	DTB_BENCH_DIR=tables go test ./internal/reader -run '^$' -bench SearchStream -cpu 1
 func BenchmarkSearchStream(b *testing.B) {
 	entries, err := codec.ReadManifest(benchDir())
 	if err != nil {
@@ -156,9 +156,7 @@ func benchmarkStream(b *testing.B, stream []draughts.Position, valueBytes, posit
 				i++
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/probe")
-			t.cache.mu.Lock()
-			b.ReportMetric(float64(t.cache.size), "cache-bytes")
-			t.cache.mu.Unlock()
+			b.ReportMetric(float64(t.cache.Used()), "cache-bytes")
 			runtime.KeepAlive(t)
 		})
 	}

@@ -10,14 +10,16 @@ import (
 	"sync/atomic"
 
 	"github.com/dtb-draughts/dtb/codec"
+	"github.com/dtb-draughts/dtb/draughts"
 	"github.com/dtb-draughts/dtb/index"
+	"github.com/dtb-draughts/dtb/internal/blockcache"
 	"github.com/dtb-draughts/dtb/rules"
 	"github.com/dtb-draughts/dtb/table"
 )
 
 // Options configure Open.
 type Options struct {
-	// CacheBytes bounds the blocks kept in memory (cache.go); 0 (or less)
+	// CacheBytes bounds the blocks kept in memory (see cache.go); 0 (or less)
 	// means 64 MiB.
 	CacheBytes int64
 	// MaxPieces, if positive, limits the tables to positions of at most
@@ -55,10 +57,11 @@ const maxPieces = 14
 
 // Tables is a directory of tables, or several, opened for probing.
 type Tables struct {
-	files []*file          // by Material.Slot: index.Slots of them
-	mats  []index.Material // index.Materials order
-	cache cache
-	limit atomic.Int32 // Options.MaxPieces, 0 for none
+	files      []*file          // by Material.Slot: index.Slots of them
+	mats       []index.Material // index.Materials order
+	cache      *blockcache.Cache[*block]
+	cacheBytes int64        // its budget
+	limit      atomic.Int32 // Options.MaxPieces, 0 for none
 }
 
 // file is one table file, opened on first use.
@@ -75,20 +78,46 @@ type file struct {
 	from *file
 
 	once      sync.Once
-	opened    atomic.Bool // once has run. It set err, class, layout and, for a stored table, r, x, blockSize and blocks.
+	opened    atomic.Bool // once has run. It set err, x and, for a stored table, r, blockSize and blocks.
 	err       error       // of opening
-	class     rules.Class // under the file's rules (table.Info)
-	rule2     bool        // the file's rules value tracks rule 2 (table.Info)
-	resolved  bool        // capture positions hold their entries (table.Info)
-	marked    bool        // the value bytes mark FreshOnly (table.Info)
-	short     bool        // the distance file leaves out short rule-2 distances (table.Info)
-	alone     bool        // the directory holds the values alone (table.File.ValuesAlone)
-	layout    table.Layout
-	r         *table.File
+	r         *table.File // nil for a table not stored: see file
 	x         *index.Index
 	blockSize int64
-	blocks    [numParts][]atomic.Pointer[block] // the cached blocks, by part and number; nil for a part the file lacks
-	mem       atomic.Pointer[block]             // the whole table after Preload, capture positions resolved
+	blocks    [numParts]*blockcache.File[*block]           // the cached blocks, by part; nil for a part the file lacks
+	reads     [numParts]func(n int) (*block, int64, error) // read, of f and the part
+	mem       atomic.Pointer[block]                        // the whole table after Preload, capture positions resolved
+}
+
+// file returns the table file that holds f's entries, or for a table not
+// stored the one of the table it is searched through, whose header says
+// what its class, columns and directory are. It opens f first.
+func (f *file) file() *table.File {
+	if f.from != nil {
+		return f.from.r
+	}
+	return f.r
+}
+
+// marked reports whether f's value bytes mark FreshOnly: a slim
+// directory's stored table of a rule-2 material (table.SlimFlags).
+func (f *file) marked() bool { return f.from == nil && f.r.Slim.FreshMarks }
+
+// short reports whether f's distance file leaves out the short rule-2
+// distances, which a search finds (table.Info.ShortDistances). Those of a
+// preloaded table are exact.
+func (f *file) short() bool { return f.from == nil && f.mem.Load() == nil && f.r.ShortDistances() }
+
+// gap returns why f holds no entry of p, a position of its table:
+// table.NoGap where it holds one. A table searched through its colour
+// flip holds none, a preloaded table every one.
+func (f *file) gap(p *draughts.Position) table.Gap {
+	switch {
+	case f.mem.Load() != nil:
+		return table.NoGap
+	case f.from != nil:
+		return table.SearchedGap
+	}
+	return f.r.Gap(p, p.HasCapture())
 }
 
 var errClosed = errors.New("tables closed")
@@ -201,7 +230,7 @@ func New(o Options) *Tables {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 64 << 20
 	}
-	t := &Tables{files: make([]*file, index.Slots), cache: cache{limit: o.CacheBytes}}
+	t := &Tables{files: make([]*file, index.Slots), cache: blockcache.New[*block](o.CacheBytes), cacheBytes: o.CacheBytes}
 	t.SetMaxPieces(o.MaxPieces)
 	return t
 }
@@ -355,10 +384,10 @@ func (f *file) open() (err error) {
 		if err := g.ensureOpen(false); err != nil {
 			return err
 		}
-		if g.class == rules.Rule2 && !g.marked {
+		if g.r.Class == rules.Rule2 && !g.marked() {
 			return &codec.FileError{Path: g.path, Kind: codec.ErrCorrupt, Reason: fmt.Sprintf("rules flags %#x: not marked, so it cannot answer %s by a search", g.r.Header().Rules, f.m)}
 		}
-		f.x, f.class, f.rule2, f.resolved, f.layout, f.alone = index.New(f.m), g.class, g.rule2, g.resolved, g.layout, g.alone
+		f.x = index.New(f.m)
 		return nil
 	}
 	switch {
@@ -372,17 +401,17 @@ func (f *file) open() (err error) {
 	if err != nil {
 		return err
 	}
-	f.x, f.class, f.rule2, f.resolved, f.layout = index.New(f.m), f.r.Class, f.r.Variant != table.NoRule2, f.r.Variant == table.Work, f.r.Layout
-	f.marked, f.short, f.alone = f.r.Slim.FreshMarks, f.r.ShortDistances(), f.r.ValuesAlone
+	f.x = index.New(f.m)
 	f.blockSize = int64(f.r.Header().BlockSize)
-	n := (f.x.Size() + f.blockSize - 1) / f.blockSize
-	f.blocks[values] = make([]atomic.Pointer[block], n)
-	for p := distances; p < numParts; p++ {
-		for col := columns[p][0]; col < columns[p][1]; col++ {
-			if f.layout.Has(col) {
-				f.blocks[p] = make([]atomic.Pointer[block], n)
-				break
-			}
+	n := int((f.x.Size() + f.blockSize - 1) / f.blockSize)
+	for p := values; p < numParts; p++ {
+		has := p == values
+		for col := columns[p][0]; col < columns[p][1] && !has; col++ {
+			has = f.r.Layout.Has(col)
+		}
+		if has {
+			f.blocks[p] = blockcache.NewFile[*block](n)
+			f.reads[p] = func(n int) (*block, int64, error) { return read(f, p, n) }
 		}
 	}
 	return nil
@@ -398,17 +427,5 @@ func (t *Tables) Class(m index.Material) (rules.Class, error) {
 	if err != nil {
 		return rules.NoClass, err
 	}
-	return f.class, nil
-}
-
-// TracksRule2 reports whether the table of m tracks the 25-move king rule
-// (rule 2). A table built before it was tracked does not. Its rules
-// values ignore rule 2, as if the count never ran out. The rule-2 count
-// of Clocks does not change them. TracksRule2 opens the file.
-func (t *Tables) TracksRule2(m index.Material) (bool, error) {
-	f, err := t.file(m, false)
-	if err != nil {
-		return false, err
-	}
-	return f.rule2, nil
+	return f.file().Class, nil
 }
