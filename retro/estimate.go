@@ -1,6 +1,7 @@
 package retro
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"time"
@@ -11,10 +12,43 @@ import (
 // MaxPieces is the most pieces a table Generate builds may have.
 const MaxPieces = 7
 
-// positionsPerThreadSecond is the solving rate from which Estimate
-// extrapolates the time. It was measured on the 5-piece tables and on
-// KMvKKKM with its deps.
-const positionsPerThreadSecond = 1.4e6
+// Rate returns the positions a CPU-second that building the group of m
+// takes: solving it, then writing its tables. It is the one table of
+// rates from which dtb gen and dtb plan estimate times, typical of each
+// kind of group as measured on a 2-core EPYC (docs/benchmarks.md,
+// "Generation"): every table up to 5 pieces 2.5 M; 6 pieces 1.1 to 2 M
+// with men (KKKKKvM 0.66 M), 1.2 to 2.4 M of kings alone; 7 pieces 0.7
+// M with men (KMvKKKKK), 1.5 to 2.2 M of kings alone.
+func Rate(m index.Material) float64 {
+	switch n := m.Pieces(); {
+	case n <= 5:
+		return 2.5e6
+	case m.Men() == 0:
+		return 1.5e6
+	case n == 6:
+		return 1.4e6
+	}
+	return 0.7e6
+}
+
+// AssembleRate is the positions a CPU-second of a group's unit after its
+// parts (Unit.Assembles), which reads the parts' units back and writes
+// the tables: 6.2 M measured on the 4-piece KKvKM (5.0 M positions in
+// 0.8 s), rounded down for the reading from a shared disk.
+const AssembleRate = 5e6
+
+// CPUSeconds estimates the CPU time of building u: its positions at the
+// Rate of its group, or at AssembleRate for a group after its parts.
+func (u Unit) CPUSeconds() float64 {
+	if u.Assembles {
+		return float64(u.Positions) / AssembleRate
+	}
+	m, err := parseGroup(cmp.Or(u.Group, u.ID))
+	if err != nil {
+		return float64(u.Positions) / Rate(index.Material{})
+	}
+	return float64(u.Positions) / Rate(m)
+}
 
 // Estimate is what a build will take, extrapolated from measured rates.
 type Estimate struct {
@@ -43,8 +77,11 @@ func EstimateOf(o Options) (Estimate, error) {
 		return Estimate{}, err
 	}
 	e := Estimate{Tables: len(mats)}
+	var cpu float64 // seconds
 	for _, m := range mats {
-		e.Positions += index.New(m).Size()
+		n := index.New(m).Size()
+		e.Positions += n
+		cpu += float64(n) / Rate(m)
 		all, least := groupMemory(m, o.extra(m))
 		e.Memory = max(e.Memory, memoryWithin(all, least, o.Mem))
 		if least > e.Least {
@@ -54,8 +91,7 @@ func EstimateOf(o Options) (Estimate, error) {
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
 	}
-	threads := float64(o.Threads)
-	e.Time = time.Duration(float64(e.Positions) / positionsPerThreadSecond / threads * float64(time.Second))
+	e.Time = time.Duration(cpu / float64(o.Threads) * float64(time.Second))
 	return e, nil
 }
 

@@ -322,7 +322,7 @@ func (fl *genCmd) run(e *env, args []string) error {
 		return err
 	}
 	if est.Time > bigTime || est.Memory > bigMemory {
-		fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from rates measured on 5 and 6 pieces; the speed-up with threads is not measured)\n",
+		fmt.Fprintf(e.stderr, "dtb gen: warning: a big build: %d tables of %d positions, about %.1f GiB of memory and %s on %d threads (estimates from the rates measured on 5 to 7 pieces; the speed-up with threads is not measured)\n",
 			est.Tables, est.Positions, float64(est.Memory)/(1<<30), est.Time.Round(time.Minute), o.Threads)
 	}
 	fmt.Fprintf(e.stdout, "memory budget %s\n", formatBytes(o.Mem))

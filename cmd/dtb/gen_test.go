@@ -67,7 +67,7 @@ func TestGenBadInput(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	_, errOut, code := dtb("gen", "--pieces", "7", "--threads", "2", "--mem", "2TiB", "--out", file)
 	if lines := strings.Split(errOut, "\n"); code != 1 || len(lines) != 3 ||
-		!strings.HasPrefix(lines[0], "dtb gen: warning: a big build: 259 tables of 1167503943565 positions, about 57.5 GiB of memory and 115h49m0s on 2 threads") {
+		!strings.HasPrefix(lines[0], "dtb gen: warning: a big build: 259 tables of 1167503943565 positions, about 57.5 GiB of memory and 225h30m0s on 2 threads") {
 		t.Errorf("gen --pieces 7: status %d, stderr %q; want a warning, then the failure", code, errOut)
 	}
 	// An output path that is a file: a failure, not bad usage.

@@ -7,28 +7,23 @@ import (
 	"github.com/dtb-draughts/dtb/retro"
 )
 
-// Rate is the positions a CPU-second the estimates assume, a typical
-// rate of the 6- and 7-piece groups with men, which hold nearly all the
-// positions (docs/benchmarks.md, on a 2-core EPYC): 0.7 M measured on
-// the 7-piece KMvKKKKK with the mtc column and other work beside it,
-// 1.3 to 2 M on 6-piece groups, 1.1 M over the 5-piece set. Groups of
-// kings only ran at 1.5 to 2.2 M. A Slurm job's time is TimeFactor
-// times the estimate.
-const Rate = 1e6
+// CPUSeconds estimates the CPU time of u from the one table of rates,
+// retro.Rate (retro.Unit.CPUSeconds).
+func CPUSeconds(u retro.Unit) float64 { return u.CPUSeconds() }
 
-// AssembleRate is the positions a CPU-second of a group's unit after its
-// parts (retro.Unit.Assembles), which reads the parts' units back and
-// writes the tables: 6.2 M measured on the 4-piece KKvKM (5.0 M
-// positions in 0.8 s), rounded down for the reading from a shared disk.
-const AssembleRate = 5e6
-
-// CPUSeconds estimates the CPU time of u at Rate, or at AssembleRate for
-// a group after its parts.
-func CPUSeconds(u retro.Unit) float64 {
-	if u.Assembles {
-		return float64(u.Positions) / AssembleRate
+// Rate returns the positions a CPU-second that the estimates of units
+// assume over all of them together.
+func Rate(units []retro.Unit) float64 {
+	var positions int64
+	var cpu float64
+	for _, u := range units {
+		positions += u.Positions
+		cpu += u.CPUSeconds()
 	}
-	return float64(u.Positions) / Rate
+	if cpu == 0 {
+		return 0
+	}
+	return float64(positions) / cpu
 }
 
 // WallSeconds estimates the wall time of u on threads threads, assuming

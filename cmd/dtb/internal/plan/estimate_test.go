@@ -8,12 +8,15 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/cmd/dtb/internal/plan"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
 )
 
-// unit returns a unit of secs CPU-seconds at plan.Rate.
+// unit returns a unit of secs CPU-seconds: a part of a 6-piece group
+// with men, at its rate.
 func unit(id string, secs float64, deps ...string) retro.Unit {
-	return retro.Unit{ID: id, Positions: int64(secs * plan.Rate), Deps: deps}
+	m := index.Material{WhiteKings: 2, WhiteMen: 1, BlackKings: 2, BlackMen: 1}
+	return retro.Unit{ID: id, Group: retro.UnitID(m), Positions: int64(secs * retro.Rate(m)), Deps: deps}
 }
 
 // TestSimulate checks the simulated schedule and the critical path of
@@ -93,7 +96,7 @@ func TestJSONEstimates(t *testing.T) {
 		byID[u.ID] = i
 		cpu += u.CPU
 		longest = max(longest, u.Wall)
-		if !near(u.CPU, float64(u.Positions)/plan.Rate) || !near(u.Wall, u.CPU/4) {
+		if !near(u.CPU, units[i].CPUSeconds()) || !near(u.Wall, u.CPU/4) {
 			t.Errorf("unit %s: %v CPU-s, %v s, for %d positions on 4 threads", u.ID, u.CPU, u.Wall, u.Positions)
 		}
 	}

@@ -86,7 +86,7 @@ type jsonUnit struct {
 	Positions int64    `json:"positions"`
 	Memory    int64    `json:"memory"`
 	Wave      int      `json:"wave"`
-	CPU       float64  `json:"cpu_seconds"`  // estimated, at Rate
+	CPU       float64  `json:"cpu_seconds"`  // estimated (retro.Unit.CPUSeconds)
 	Wall      float64  `json:"wall_seconds"` // estimated, on Threads
 }
 
@@ -94,7 +94,7 @@ type jsonUnit struct {
 type jsonDoc struct {
 	Units        []jsonUnit    `json:"units"`
 	Threads      int           `json:"threads"`
-	Rate         float64       `json:"rate"` // positions a CPU-second
+	Rate         float64       `json:"rate"` // positions a CPU-second over the units (Rate)
 	CPUHours     float64       `json:"cpu_hours"`
 	CriticalPath jsonPath      `json:"critical_path"`
 	Schedule     *jsonSchedule `json:"schedule,omitempty"`
@@ -117,7 +117,7 @@ type jsonSchedule struct {
 // critical path and the CPU-hours, and a schedule if b.Nodes > 0.
 func (b *Build) json(w io.Writer) error {
 	threads := max(b.Threads, 1)
-	doc := jsonDoc{Units: []jsonUnit{}, Threads: threads, Rate: Rate}
+	doc := jsonDoc{Units: []jsonUnit{}, Threads: threads, Rate: Rate(b.Units)}
 	doc.CriticalPath.Units, doc.CriticalPath.Wall = CriticalPath(b.Units, threads)
 	if b.Nodes > 0 {
 		doc.Schedule = &jsonSchedule{Nodes: b.Nodes, Cores: threads, Wall: Simulate(b.Units, b.Nodes, threads)}

@@ -5,13 +5,17 @@ import (
 	"testing"
 
 	"github.com/dtb-draughts/dtb/cmd/dtb/internal/plan"
+	"github.com/dtb-draughts/dtb/index"
 	"github.com/dtb-draughts/dtb/retro"
 )
 
 // TestJob checks the memory and time of a unit's Slurm job: the margin,
-// the budget's cap, the floor of the time and its scaling with threads.
+// the budget's cap, the floor of the time and its scaling with threads,
+// for a unit of a 6-piece group with men.
 func TestJob(t *testing.T) {
 	const mib = 1 << 20
+	group := index.Material{WhiteKings: 2, WhiteMen: 1, BlackKings: 2, BlackMen: 1}
+	kilo := int64(1000 * retro.Rate(group)) // positions of 1,000 CPU-seconds
 	for _, c := range []struct {
 		mem, positions int64
 		budget         int64
@@ -20,13 +24,13 @@ func TestJob(t *testing.T) {
 		wantMinutes    int64
 	}{
 		{mem: 4160, positions: 2450, threads: 1, wantMiB: 129, wantMinutes: plan.TimeFloor},
-		{mem: 800 * mib, positions: 1e9, threads: 1, wantMiB: 1128, wantMinutes: 100},
-		{mem: 800 * mib, positions: 1e9, threads: 4, wantMiB: 1128, wantMinutes: 25},
-		{mem: 800 * mib, positions: 1e9, budget: 1024 * mib, threads: 4, wantMiB: 1024, wantMinutes: 25},
-		{mem: 2000 * mib, positions: 1e9, budget: 1024 * mib, threads: 4, wantMiB: 2000, wantMinutes: 25},
+		{mem: 800 * mib, positions: kilo, threads: 1, wantMiB: 1128, wantMinutes: 100},
+		{mem: 800 * mib, positions: kilo, threads: 4, wantMiB: 1128, wantMinutes: 25},
+		{mem: 800 * mib, positions: kilo, budget: 1024 * mib, threads: 4, wantMiB: 1024, wantMinutes: 25},
+		{mem: 2000 * mib, positions: kilo, budget: 1024 * mib, threads: 4, wantMiB: 2000, wantMinutes: 25},
 	} {
 		b := plan.Build{Threads: c.threads, Mem: c.budget}
-		m, minutes := b.Job(retro.Unit{Memory: c.mem, Positions: c.positions})
+		m, minutes := b.Job(retro.Unit{ID: retro.UnitID(group), Memory: c.mem, Positions: c.positions})
 		if m != c.wantMiB || minutes != c.wantMinutes {
 			t.Errorf("Job of %d bytes, %d positions, budget %d, %d threads: %d MiB, %d minutes; want %d, %d",
 				c.mem, c.positions, c.budget, c.threads, m, minutes, c.wantMiB, c.wantMinutes)

@@ -17,8 +17,9 @@ const (
 	// of it: for the estimate's error and the Go runtime.
 	MemExtra = 128 << 20
 	// TimeFactor multiplies a unit's estimated wall time (WallSeconds)
-	// for its job's time: 6 at Rate is 3 times the time at 0.5 M
-	// positions a CPU-second, below every rate measured.
+	// for its job's time: 6 times the time at a unit's rate
+	// (retro.Rate), which gives 3 times the time at rates twice as
+	// slow as those measured.
 	TimeFactor = 6
 	// TimeFloor is the least time of a job, in minutes.
 	TimeFloor = 10
@@ -59,7 +60,8 @@ const slurmHeader = `#!/usr/bin/env bash
 # gen gets the same figure, --mem NMiB. --cpus-per-task and dtb gen's
 # --threads are both %[3]d.
 # Time: --time is %[5]d times the unit's estimated time, its positions at
-# %.1[6]f M positions a CPU-second on its threads, in minutes, at least %[7]d.
+# its group's rate (%.1[6]f M positions a CPU-second over all the units)
+# on its threads, in minutes, at least %[7]d.
 #
 # Every job has --requeue: one whose node fails starts again and resumes
 # from the unit's finished parts. Run the script again after a cancelled
@@ -107,7 +109,7 @@ built() {
 // slurm writes a bash script that submits the build as Slurm jobs, one
 // a unit.
 func (b *Build) slurm(s *strings.Builder) {
-	fmt.Fprintf(s, slurmHeader, len(b.Units), b.Dir, b.Threads, MemExtra>>20, TimeFactor, Rate/1e6, TimeFloor, retro.WorkDir)
+	fmt.Fprintf(s, slurmHeader, len(b.Units), b.Dir, b.Threads, MemExtra>>20, TimeFactor, Rate(b.Units)/1e6, TimeFloor, retro.WorkDir)
 	for _, u := range b.Units {
 		b.slurmUnit(s, u)
 	}
