@@ -64,16 +64,21 @@ const (
 	CaptureGap             // a capture position, resolved by its captures (not in a work file)
 	ThreatGap              // a forced threat that a slim value file leaves out
 	SearchedGap            // a table that a slim directory answers through its colour flip's file, searched
+	ShortGap               // stored, but a win's or loss's rule-2 distance of at most ShortDistance plies is left out of the distance file, searched
 )
 
 // Gap returns why the file does not hold the entry of p, a position of
-// its table (White to move), a capture position if capture is set.
+// its table (White to move), a capture position if capture is set. The
+// value of a ShortGap position is stored; its distance is where the
+// value is a draw.
 func (i *Info) Gap(p *draughts.Position, capture bool) Gap {
 	switch {
 	case capture && i.Variant != Work:
 		return CaptureGap
 	case i.Slim.ForcedThreats && rules.ForcedThreat(p):
 		return ThreatGap
+	case i.ShortDistances():
+		return ShortGap
 	}
 	return NoGap
 }

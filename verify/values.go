@@ -291,7 +291,7 @@ func (v *verifier) stored(f *table.File, cols *table.Columns, j, i int64, p drau
 	switch gap := f.Gap(&p, capture); {
 	case gap == table.CaptureGap:
 		e, err = v.captures(&p, f.Class, f.Layout)
-	case gap != table.NoGap || f.ShortDistances() && theory != rules.Draw:
+	case gap != table.NoGap && !(gap == table.ShortGap && theory == rules.Draw):
 		var r reader.Result
 		r, err = v.pt.Probe(p, reader.Clocks{}, reader.WithDistances)
 		e = r.Entry

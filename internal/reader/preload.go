@@ -29,7 +29,7 @@ func (t *Tables) Preload(m index.Material) error {
 	b := &block{}
 	switch {
 	case f.from != nil:
-		if f.from.short() {
+		if f.from.r.ShortDistances() {
 			if err := t.Preload(f.from.m); err != nil {
 				return err
 			}
@@ -69,16 +69,16 @@ func (t *Tables) resolve(f *file, b *block) error {
 				p := rules.Position(pl)
 				var r rules.Entry
 				var err error
-				switch {
-				case f.gap(&p) != table.NoGap:
-					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
-				case f.short():
+				switch f.gap(&p) {
+				case table.NoGap:
+					continue
+				case table.ShortGap:
 					if r, _ = b.cols.Entry(i); r.Theory == rules.Draw {
 						continue
 					}
 					_, err = t.exactDistance(&p, &r, Clocks{}, WithDistances)
 				default:
-					continue
+					r, err = t.searched(&p, f, Clocks{}, WithDistances, exact)
 				}
 				if err != nil {
 					return err

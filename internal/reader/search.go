@@ -60,8 +60,8 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 	e := &r.Entry
 	fresh := false // e is marked FreshOnly, and read without distances
 	exact := true  // e's distance is known (see exactDistance)
-	switch f.gap(&p) {
-	case table.NoGap:
+	switch gap := f.gap(&p); gap {
+	case table.NoGap, table.ShortGap:
 		last := values
 		switch {
 		case fl&ValuesOnly == 0:
@@ -71,7 +71,7 @@ func (t *Tables) probeCut(r *Result, p draughts.Position, c Clocks, fl Flags, k 
 		}
 		dist := last != values
 		fresh, err = t.stored(e, f, f.x.Rank(rules.Placement(&p)), cachedOnly, last)
-		if err == nil && dist && f.short() && e.Theory != rules.Draw {
+		if err == nil && dist && gap == table.ShortGap && e.Theory != rules.Draw {
 			exact, err = t.exactDistance(&p, e, c, fl)
 		}
 	default:

@@ -102,14 +102,9 @@ func (f *file) file() *table.File {
 // directory's stored table of a rule-2 material (table.SlimFlags).
 func (f *file) marked() bool { return f.from == nil && f.r.Slim.FreshMarks }
 
-// short reports whether f's distance file leaves out the short rule-2
-// distances, which a search finds (table.Info.ShortDistances). Those of a
-// preloaded table are exact.
-func (f *file) short() bool { return f.from == nil && f.mem.Load() == nil && f.r.ShortDistances() }
-
-// gap returns why f holds no entry of p, a position of its table:
-// table.NoGap where it holds one. A table searched through its colour
-// flip holds none, a preloaded table every one.
+// gap returns why f holds no entry of p, a position of its table
+// (table.Gap): table.NoGap where it holds one. A table searched through
+// its colour flip holds none, a preloaded table every one.
 func (f *file) gap(p *draughts.Position) table.Gap {
 	switch {
 	case f.mem.Load() != nil:
