@@ -65,7 +65,7 @@ func (a *assembler) writeTables() error {
 // resolvedCopy returns the path of the resolved copy of the table of m
 // in the work folder of dir. Generate writes a copy of a table built in
 // the run that the store does not hold in memory. It does so where a
-// later group reads the table. The store's prober then reads the real
+// later group reads the table. The store's reader then reads the real
 // entries of its capture positions. The table's file holds them as
 // don't-cares. Each lookup would resolve them by a search and by probes
 // of smaller tables. A crowning leads into the group built just before,

@@ -9,7 +9,7 @@ import (
 
 // A budget divides Options.Mem between the parts of a build (see the
 // package doc). Zero means no bound. While a group is solved, the parts
-// are the store's solved tables, the prober's cache and the solver.
+// are the store's solved tables, its reader's cache and the solver.
 // While its tables are written, the solver's share goes to the caches of
 // the writing.
 type budget int64
@@ -18,7 +18,7 @@ type budget int64
 // quarter.
 func (b budget) store() int64 { return int64(b) / 4 }
 
-// cache is the share of the prober's cache of decoded blocks. It is a
+// cache is the share of the reader's cache of decoded blocks. It is a
 // sixteenth, and at least 16 MiB.
 func (b budget) cache() int64 { return max(int64(b)/16, 16<<20) }
 

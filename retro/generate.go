@@ -55,7 +55,7 @@
 //	Generate, BuildUnit                 generate.go, schedule.go: the materials in order (plan)
 //	  builder.run                       job.go: the steps of the run's job
 //	    newJob                          the groups kept (survey), what the run does with each, when each table is last read
-//	    newStore                        tables in memory within M/4; a prober (files) with a cache of M/16
+//	    newStore                        tables in memory within M/4; a reader of files (internal/reader) with a cache of M/16
 //	    for each step:
 //	      builder.do                    loadKept if its tables are valid, else
 //	        buildGroup                  build.go: the two halves
@@ -111,7 +111,7 @@ type Options struct {
 	MTC       bool // also store the moves to conversion of every position
 	// Mem bounds the memory of the solver (see unitPositions). A unit and
 	// the blocks it reads of the finished level above it must fit in Mem.
-	// So must the tables held in memory and the prober's cache. A group is
+	// So must the tables held in memory and the reader's cache. A group is
 	// solved in units sized to fit. 0 means no bound: one unit per level.
 	Mem int64
 	// Split cuts each level of a group with men into at least Split units

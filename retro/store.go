@@ -24,7 +24,7 @@ type solved struct {
 	state tableState
 	path  string
 	// copy, if set, is the path of a resolved copy of the table (see
-	// resolvedCopy). The store's prober reads it instead of path.
+	// resolvedCopy). The store's reader reads it instead of path.
 	copy  string
 	cols  table.Columns // those lookupColumns keeps, while in memory
 	stats table.Stats   // from the file's header
@@ -38,14 +38,14 @@ type solved struct {
 // table solved in this run has the real entry of every position. Its
 // file holds capture positions as don't-cares. A table read from its
 // file resolves them from their successors. It does so on first use (see
-// store.resolve) or through the prober.
+// store.resolve) or through the reader (internal/reader).
 type tableState uint8
 
 const (
 	solvedInMemory tableState = iota // solved in this run, its entries in memory
 	readInMemory                     // read from its file, its entries in memory, resolved on first use
-	onDisk                           // read through the prober from its file
-	copiedOnDisk                     // read through the prober from its resolved copy
+	onDisk                           // read through the reader from its file
+	copiedOnDisk                     // read through the reader from its resolved copy
 	spilled                          // dropped by store.shrink, its entries in a spill until store.unspill; as onDisk meanwhile
 )
 
@@ -119,9 +119,9 @@ func (s *solved) bytes() int64 {
 
 // store holds the solved tables that groups still to be solved read. It
 // holds them in memory while they fit in limit bytes. Else they are read
-// from their files through a prober. The prober keeps a bounded cache of
-// decoded blocks and resolves capture positions by search. The store is
-// filled between solves and only read during one.
+// from their files through a reader (internal/reader). It keeps a
+// bounded cache of decoded blocks and resolves capture positions by
+// search. The store is filled between solves and only read during one.
 type store struct {
 	tables [index.Slots]*solved // by Material.Slot
 	limit  int64                // bytes of tables in memory
@@ -134,7 +134,7 @@ type store struct {
 }
 
 // newStore returns a store for the memory budget mem (0: no bound). The
-// tables in memory and the prober's cache get the budget's shares.
+// tables in memory and the reader's cache get the budget's shares.
 func newStore(mem int64) *store {
 	if mem <= 0 {
 		return &store{limit: math.MaxInt64, disk: reader.New(reader.Options{})}
@@ -161,14 +161,14 @@ func (s *store) put(m index.Material, t *solved) error {
 		if old == nil || old.state != copiedOnDisk {
 			return nil
 		}
-		// The prober may still resolve a capture position into m.
+		// The reader may still resolve a capture position into m.
 		if err := s.disk.Add(m, old.path); err != nil {
 			return fmt.Errorf("%s: %v", old.path, err)
 		}
 		return os.Remove(old.copy)
 	}
 	t.check()
-	// The prober knows every table, even those in memory. It resolves the
+	// The reader knows every table, even those in memory. It resolves the
 	// capture positions of a table on disk by probing smaller tables.
 	path := t.path
 	if t.state == copiedOnDisk {
