@@ -15,10 +15,9 @@ import (
 // reports, in order. The run then follows its steps without asking which
 // kind of run it is.
 type job struct {
-	mats  []index.Material // the plan, in dependency order
 	steps []step
 	kept  map[index.Material][]*solved // the groups whose tables are valid, by each material (survey)
-	last  map[index.Material]int       // lastUses(mats)
+	last  map[index.Material]int       // lastUses of the plan
 	total Progress                     // of the groups the run reports, before it starts
 }
 
@@ -49,7 +48,7 @@ const (
 func newJob(r *builder, mats []index.Material) (*job, error) {
 	ours := func(m index.Material) bool { return r.unit == "" || UnitID(m) == r.unit }
 	kept, load := survey(mats, ours, r)
-	j := &job{mats: mats, kept: kept, last: lastUses(mats)}
+	j := &job{kept: kept, last: lastUses(mats)}
 	seen := map[index.Material]bool{}
 	for i, m := range mats {
 		if seen[m.Flip()] { // a group stands at its first material
