@@ -10,17 +10,10 @@ import (
 	"github.com/dtb-draughts/dtb/table"
 )
 
-// Preload reads the table of m whole into memory and resolves its capture
-// positions by search. From then on a probe of one of its positions needs
-// no search, lock or read. It serves a prober that probes much of a
-// table, such as the verifier resolving the captures into it. It also
-// searches what a slim directory's files leave out: forced threats and
-// short rule-2 distances. A table answered by a search through its colour
-// flip is searched whole. If that colour flip has short distances, it is
-// preloaded first. The table stays in memory as long as t, 1 to 4 bytes a
-// position by its columns. Preloading a table again does nothing. Preload
-// reads distances, as with WithDistances. So it fails where the directory
-// holds the values alone of the table, or of one its searches reach.
+// Preload reads the table of m whole into memory and resolves what its
+// files leave out (resolve), as probe.Tables.Preload. A table answered
+// through its colour flip is searched whole; if that flip has short
+// distances, it is preloaded first.
 func (t *Tables) Preload(m index.Material) error {
 	f, err := t.file(m, false)
 	if err != nil || f.mem.Load() != nil {

@@ -117,16 +117,8 @@ func (f *file) gap(p *draughts.Position) table.Gap {
 
 var errClosed = errors.New("tables closed")
 
-// Open reads the manifests of dirs and returns the tables they list. It
-// opens no table file. Each file is checked against its directory's
-// manifest when it is opened (table.OpenListed). A table the manifest
-// does not vouch for is damaged.
-//
-// dirs is one directory or a list of them, joined by the system's list
-// separator (filepath.ListSeparator: ':' on Unix, ';' on Windows). Empty
-// elements are ignored. A material listed in two directories is read
-// from the first. A table searched through its colour flip (a slim
-// directory) comes with that flip: it is left out with it.
+// Open reads the manifests of dirs and returns the tables they list,
+// as probe.Open.
 func Open(dirs string, o Options) (*Tables, error) {
 	list := SplitPath(dirs)
 	if len(list) == 0 {
@@ -143,12 +135,7 @@ func Open(dirs string, o Options) (*Tables, error) {
 }
 
 // OpenFS reads the manifest at the root of fsys and returns the tables
-// it lists, as Open does for a directory, their files read through fsys
-// (table.OpenFS): tables embedded in the program (embed.FS), served
-// from an archive, or on a system without memory mapping (WASM). A file
-// of fsys is mapped only where it is an *os.File (os.DirFS) and the
-// system maps; one without ReadAt is read whole into memory when first
-// probed (codec.OpenFS). Errors name the files as fsys does.
+// it lists, as probe.OpenFS.
 func OpenFS(fsys fs.FS, o Options) (*Tables, error) {
 	t := New(o)
 	if err := t.addDir("", fsys); err != nil {
@@ -158,8 +145,8 @@ func OpenFS(fsys fs.FS, o Options) (*Tables, error) {
 	return t, nil
 }
 
-// SplitPath returns the directories of a list as Open reads it: split at
-// filepath.ListSeparator, empty elements left out.
+// SplitPath returns the directories of a list as Open reads it
+// (probe.SplitPath).
 func SplitPath(dirs string) []string {
 	return slices.DeleteFunc(filepath.SplitList(dirs), func(d string) bool { return d == "" })
 }
@@ -230,14 +217,14 @@ func New(o Options) *Tables {
 	return t
 }
 
-// SetMaxPieces sets the piece limit of Options.MaxPieces; n <= 0 lifts
-// it. It may run while probes do: a probe under way may see either limit.
+// SetMaxPieces sets the piece limit of Options.MaxPieces, as
+// probe.Tables.SetMaxPieces.
 func (t *Tables) SetMaxPieces(n int) {
 	t.limit.Store(int32(min(max(n, 0), maxPieces+1))) // more is no limit
 }
 
-// MaxPieces returns the most pieces of a table within the limit, 0 if
-// there is none: the largest position t answers.
+// MaxPieces returns the most pieces of a table within the limit
+// (probe.Tables.MaxPieces).
 func (t *Tables) MaxPieces() int {
 	n := 0
 	for _, m := range t.Materials() {
@@ -300,14 +287,13 @@ func (f *file) close() error {
 }
 
 // Materials returns the materials that have a table within the piece
-// limit, in the order of index.Materials.
+// limit (probe.Tables.Materials).
 func (t *Tables) Materials() []index.Material {
 	return slices.DeleteFunc(slices.Clone(t.mats), func(m index.Material) bool { return t.Beyond(m) != nil })
 }
 
-// Header returns the file header of the table of m. A table answered by a
-// search through its colour flip has none. For it, Header returns an
-// error wrapping ErrNotStored.
+// Header returns the file header of the table of m, as
+// probe.Tables.Header.
 func (t *Tables) Header(m index.Material) (codec.Header, error) {
 	f, err := t.storedFile(m)
 	if err != nil {
@@ -327,9 +313,8 @@ func (t *Tables) storedFile(m index.Material) (*file, error) {
 	return f, err
 }
 
-// Info returns what the header of the table of m says beyond the codec's:
-// its class, columns, variant and stats. A table answered by a search
-// through its colour flip has none, as for Header.
+// Info returns what the header of the table of m says beyond the
+// codec's, as probe.Tables.Info.
 func (t *Tables) Info(m index.Material) (table.Info, error) {
 	f, err := t.storedFile(m)
 	if err != nil {
@@ -412,11 +397,8 @@ func (f *file) open() (err error) {
 	return nil
 }
 
-// Class returns the class of m under the rules of its table file. That is
-// the clock the distance of its entries counts (table.Info.Class). It is
-// rules.ClassOf(m), except for a table built before rule 2 was tracked.
-// Such a table's Rule2 materials have no clock (NoClass). Class opens the
-// file.
+// Class returns the class of m under the rules of its table file, as
+// probe.Tables.Class. It opens the file.
 func (t *Tables) Class(m index.Material) (rules.Class, error) {
 	f, err := t.file(m, false)
 	if err != nil {
