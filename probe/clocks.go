@@ -58,10 +58,6 @@ type Clocks struct {
 	Rule2 int
 }
 
-// left returns the plies left on the clock of a position of class class
-// under c (reader.Clocks.Left).
-func (c Clocks) left(class rules.Class) int { return reader.Clocks(c).Left(class) }
-
 // after returns the clocks after a move from a position of class from to
 // one of class to. The classes are under the tables' rules
 // (Tables.Class). The flag conversion tells a capture or a man move from
@@ -97,7 +93,7 @@ func (c Clocks) after(from, to rules.Class, conversion bool) Clocks {
 // For Rule2, it is the one its rule-2 distance gives with 50 - c.Rule2
 // plies left (rules.Entry.RulesWith). Otherwise it is the rules value.
 func (c Clocks) Value(class rules.Class, e rules.Entry) rules.Value {
-	return e.RulesWith(class, c.left(class))
+	return reader.Clocks(c).Value(class, e)
 }
 
 // RootMove is a legal move of a position and what playing it leads to.

@@ -43,10 +43,7 @@ func (u Unit) CPUSeconds() float64 {
 	if u.Assembles {
 		return float64(u.Positions) / AssembleRate
 	}
-	m, err := parseGroup(cmp.Or(u.Group, u.ID))
-	if err != nil {
-		return float64(u.Positions) / Rate(index.Material{})
-	}
+	m, _ := parseGroup(cmp.Or(u.Group, u.ID)) // a unit of Units names its group
 	return float64(u.Positions) / Rate(m)
 }
 

@@ -65,11 +65,8 @@ func (f *File[B]) Len() int { return len(f.slots) }
 // a closure over i at each call, keeps a Get of a block held free of
 // allocations.)
 func (c *Cache[B]) Get(f *File[B], i int, read func(i int) (B, int64, error)) (B, error) {
-	if it := f.slots[i].Load(); it != nil {
-		if !it.used.Load() { // a store only where it changes: goroutines read the same blocks
-			it.used.Store(true)
-		}
-		return it.b, nil
+	if b, ok := c.Held(f, i); ok {
+		return b, nil
 	}
 	b, size, err := read(i)
 	if err != nil {
@@ -82,7 +79,7 @@ func (c *Cache[B]) Get(f *File[B], i int, read func(i int) (B, int64, error)) (B
 // reading it otherwise.
 func (c *Cache[B]) Held(f *File[B], i int) (B, bool) {
 	if it := f.slots[i].Load(); it != nil {
-		if !it.used.Load() {
+		if !it.used.Load() { // a store only where it changes: goroutines read the same blocks
 			it.used.Store(true)
 		}
 		return it.b, true
